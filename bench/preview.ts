@@ -1,0 +1,37 @@
+/**
+ * Preview path against a bare Express handler returning the same JSON body, in one run, rounds
+ * interleaved so that machine noise hits both. Usage: npm run bench:preview [-- seconds]
+ */
+import { load, startServer, table, type LoadResult } from './lib/harness';
+
+const PATH = '/preview/v1/local/holiday/jp?year=2026';
+
+async function main(): Promise<void> {
+  const seconds = Number(process.argv[2] ?? 10);
+  const gateway = await startServer('gateway.js', { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' });
+  const body = await (await fetch(gateway.url + PATH)).text();
+  const bare = await startServer('bare-express.js', { BENCH_BODY: body });
+  const rows: LoadResult[] = [];
+  try {
+    // Warm-up, then two interleaved rounds each.
+    await load('warm-up', { url: gateway.url + PATH, duration: 3 });
+    await load('warm-up', { url: bare.url + PATH, duration: 3 });
+    for (let round = 1; round <= 2; round++) {
+      rows.push(await load(`bare express #${round}`, { url: bare.url + PATH, duration: seconds }));
+      rows.push(await load(`gateway preview #${round}`, { url: gateway.url + PATH, duration: seconds }));
+    }
+  } finally {
+    await gateway.stop();
+    await bare.stop();
+  }
+  const avg = (prefix: string) => {
+    const r = rows.filter((x) => x.label.startsWith(prefix));
+    return r.reduce((s, x) => s + x.requestsPerSec, 0) / r.length;
+  };
+  console.log(table(rows));
+  console.log(
+    `\npreview / bare express throughput ratio: ${(avg('gateway') / avg('bare')).toFixed(2)} (50 connections, ${seconds}s rounds, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'})`,
+  );
+}
+
+void main();

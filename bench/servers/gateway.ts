@@ -1,0 +1,10 @@
+/** The gateway as `npm start` runs it, on a free loopback port. Prints "ready <port>". */
+import 'reflect-metadata';
+import { createGateway } from '../../main';
+
+async function main(): Promise<void> {
+  const gateway = await createGateway({ env: { ...process.env, PORT: '0', HOST: '127.0.0.1' } });
+  const { port } = await gateway.listen(0, '127.0.0.1');
+  process.stderr.write(`ready ${port}\n`);
+}
+void main();

@@ -1,0 +1,247 @@
+/**
+ * Configuration from the environment, checked at boot. The environment is read with the same
+ * DTO machinery as buyer queries, so a bad value stops the start with a message naming the
+ * variable, what was wrong and what is accepted.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import type { GatewayConfig } from '../core/config';
+import { Doc, ToInt } from '../core/plugins/query-rules';
+import { QuerySpec } from '../core/plugins/query-spec';
+import { PROJECT_ROOT } from './paths';
+
+/** USDC on Base mainnet and its EIP-712 domain (name "USD Coin", version "2"). */
+const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+export class EnvSchema {
+  @Doc({ description: 'TCP port to listen on (0 picks a free port)' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT: number = 8080;
+
+  @Doc({ description: 'Interface to listen on' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  HOST: string = '0.0.0.0';
+
+  @Doc({
+    description: 'Public base address used in discovery documents',
+    defaultText: 'http://localhost:$PORT',
+  })
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/)
+  BASE_URL?: string;
+
+  @Doc({ description: 'Directory of the embedded store and imported data' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  DATA_DIR: string = './var';
+
+  @Doc({ description: 'MongoDB connection string; when set, MongoDB replaces the embedded store' })
+  @IsOptional()
+  @Matches(/^mongodb(\+srv)?:\/\/\S+$/)
+  MONGODB_URI?: string;
+
+  @Doc({ description: 'MongoDB database name' })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{1,63}$/)
+  MONGODB_DB: string = 'jp_gateway';
+
+  @Doc({ description: 'Free trial credit granted to every new API key, in micro-USDC' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(100_000_000)
+  TRIAL_CREDIT_MICRO_USDC: number = 250_000;
+
+  @Doc({ description: 'Receiving wallet of x402 payments; unset means the paid surface answers 503' })
+  @IsOptional()
+  @Matches(ADDRESS)
+  X402_PAY_TO?: string;
+
+  @Doc({ description: 'CAIP-2 network of x402 payments' })
+  @IsOptional()
+  @Matches(/^eip155:[0-9]{1,12}$/)
+  X402_NETWORK: string = 'eip155:8453';
+
+  @Doc({ description: 'Token contract of x402 payments (an EIP-3009 token such as USDC)' })
+  @IsOptional()
+  @Matches(ADDRESS)
+  X402_ASSET: string = USDC_ON_BASE;
+
+  @Doc({ description: "EIP-712 domain name of the token contract (USDC on Base: 'USD Coin')" })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  X402_ASSET_NAME: string = 'USD Coin';
+
+  @Doc({ description: 'EIP-712 domain version of the token contract' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(20)
+  X402_ASSET_VERSION: string = '2';
+
+  @Doc({ description: 'x402 facilitator base URL (POST /verify, POST /settle)' })
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/)
+  X402_FACILITATOR_URL?: string;
+
+  @Doc({ description: 'Authorization header value sent to the facilitator' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  X402_FACILITATOR_AUTH?: string;
+
+  @Doc({ description: 'Seconds a signed payment may take to be settled (maxTimeoutSeconds)' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(10)
+  @Max(3600)
+  X402_MAX_TIMEOUT_SECONDS: number = 300;
+
+  @Doc({ description: 'The fixed marketplace path segment, /marketplace/{segment}/v1/...' })
+  @IsOptional()
+  @Matches(/^[a-z0-9][a-z0-9-]{0,39}$/)
+  MARKETPLACE_SEGMENT: string = 'partner';
+
+  @Doc({ description: 'Comma-separated accepted marketplace shared secrets (each 16+ characters)' })
+  @IsOptional()
+  @Matches(/^[^,\s]{16,}(,[^,\s]{16,})*$/)
+  MARKETPLACE_SECRETS?: string;
+
+  @Doc({ description: 'NTA corporate-number Web-API application id; unset means snapshot data only' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  NTA_HOUJIN_APP_ID?: string;
+
+  @Doc({ description: 'NTA corporate-number Web-API base URL' })
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/)
+  NTA_HOUJIN_BASE_URL: string = 'https://api.houjin-bangou.nta.go.jp/4';
+
+  @Doc({ description: 'NTA qualified-invoice-issuer Web-API application id; unset means snapshot data only' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  NTA_INVOICE_APP_ID?: string;
+
+  @Doc({ description: 'NTA qualified-invoice-issuer Web-API base URL' })
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/)
+  NTA_INVOICE_BASE_URL: string = 'https://web-api.invoice-kohyo.nta.go.jp/1';
+
+  @Doc({ description: 'jGrants public API base URL; unset means the dated snapshot only' })
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/)
+  JGRANTS_BASE_URL?: string;
+
+  @Doc({ description: 'pino log level' })
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+}
+
+export interface UpstreamConfig {
+  ntaHoujin: { appId?: string; baseUrl: string };
+  ntaInvoice: { appId?: string; baseUrl: string };
+  jgrants: { baseUrl?: string };
+}
+
+export interface AppConfig {
+  gateway: GatewayConfig;
+  upstreams: UpstreamConfig;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const envSpec = new QuerySpec(EnvSchema, {});
+const VERSION = (
+  JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): AppConfig {
+  const known: Record<string, string> = {};
+  for (const p of envSpec.params) {
+    const v = env[p.name];
+    if (v !== undefined && v !== '') known[p.name] = v;
+  }
+  const parsed = envSpec.parse(known);
+  if (!parsed.ok) {
+    throw new ConfigError(
+      parsed.problems.map(
+        (p) =>
+          `${p.parameter}: ${p.problem}${p.received !== undefined ? ` (got "${p.received}")` : ''}; accepted: ${p.accepted}`,
+      ),
+    );
+  }
+  const e = parsed.value;
+  const problems: string[] = [];
+  if (e.X402_PAY_TO && !e.X402_FACILITATOR_URL) {
+    problems.push(
+      'X402_FACILITATOR_URL: required when X402_PAY_TO is set (payments must be verified and settled)',
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    gateway: {
+      version: VERSION,
+      port: e.PORT,
+      host: e.HOST,
+      baseUrl,
+      dataDir: path.resolve(e.DATA_DIR),
+      ...(e.MONGODB_URI ? { mongodb: { uri: e.MONGODB_URI, db: e.MONGODB_DB } } : {}),
+      trialCreditMicroUsdc: e.TRIAL_CREDIT_MICRO_USDC,
+      x402: {
+        payTo: e.X402_PAY_TO,
+        network: e.X402_NETWORK,
+        asset: e.X402_ASSET,
+        assetName: e.X402_ASSET_NAME,
+        assetVersion: e.X402_ASSET_VERSION,
+        facilitatorUrl: e.X402_FACILITATOR_URL?.replace(/\/+$/, ''),
+        facilitatorAuth: e.X402_FACILITATOR_AUTH,
+        maxTimeoutSeconds: e.X402_MAX_TIMEOUT_SECONDS,
+      },
+      marketplace: {
+        segment: e.MARKETPLACE_SEGMENT,
+        secrets: e.MARKETPLACE_SECRETS ? e.MARKETPLACE_SECRETS.split(',') : [],
+      },
+      logLevel: e.LOG_LEVEL,
+    },
+    upstreams: {
+      ntaHoujin: { appId: e.NTA_HOUJIN_APP_ID, baseUrl: e.NTA_HOUJIN_BASE_URL.replace(/\/+$/, '') },
+      ntaInvoice: { appId: e.NTA_INVOICE_APP_ID, baseUrl: e.NTA_INVOICE_BASE_URL.replace(/\/+$/, '') },
+      jgrants: { baseUrl: e.JGRANTS_BASE_URL?.replace(/\/+$/, '') },
+    },
+  };
+}
+
+/** The documented settings (name, meaning, default), for docs and the operator runbook. */
+export function describeSettings(): Array<{ name: string; description: string; default?: string }> {
+  return envSpec.params.map((p) => ({
+    name: p.name,
+    description: p.description,
+    ...(p.defaultValue !== undefined
+      ? { default: String(p.defaultValue) }
+      : p.defaultText
+        ? { default: p.defaultText }
+        : {}),
+  }));
+}

@@ -1,0 +1,31 @@
+/**
+ * The sales catalog: the three products of the spec (section 1). Price bands are the spec's
+ * per-family ranges (4.3); a plugin priced outside its band refuses to boot.
+ */
+import type { ProductDefinition } from '../core/plugins/products';
+
+export const PRODUCTS: readonly ProductDefinition[] = Object.freeze([
+  {
+    id: 'jp-local-pack',
+    family: 'local',
+    name: 'Japan Local Pack',
+    description:
+      'Payroll deductions, social-insurance grade, consumption-tax rate, national holidays, corporate-number and qualified-invoice-issuer lookups.',
+    priceRangeMicroUsdc: { min: 1_000, max: 20_000 },
+  },
+  {
+    id: 'jp-data-enrich',
+    family: 'enrich',
+    name: 'Japan Data Enrich',
+    description:
+      'Resolves a company name, domain or 13-digit corporate number into structured corporate data with ranked candidates and a numeric match-reliability score.',
+    priceRangeMicroUsdc: { min: 10_000, max: 50_000 },
+  },
+  {
+    id: 'jp-grants',
+    family: 'grants',
+    name: 'Japan Grants',
+    description: 'Grant discovery, deadlines, detail, and review-required eligibility candidates.',
+    priceRangeMicroUsdc: { min: 20_000, max: 50_000 },
+  },
+]);

@@ -1,0 +1,34 @@
+/** Settings the kernel needs, already checked (config/env.ts reads them from the environment). */
+export interface GatewayConfig {
+  /** Release version (package.json), shown in /health and /product-status.json. */
+  version: string;
+  port: number;
+  host: string;
+  /** Public base address used in discovery documents, without a trailing slash. */
+  baseUrl: string;
+  dataDir: string;
+  mongodb?: { uri: string; db: string };
+  trialCreditMicroUsdc: number;
+  x402: {
+    payTo?: string;
+    network: string;
+    asset: string;
+    /** EIP-712 domain of the token (name, version), sent in `extra` of the requirements. */
+    assetName: string;
+    assetVersion: string;
+    facilitatorUrl?: string;
+    facilitatorAuth?: string;
+    maxTimeoutSeconds: number;
+  };
+  marketplace: { segment: string; secrets: string[] };
+  logLevel: string;
+}
+
+/** Whether the paid surface can take payments on this deployment. */
+export function paymentsConfigured(config: GatewayConfig): boolean {
+  return Boolean(config.x402.payTo && config.x402.facilitatorUrl);
+}
+
+export function marketplaceConfigured(config: GatewayConfig): boolean {
+  return config.marketplace.secrets.length > 0;
+}

@@ -1,0 +1,108 @@
+/**
+ * openapi.json (OpenAPI 3.1), built once at boot from the API catalog (every mounted operation)
+ * and the registry (payload schemas). Nothing in it is written by hand per endpoint.
+ */
+import type { GatewayServices } from '../http/services';
+import { payloadSchemaName } from './operations';
+import { INTERFACE_VERSION } from '../surfaces/execute';
+
+const QUERY_PROBLEM = {
+  type: 'object',
+  required: ['parameter', 'code', 'problem', 'accepted', 'hint'],
+  properties: {
+    parameter: { type: 'string' },
+    code: {
+      type: 'string',
+      description:
+        'Stable code: missing_required, unknown_parameter, repeated_parameter, not_an_integer, not_a_boolean, out_of_range, pattern_mismatch, invalid_date, empty_value, too_short, too_long, not_allowed_value, or a plugin-specific code.',
+    },
+    problem: { type: 'string' },
+    received: { type: 'string' },
+    accepted: { type: 'string', description: 'What the parameter accepts, in words.' },
+    example: { type: 'string', description: 'A valid value.' },
+    hint: { type: 'string', description: 'How to fix the request.' },
+  },
+};
+
+export const COMMON_SCHEMAS: Record<string, unknown> = {
+  Error: {
+    type: 'object',
+    required: ['error', 'message', 'request_id'],
+    properties: {
+      error: { type: 'string', description: 'Stable error code.' },
+      message: { type: 'string' },
+      hint: { type: 'string' },
+      request_id: { type: 'string' },
+    },
+  },
+  InvalidQuery: {
+    type: 'object',
+    required: ['error', 'message', 'endpoint_id', 'invalid_parameters', 'correction_hints', 'request_id'],
+    properties: {
+      error: { const: 'invalid_query' },
+      message: { type: 'string' },
+      endpoint_id: { type: 'string' },
+      invalid_parameters: { type: 'array', items: { type: 'string' } },
+      correction_hints: { type: 'array', items: QUERY_PROBLEM },
+      documentation: { type: 'string' },
+      request_id: { type: 'string' },
+    },
+  },
+  GatewayBlock: {
+    type: 'object',
+    required: [
+      'product_id',
+      'endpoint_id',
+      'broker_id',
+      'lifecycle',
+      'surface',
+      'interface_version',
+      'request_id',
+      'price_micro_usdc',
+      'price_usd',
+    ],
+    properties: {
+      product_id: { type: 'string' },
+      endpoint_id: { type: 'string' },
+      broker_id: { type: 'string', description: 'Endpoint-level id for POST /broker/call.' },
+      lifecycle: { type: 'string', enum: ['paid_open'] },
+      surface: { type: 'string', enum: ['preview', 'x402', 'marketplace', 'broker'] },
+      interface_version: { const: INTERFACE_VERSION },
+      request_id: { type: 'string' },
+      price_micro_usdc: { type: 'integer' },
+      price_usd: { type: 'string' },
+      preview: { type: 'boolean', description: 'True on the free preview surface.' },
+      notice: { type: 'string' },
+    },
+  },
+};
+
+export function buildOpenApi(s: GatewayServices): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const { method, path, doc } of s.catalog.operations()) {
+    const { extensions, ...rest } = doc;
+    const responses = { ...rest.responses };
+    responses['500'] ??= {
+      description: 'The gateway failed; nothing was charged.',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+    (paths[path] ??= {})[method] = { ...rest, responses, ...extensions };
+  }
+  const schemas: Record<string, unknown> = { ...COMMON_SCHEMAS };
+  for (const plugin of s.registry.sold()) schemas[payloadSchemaName(plugin)] = plugin.manifest.payloadSchema;
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Japan Public-Data Gateway',
+      version: s.config.version,
+      description:
+        'Read-only lookups and calculators over public Japanese official data: reference data, not legal, payroll, ' +
+        'tax, corporate-verification or grant-eligibility decisions. Interface version ' +
+        `${INTERFACE_VERSION}. Every endpoint is reachable on the free preview, the x402-paid path and the marketplace path, and through the key-metered broker.`,
+    },
+    servers: [{ url: s.config.baseUrl }],
+    tags: s.registry.products.map((p) => ({ name: p.id, description: `${p.name}: ${p.description}` })),
+    paths,
+    components: { schemas },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The gateway's error model: every error is JSON `{error, message, hint?, request_id, ...}` with
+ * a stable code (the one text-only body is the spec's 401 on /keys/status). No stack traces.
+ */
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { QueryProblem } from '../plugins/query-spec';
+import type { RegisteredPlugin } from '../plugins/registry';
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export function errorBody(req: Request, code: string, message: string, extra: Record<string, unknown> = {}) {
+  return { error: code, message, ...extra, request_id: String(req.id ?? '') };
+}
+
+export function sendError(req: Request, res: Response, err: HttpError): void {
+  for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+  res.status(err.status).json(errorBody(req, err.code, err.message, err.extra));
+}
+
+/** The 422 every surface answers for an invalid query. */
+export function invalidQueryError(plugin: RegisteredPlugin, problems: readonly QueryProblem[]): HttpError {
+  const summary = problems.map((p) => `${p.parameter}: ${p.problem}`).join('; ');
+  return new HttpError(422, 'invalid_query', `The query has ${problems.length} problem(s): ${summary}.`, {
+    endpoint_id: plugin.endpointId,
+    invalid_parameters: [...new Set(problems.map((p) => p.parameter))],
+    correction_hints: problems,
+    documentation: '/openapi.json',
+  });
+}
+
+interface BodyParserError extends Error {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+}
+
+/** Maps everything thrown in a request to the JSON error model; unknown errors are 500s without details. */
+export function errorMiddleware(): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) return next(err);
+    if (err instanceof HttpError) return sendError(req, res, err);
+    const e = err as BodyParserError;
+    if (e?.type === 'entity.too.large') {
+      return sendError(
+        req,
+        res,
+        new HttpError(413, 'body_too_large', 'The request body is too large.', {
+          hint: 'Send a smaller JSON body.',
+        }),
+      );
+    }
+    if (e?.type === 'entity.parse.failed') {
+      return sendError(
+        req,
+        res,
+        new HttpError(400, 'invalid_json', 'The request body is not valid JSON.', {
+          hint: 'Send a JSON object with Content-Type: application/json.',
+        }),
+      );
+    }
+    if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+      return sendError(req, res, new HttpError(e.status, 'bad_request', e.message));
+    }
+    if (e instanceof URIError) {
+      return sendError(
+        req,
+        res,
+        new HttpError(400, 'bad_request', 'The request path is not valid percent-encoding.'),
+      );
+    }
+    req.log?.error({ err }, 'unhandled error');
+    sendError(
+      req,
+      res,
+      new HttpError(500, 'internal_error', 'The gateway failed to answer this request; it has been logged.', {
+        hint: 'Retry later; quote the request_id if you report it.',
+      }),
+    );
+  };
+}

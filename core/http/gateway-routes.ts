@@ -1,0 +1,212 @@
+/** Gateway endpoints: health, the product catalog, release status and openapi.json. */
+import type { Router } from 'express';
+import { ERROR_REF, jsonResponse, mount } from './api-catalog';
+import { HttpError } from './errors';
+import type { GatewayServices } from './services';
+import { channelStatuses } from '../discovery/channels';
+import { buildOpenApi } from '../discovery/openapi';
+import { previewPathOf } from '../discovery/operations';
+import { marketplacePathPrefix, PAID_PATH_PREFIX } from '../discovery/paths';
+import type { ProductDefinition } from '../plugins/products';
+import type { RegisteredPlugin } from '../plugins/registry';
+import { formatUsd } from '../util/money';
+import { INTERFACE_VERSION } from '../surfaces/execute';
+
+const OBJECT = { type: 'object' };
+
+export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
+  const base = s.config.baseUrl;
+  const mkt = marketplacePathPrefix(s.config.marketplace.segment);
+
+  const endpointView = (p: RegisteredPlugin) => ({
+    endpoint_id: p.endpointId,
+    broker_id: p.brokerId,
+    summary: p.manifest.summary,
+    tail: p.tail,
+    method: 'GET',
+    price_micro_usdc: p.priceMicroUsdc,
+    price_usd: p.priceUsd,
+    lifecycle: p.manifest.lifecycle,
+    source: p.manifest.source.name,
+    freshness: p.manifest.source.freshness,
+    urls: {
+      preview: `${base}${previewPathOf(p)}`,
+      x402: `${base}${PAID_PATH_PREFIX}/${p.tail}`,
+      marketplace: `${base}${mkt}/${p.tail}`,
+    },
+    parameters: p.query.params.map((q) => ({
+      name: q.name,
+      required: q.required,
+      accepts: q.accepted,
+      ...(q.defaultValue !== undefined ? { default: q.defaultValue } : {}),
+      ...(q.defaultText ? { default_text: q.defaultText } : {}),
+      description: q.description,
+    })),
+  });
+
+  const productView = (product: ProductDefinition) => {
+    const endpoints = s.registry.soldOfProduct(product.id);
+    const prices = endpoints.map((e) => e.priceMicroUsdc);
+    return {
+      id: product.id,
+      name: product.name,
+      description: product.description,
+      family: product.family,
+      endpoint_count: endpoints.length,
+      price_range:
+        prices.length > 0
+          ? {
+              min_micro_usdc: Math.min(...prices),
+              max_micro_usdc: Math.max(...prices),
+              min_usd: formatUsd(Math.min(...prices)),
+              max_usd: formatUsd(Math.max(...prices)),
+            }
+          : null,
+      urls: {
+        preview: `${base}/preview/v1/${product.family}/`,
+        production: `${base}${PAID_PATH_PREFIX}/${product.family}/`,
+        marketplace: `${base}${mkt}/${product.family}/`,
+        broker: `${base}/broker/call`,
+      },
+      channels: channelStatuses(s.config),
+      detail: `${base}/products/${product.id}`,
+    };
+  };
+
+  // Built once: the catalog does not change while the process runs.
+  const productsBody = {
+    interface_version: INTERFACE_VERSION,
+    products: s.registry.products.map(productView),
+  };
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/health',
+    {
+      operationId: 'getHealth',
+      summary: 'Health check',
+      tags: ['gateway'],
+      responses: {
+        '200': jsonResponse('The gateway is up; store state and plugin counts.', OBJECT),
+        '503': jsonResponse('The store is unreachable.', OBJECT),
+      },
+    },
+    async (_req, res) => {
+      const store = await s.storeHealth();
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(store.state === 'ok' ? 200 : 503).json({
+        status: store.state === 'ok' ? 'ok' : 'degraded',
+        version: s.config.version,
+        uptime_seconds: Math.round((Date.now() - s.startedAt.getTime()) / 1000),
+        store,
+        plugins: { loaded: s.registry.all().length, sold: s.registry.sold().length },
+      });
+    },
+  );
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/products',
+    {
+      operationId: 'listProducts',
+      summary: 'Current sales products with preview and production URLs and per-channel status',
+      tags: ['gateway'],
+      responses: { '200': jsonResponse('The sales catalog.', OBJECT) },
+    },
+    (_req, res) => {
+      res.json(productsBody);
+    },
+  );
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/products/:id',
+    {
+      operationId: 'getProduct',
+      summary: 'One product with every endpoint it sells (derived from the plugin registry)',
+      tags: ['gateway'],
+      parameters: [
+        { name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'jp-local-pack' },
+      ],
+      responses: {
+        '200': jsonResponse('Product detail.', OBJECT),
+        '404': jsonResponse('Unknown product id (code `unknown_product`).', ERROR_REF),
+      },
+    },
+    (req, res) => {
+      const product = s.registry.product(String(req.params.id));
+      if (!product) {
+        throw new HttpError(
+          404,
+          'unknown_product',
+          `No product has the id "${String(req.params.id).slice(0, 100)}".`,
+          {
+            hint: `Known products: ${s.registry.products.map((p) => p.id).join(', ')}.`,
+            known_products: s.registry.products.map((p) => p.id),
+          },
+        );
+      }
+      res.json({
+        ...productView(product),
+        endpoints: s.registry.soldOfProduct(product.id).map(endpointView),
+      });
+    },
+  );
+
+  const statusBody = () => ({
+    release: {
+      version: s.config.version,
+      interface_version: INTERFACE_VERSION,
+      started_at: s.startedAt.toISOString(),
+    },
+    products: s.registry.products.map((p) => ({
+      product_id: p.id,
+      status: s.registry.soldOfProduct(p.id).length > 0 ? 'paid_open' : 'unavailable',
+      endpoint_count: s.registry.soldOfProduct(p.id).length,
+      channels: channelStatuses(s.config),
+    })),
+    endpoints: s.registry
+      .sold()
+      .map((p) => ({ endpoint_id: p.endpointId, product_id: p.product.id, lifecycle: p.manifest.lifecycle })),
+  });
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/product-status.json',
+    {
+      operationId: 'getProductStatus',
+      summary: 'Machine-readable release and product status, per product and channel',
+      tags: ['gateway'],
+      responses: { '200': jsonResponse('Release and product status.', OBJECT) },
+    },
+    (_req, res) => {
+      res.json(statusBody());
+    },
+  );
+
+  let openapiText: string | undefined;
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/openapi.json',
+    {
+      operationId: 'getOpenApi',
+      summary: 'This interface description (OpenAPI 3.1)',
+      tags: ['gateway'],
+      responses: { '200': jsonResponse('The OpenAPI document.', OBJECT) },
+    },
+    (_req, res) => {
+      // Built on first use, after every route module has recorded its operations.
+      openapiText ??= JSON.stringify(buildOpenApi(s));
+      res.type('application/json').send(openapiText);
+    },
+  );
+}

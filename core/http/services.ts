@@ -1,0 +1,27 @@
+/** The kernel services a route module gets when it is mounted. */
+import type { Logger } from 'pino';
+import type { DependencyContainer } from 'tsyringe';
+import type { GatewayConfig } from '../config';
+import type { PluginRegistry } from '../plugins/registry';
+import type { EndpointExecutor } from '../surfaces/execute';
+import type { Clock } from '../util/clock';
+import type { ApiCatalog } from './api-catalog';
+
+export interface GatewayServices {
+  readonly config: GatewayConfig;
+  readonly registry: PluginRegistry;
+  readonly container: DependencyContainer;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly catalog: ApiCatalog;
+  readonly executor: EndpointExecutor;
+  readonly startedAt: Date;
+  /** State of the store, for /health. */
+  storeHealth(): Promise<StoreHealth>;
+}
+
+export interface StoreHealth {
+  kind: string;
+  state: 'ok' | 'down';
+  detail?: string;
+}

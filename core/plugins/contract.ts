@@ -1,0 +1,113 @@
+import type { constructor } from 'tsyringe/dist/typings/types';
+
+/**
+ * The contract between the kernel and a plugin folder. A plugin is data (the manifest) plus two
+ * classes: a query DTO (class-validator) and an injectable handler. Nothing here knows which
+ * surface a call came from, nor anything about the data the plugin serves.
+ */
+
+/** Lifecycles the kernel understands. Only `paid_open` is mounted publicly and listed anywhere. */
+export const LIFECYCLES = ['paid_open', 'draft'] as const;
+export type Lifecycle = (typeof LIFECYCLES)[number];
+export const SOLD_LIFECYCLE: Lifecycle = 'paid_open';
+
+/** Where a payload's data came from: a live upstream call, or a dated snapshot/table in data/. */
+export interface DataProvenance {
+  kind: 'live' | 'snapshot';
+  /** YYYY-MM-DD for snapshots and tables; an ISO date-time for live answers. */
+  as_of: string;
+  sources: Array<{ name: string; url?: string }>;
+  /** Anything a careful reader should know about the data's reliability. */
+  notes?: string[];
+}
+
+/** Every payload names its public source and says whether it is live or a dated snapshot. */
+export interface EndpointPayload {
+  _attribution: string;
+  _provenance: DataProvenance;
+}
+
+/** The small, surface-free context a handler gets beside its validated query. */
+export interface HandlerContext {
+  /** The request's time, from the injected clock (fixed in tests). */
+  readonly now: Date;
+  readonly requestId: string;
+  readonly log: HandlerLogger;
+}
+
+export interface HandlerLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface EndpointHandler<Q extends object, P extends EndpointPayload> {
+  handle(query: Q, ctx: HandlerContext): P | Promise<P>;
+}
+
+// Constructor types: DTOs are built by class-transformer, handlers by tsyringe.
+export type QueryClass<Q extends object> = new () => Q;
+// Handler constructors take whatever the container injects (tsyringe's constructor type).
+export type HandlerClass<Q extends object, P extends EndpointPayload> = constructor<EndpointHandler<Q, P>>;
+
+/** A JSON Schema (2020-12 dialect, as used by OpenAPI 3.1) describing the payload. */
+export type JsonSchema = { [key: string]: unknown };
+
+export interface PluginExample {
+  title?: string;
+  query: Record<string, string | number | boolean>;
+}
+
+export interface PluginSource {
+  /** The public source(s), in words a buyer recognises. */
+  name: string;
+  /** How fresh the data is, e.g. "static, 2024-2027" or "live, near-real-time". */
+  freshness: string;
+  url?: string;
+}
+
+/** An error status a handler may answer beyond the kernel's own (documented in openapi.json). */
+export interface DocumentedError {
+  status: 404 | 409 | 503;
+  code: string;
+  description: string;
+}
+
+export interface PluginManifest<Q extends object = object, P extends EndpointPayload = EndpointPayload> {
+  /** `<family>-<slug>`; equals the plugin's folder name. */
+  endpointId: string;
+  /** A product id from the catalog (config/products.ts). */
+  product: string;
+  /** Path tail shared by every surface, starting with the product's family segment. */
+  tail: string;
+  /** Price per call in USDC base units (6 decimals). */
+  priceMicroUsdc: number;
+  lifecycle: Lifecycle;
+  summary: string;
+  description?: string;
+  source: PluginSource;
+  query: QueryClass<Q>;
+  handler: HandlerClass<Q, P>;
+  /** Schema of the payload (without the `_gateway` block); used in openapi.json and tests. */
+  payloadSchema: JsonSchema;
+  /** Checked against the query DTO at boot; shown in openapi.json and the portal. */
+  examples: PluginExample[];
+  /** Errors the handler may throw (NotFoundError, SourceUnavailableError), for openapi.json. */
+  errors?: DocumentedError[];
+}
+
+const MANIFEST_MARK = Symbol.for('jp-gateway:plugin-manifest');
+
+/** Marks a manifest object so discovery can tell a real manifest from a stray default export. */
+export function definePlugin<Q extends object, P extends EndpointPayload>(
+  manifest: PluginManifest<Q, P>,
+): PluginManifest<Q, P> {
+  return Object.freeze(Object.assign(Object.create(null), manifest, { [MANIFEST_MARK]: true }));
+}
+
+export function isDefinedManifest(value: unknown): value is PluginManifest {
+  return (
+    typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MANIFEST_MARK] === true
+  );
+}

@@ -1,0 +1,10 @@
+/** What the kernel needs to know of a product: its id, family path segment and price band. */
+export interface ProductDefinition {
+  id: string;
+  /** Path segment of the product's endpoints, e.g. `local` in `/v1/local/holiday/jp`. */
+  family: string;
+  name: string;
+  description: string;
+  /** Inclusive price band per call, in micro-USDC; a plugin priced outside it refuses to boot. */
+  priceRangeMicroUsdc: { min: number; max: number };
+}

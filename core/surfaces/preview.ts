@@ -1,0 +1,34 @@
+/**
+ * Free preview surface `GET /preview/v1/{tail}`: no credential, same handler and JSON shape as
+ * production, and a body that says plainly it is a preview for evaluation only.
+ */
+import type { Router } from 'express';
+import type { GatewayServices } from '../http/services';
+import { soldPluginFor } from './lookup';
+import { dataOperationDoc } from '../discovery/operations';
+
+import { PREVIEW_PATH_PREFIX as PREVIEW_PREFIX } from '../discovery/paths';
+
+export function mountPreviewSurface(router: Router, s: GatewayServices): void {
+  for (const plugin of s.registry.sold()) {
+    s.catalog.add('get', `${PREVIEW_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'preview'));
+  }
+  router.get(`${PREVIEW_PREFIX}/*tail`, async (req, res) => {
+    const plugin = soldPluginFor(s.registry, req, PREVIEW_PREFIX);
+    const query = s.executor.parse(plugin, req.query);
+    const payload = await s.executor.run(plugin, query, req);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(
+      s.executor.envelope(plugin, payload, 'preview', req, {
+        preview: true,
+        notice:
+          'Free preview for evaluation only: the same handler and JSON shape as production, without a service commitment. ' +
+          'For production use call the paid path (x402), the marketplace listing, or the key-metered broker.',
+        production: {
+          x402_url: `${s.config.baseUrl}/v1/${plugin.tail}`,
+          broker: { call: 'POST /broker/call', product_id: plugin.brokerId },
+        },
+      }),
+    );
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * Reading tables from data/. Every table is a JSON document with its provenance beside the rows,
+ * so a payload can always say where its figures came from and how old they are.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../config/paths';
+import type { DataProvenance } from '../../core/plugins/contract';
+
+export interface TableProvenance {
+  /** Public sources the rows were taken from (or checked against). */
+  sources: Array<{ name: string; url?: string }>;
+  /** The date the table was last checked against its sources (YYYY-MM-DD). */
+  as_of: string;
+  licence?: string;
+  notes?: string[];
+}
+
+export type DataFile<Body extends object> = { title: string; provenance: TableProvenance } & Body;
+
+export const DATA_DIR = path.join(PROJECT_ROOT, 'data');
+
+const cache = new Map<string, unknown>();
+
+/** Loads (once per process: tables are immutable) a JSON table from data/ and checks its provenance. */
+export function loadDataFile<Body extends object>(relativePath: string): DataFile<Body> {
+  const hit = cache.get(relativePath);
+  if (hit) return hit as DataFile<Body>;
+  const file = JSON.parse(readFileSync(path.join(DATA_DIR, relativePath), 'utf8')) as DataFile<Body>;
+  const p = file.provenance;
+  if (
+    !p ||
+    !/^\d{4}-\d{2}-\d{2}$/.test(p.as_of ?? '') ||
+    !Array.isArray(p.sources) ||
+    p.sources.length === 0
+  ) {
+    throw new Error(`data/${relativePath}: provenance needs sources and an as_of date`);
+  }
+  cache.set(relativePath, file);
+  return file;
+}
+
+/** The payload's provenance block for answers served from a dated table. */
+export function snapshotProvenance(p: TableProvenance, extraNotes: string[] = []): DataProvenance {
+  const notes = [...(p.notes ?? []), ...extraNotes];
+  return {
+    kind: 'snapshot',
+    as_of: p.as_of,
+    sources: p.sources.map((s) => ({ name: s.name, ...(s.url ? { url: s.url } : {}) })),
+    ...(notes.length > 0 ? { notes } : {}),
+  };
+}

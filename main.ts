@@ -1,0 +1,65 @@
+/**
+ * Composition root: reads the configuration, wires the domain's upstream settings into the
+ * container and builds the gateway from core/ over the plugins in plugins/.
+ */
+import 'reflect-metadata';
+import type { DestinationStream } from 'pino';
+import { container } from 'tsyringe';
+import { buildGateway, type Gateway } from './core/http/app';
+import type { Clock } from './core/util/clock';
+import { ConfigError, loadConfig } from './config/env';
+import { PLUGINS_DIR } from './config/paths';
+import { PRODUCTS } from './config/products';
+import { UPSTREAM_CONFIG } from './domain/shared/tokens';
+
+export interface CreateGatewayOptions {
+  env?: Readonly<Record<string, string | undefined>>;
+  pluginDirs?: readonly string[];
+  clock?: Clock;
+  logDestination?: DestinationStream;
+  onlyPlugins?: readonly string[];
+  mountDrafts?: boolean;
+}
+
+export async function createGateway(options: CreateGatewayOptions = {}): Promise<Gateway> {
+  const config = loadConfig(options.env ?? process.env);
+  const scope = container.createChildContainer();
+  scope.register(UPSTREAM_CONFIG, { useValue: config.upstreams });
+  return buildGateway({
+    config: config.gateway,
+    products: PRODUCTS,
+    pluginDirs: options.pluginDirs ?? [PLUGINS_DIR],
+    container: scope,
+    clock: options.clock,
+    logDestination: options.logDestination,
+    onlyPlugins: options.onlyPlugins,
+    mountDrafts: options.mountDrafts,
+  });
+}
+
+async function main(): Promise<void> {
+  let gateway: Gateway;
+  try {
+    gateway = await createGateway();
+  } catch (err) {
+    // Configuration and plugin problems are reported plainly, without a stack trace.
+    if (err instanceof ConfigError || (err as Error).name === 'PluginBootError') {
+      process.stderr.write(`${(err as Error).message}\n`);
+      process.exit(78);
+    }
+    throw err;
+  }
+  const { url } = await gateway.listen();
+  gateway.logger.info({ url, plugins: gateway.registry.sold().length }, `gateway listening on ${url}`);
+  const stop = async (signal: string) => {
+    gateway.logger.info({ signal }, 'shutting down');
+    await gateway.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+if (require.main === module) {
+  void main();
+}

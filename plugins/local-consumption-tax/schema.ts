@@ -1,0 +1,82 @@
+import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
+
+const RATE = {
+  type: 'object',
+  required: ['total_percent', 'national_percent', 'local_percent'],
+  properties: {
+    total_percent: { type: 'number' },
+    national_percent: { type: 'number' },
+    local_percent: {
+      type: 'number',
+      description: 'Local consumption tax (地方消費税) as a percent of the price.',
+    },
+    applies_to: { type: 'string' },
+  },
+};
+
+export const consumptionTaxPayloadSchema = {
+  type: 'object',
+  required: [
+    'date',
+    'date_source',
+    'consumption_tax_applies',
+    'standard_rate',
+    'reduced_rate',
+    'rate_period',
+    'invoice_system',
+    '_attribution',
+    '_provenance',
+  ],
+  properties: {
+    date: { type: 'string', format: 'date' },
+    date_source: { enum: ['query', 'default_today_asia_tokyo'] },
+    consumption_tax_applies: { type: 'boolean' },
+    standard_rate: { oneOf: [RATE, { type: 'null' }] },
+    reduced_rate: { oneOf: [RATE, { type: 'null' }] },
+    rate_period: {
+      type: 'object',
+      required: ['from', 'to', 'basis'],
+      properties: {
+        from: { type: ['string', 'null'] },
+        to: { type: ['string', 'null'] },
+        basis: { type: 'string' },
+      },
+    },
+    invoice_system: {
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: [
+            'phase',
+            'qualified_invoice_required',
+            'non_registered_purchase_credit_percent',
+            'period',
+          ],
+          properties: {
+            phase: {
+              enum: ['before_itemised_invoice_method', 'itemised_invoice_method', 'qualified_invoice_system'],
+            },
+            name_ja: { type: 'string' },
+            description: { type: 'string' },
+            qualified_invoice_required: { type: 'boolean' },
+            non_registered_purchase_credit_percent: {
+              type: ['integer', 'null'],
+              description:
+                'Share of deemed input tax creditable on purchases from businesses that are not registered issuers.',
+            },
+            period: {
+              type: 'object',
+              properties: { from: { type: 'string' }, to: { type: ['string', 'null'] } },
+            },
+            basis: { type: 'string' },
+          },
+        },
+      ],
+    },
+    note: { type: 'string' },
+    history: { type: 'object', description: 'With verbose: every rate period and invoice-system phase.' },
+    _attribution: { type: 'string' },
+    _provenance: PROVENANCE_SCHEMA,
+  },
+};

@@ -1,0 +1,150 @@
+import { expect } from 'chai';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { startTestGateway, type TestGateway } from '../../support/gateway';
+
+describe('gateway endpoints', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway();
+  });
+  after(() => gw.close());
+
+  it('GET /health reports status, version, uptime, store and plugin counts', async () => {
+    const res = await gw.get('/health');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ status: 'ok', version: gw.gateway.services.config.version });
+    expect(res.body.uptime_seconds).to.be.a('number');
+    expect(res.body.store).to.have.property('state', 'ok');
+    expect(res.body.plugins.sold).to.equal(gw.gateway.registry.sold().length).and.be.greaterThan(0);
+  });
+
+  it('GET /products lists the three products with URLs and channel status', async () => {
+    const res = await gw.get('/products');
+    expect(res.status).to.equal(200);
+    expect(res.body.products.map((p: { id: string }) => p.id)).to.deep.equal([
+      'jp-local-pack',
+      'jp-data-enrich',
+      'jp-grants',
+    ]);
+    const local = res.body.products[0];
+    expect(local.urls.preview).to.equal('http://gateway.test/preview/v1/local/');
+    expect(local.urls.production).to.equal('http://gateway.test/v1/local/');
+    expect(local.channels).to.deep.equal({
+      preview: 'live',
+      x402: 'not_configured',
+      marketplace: 'not_configured',
+      broker: 'live',
+      card_fiat: 'planned',
+    });
+  });
+
+  it('GET /products/{id} details the endpoints derived from the registry', async () => {
+    const res = await gw.get('/products/jp-local-pack');
+    expect(res.status).to.equal(200);
+    const holiday = res.body.endpoints.find(
+      (e: { endpoint_id: string }) => e.endpoint_id === 'local-holiday',
+    );
+    expect(holiday).to.include({
+      broker_id: 'jp-local-pack-v1-holiday',
+      tail: 'local/holiday/jp',
+      price_micro_usdc: 1000,
+      price_usd: '0.001',
+    });
+    expect(holiday.urls.preview).to.equal('http://gateway.test/preview/v1/local/holiday/jp');
+    expect(holiday.parameters.find((p: { name: string }) => p.name === 'year')).to.include({
+      required: false,
+      accepts: 'an integer from 2024 to 2027',
+    });
+  });
+
+  it('GET /products/{id} answers 404 with a JSON error for an unknown id', async () => {
+    const res = await gw.get('/products/jp-nope');
+    expect(res.status).to.equal(404);
+    expect(res.headers.get('content-type')).to.match(/application\/json/);
+    expect(res.body).to.include({ error: 'unknown_product' });
+    expect(res.body.known_products).to.include('jp-grants');
+  });
+
+  it('GET /product-status.json gives the release and per-product, per-channel status', async () => {
+    const res = await gw.get('/product-status.json');
+    expect(res.status).to.equal(200);
+    expect(res.body.release).to.include({
+      version: gw.gateway.services.config.version,
+      interface_version: 'v1',
+    });
+    const local = res.body.products.find((p: { product_id: string }) => p.product_id === 'jp-local-pack');
+    expect(local.channels.card_fiat).to.equal('planned');
+    expect(local.channels.preview).to.equal('live');
+  });
+
+  it('answers unknown paths with a JSON 404 and near-miss endpoints with a hint', async () => {
+    const res = await gw.get('/nope');
+    expect(res.status).to.equal(404);
+    expect(res.body).to.include({ error: 'not_found' });
+    const near = await gw.get('/preview/v1/local/holiday/jpn');
+    expect(near.status).to.equal(404);
+    expect(near.body).to.include({ error: 'unknown_endpoint' });
+    expect(near.body.did_you_mean).to.deep.equal(['/preview/v1/local/holiday/jp']);
+  });
+
+  it('returns a request id header, and echoes a well-formed incoming one', async () => {
+    const res = await gw.get('/health');
+    expect(res.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+    const echoed = await gw.get('/health', { 'X-Request-Id': 'abc-123' });
+    expect(echoed.headers.get('x-request-id')).to.equal('abc-123');
+    const refused = await gw.get('/health', { 'X-Request-Id': 'bad id with spaces' });
+    expect(refused.headers.get('x-request-id')).to.not.equal('bad id with spaces');
+  });
+
+  describe('openapi.json', () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    let doc: any;
+    before(async () => {
+      doc = (await gw.get('/openapi.json')).body;
+    });
+
+    it('is a valid OpenAPI 3.1 document (checked by @readme/openapi-parser)', async () => {
+      const result = await validate(structuredClone(doc));
+      expect(result.valid, result.valid ? '' : compileErrors(result)).to.equal(true);
+      expect(doc.openapi).to.equal('3.1.0');
+    });
+
+    it('has a preview operation per sold endpoint with the x- attributes of spec 2.3', () => {
+      for (const p of gw.gateway.registry.sold()) {
+        const op = doc.paths[`/preview/v1/${p.tail}`]?.get;
+        expect(op, p.tail).to.be.an('object');
+        expect(op['x-product-id']).to.equal(p.product.id);
+        expect(op['x-endpoint-id']).to.equal(p.endpointId);
+        expect(op['x-lifecycle']).to.equal('paid_open');
+        expect(op['x-preview-url']).to.equal(`/preview/v1/${p.tail}`);
+        expect(op.responses['422'].content['application/json'].schema.$ref).to.equal(
+          '#/components/schemas/InvalidQuery',
+        );
+      }
+    });
+
+    it('generates parameters with the DTO bounds and patterns', () => {
+      const year = doc.paths['/preview/v1/local/holiday/jp'].get.parameters.find(
+        (p: { name: string }) => p.name === 'year',
+      );
+      expect(year).to.include({ in: 'query', required: false });
+      expect(year.schema).to.include({ type: 'integer', minimum: 2024, maximum: 2027 });
+      const date = doc.paths['/preview/v1/local/tax/consumption/rate'].get.parameters.find(
+        (p: { name: string }) => p.name === 'date',
+      );
+      expect(date.schema).to.include({ type: 'string', format: 'date' });
+    });
+
+    it('describes every gateway operation', () => {
+      for (const [path, method] of [
+        ['/health', 'get'],
+        ['/products', 'get'],
+        ['/products/{id}', 'get'],
+        ['/product-status.json', 'get'],
+        ['/openapi.json', 'get'],
+      ]) {
+        expect(doc.paths[path]?.[method], path).to.be.an('object');
+      }
+    });
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Starts the real gateway on a loopback port for a test, with an isolated data directory and
+ * explicit settings (the ambient environment is never read).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { createGateway } from '../../main';
+import type { Gateway } from '../../core/http/app';
+import { fixedClock, type Clock } from '../../core/util/clock';
+
+export interface TestGatewayOptions {
+  env?: Record<string, string>;
+  /** Plugin folders to load (default: all). */
+  plugins?: string[];
+  pluginDirs?: string[];
+  mountDrafts?: boolean;
+  /** A Clock, or an ISO instant to stop the clock at. */
+  clock?: Clock | string;
+  /** Collects every log line written while the gateway runs. */
+  logs?: string[];
+}
+
+export interface TestGateway {
+  url: string;
+  gateway: Gateway;
+  dataDir: string;
+  get(pathAndQuery: string, headers?: Record<string, string>): Promise<TestResponse>;
+  post(pathAndQuery: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  // Tests read arbitrary JSON shapes.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+export async function readResponse(res: Response): Promise<TestResponse> {
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON (e.g. the text-only 401): tests read `text`.
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}
+
+export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-test-'));
+  const logs = options.logs;
+  const logDestination = logs
+    ? new Writable({
+        write(chunk, _enc, cb) {
+          logs.push(...String(chunk).split('\n').filter(Boolean));
+          cb();
+        },
+      })
+    : undefined;
+  const env: Record<string, string> = {
+    LOG_LEVEL: logs ? 'info' : 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    BASE_URL: 'http://gateway.test',
+    DATA_DIR: dataDir,
+    ...options.env,
+  };
+  const clock = typeof options.clock === 'string' ? fixedClock(options.clock) : options.clock;
+  const gateway = await createGateway({
+    env,
+    clock,
+    logDestination,
+    onlyPlugins: options.plugins,
+    mountDrafts: options.mountDrafts,
+    ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),
+  });
+  const { port } = await gateway.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    gateway,
+    dataDir,
+    get: async (p, headers = {}) => readResponse(await fetch(url + p, { headers })),
+    post: async (p, body, headers = {}) =>
+      readResponse(
+        await fetch(url + p, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+      ),
+    async close() {
+      await gateway.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
