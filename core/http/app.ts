@@ -14,6 +14,8 @@ import type { ProductDefinition } from '../plugins/products';
 import type { PluginRegistry } from '../plugins/registry';
 import { EndpointExecutor } from '../surfaces/execute';
 import { mountPreviewSurface } from '../surfaces/preview';
+import { openStore } from '../store/open-store';
+import { DOCUMENT_STORE, type DocumentStore } from '../store/port';
 import { CLOCK, systemClock, type Clock } from '../util/clock';
 import { ApiCatalog } from './api-catalog';
 import { errorMiddleware, HttpError } from './errors';
@@ -37,6 +39,8 @@ export interface BuildGatewayOptions {
   onlyPlugins?: readonly string[];
   /** Mount draft plugins (a draft plugin's own tests only). */
   mountDrafts?: boolean;
+  /** A store to use instead of the configured one (tests of store failures). */
+  store?: DocumentStore;
 }
 
 export interface Gateway {
@@ -58,14 +62,22 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   container.register(CLOCK, { useValue: clock });
   container.register(GATEWAY_CONFIG, { useValue: config });
   container.register(LOGGER, { useValue: logger });
+  const store = options.store ?? (await openStore(config));
+  container.register(DOCUMENT_STORE, { useValue: store });
 
-  const registry = loadPlugins({
-    dirs: options.pluginDirs,
-    products: options.products,
-    container,
-    only: options.onlyPlugins,
-    mountDrafts: options.mountDrafts,
-  });
+  let registry: PluginRegistry;
+  try {
+    registry = loadPlugins({
+      dirs: options.pluginDirs,
+      products: options.products,
+      container,
+      only: options.onlyPlugins,
+      mountDrafts: options.mountDrafts,
+    });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const services: GatewayServices = {
     config,
     registry,
@@ -75,7 +87,15 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     catalog: new ApiCatalog(),
     executor: new EndpointExecutor(clock),
     startedAt,
-    storeHealth: async (): Promise<StoreHealth> => ({ kind: 'none', state: 'ok' }),
+    store,
+    storeHealth: async (): Promise<StoreHealth> => {
+      try {
+        await store.ping();
+        return { kind: store.kind, state: 'ok' };
+      } catch (err) {
+        return { kind: store.kind, state: 'down', detail: (err as Error).message.slice(0, 200) };
+      }
+    },
   };
 
   const app = express();
@@ -124,6 +144,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
           s.closeAllConnections();
         });
       }
+      await store.close();
       logger.flush();
     },
   };

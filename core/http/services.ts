@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import type { GatewayConfig } from '../config';
+import type { DocumentStore } from '../store/port';
 import type { PluginRegistry } from '../plugins/registry';
 import type { EndpointExecutor } from '../surfaces/execute';
 import type { Clock } from '../util/clock';
@@ -16,6 +17,7 @@ export interface GatewayServices {
   readonly catalog: ApiCatalog;
   readonly executor: EndpointExecutor;
   readonly startedAt: Date;
+  readonly store: DocumentStore;
   /** State of the store, for /health. */
   storeHealth(): Promise<StoreHealth>;
 }
