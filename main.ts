@@ -42,12 +42,10 @@ async function main(): Promise<void> {
   try {
     gateway = await createGateway();
   } catch (err) {
-    // Configuration and plugin problems are reported plainly, without a stack trace.
-    if (err instanceof ConfigError || (err as Error).name === 'PluginBootError') {
-      process.stderr.write(`${(err as Error).message}\n`);
-      process.exit(78);
-    }
-    throw err;
+    // Start-up problems (configuration, plugins, store) are reported plainly, without a stack trace.
+    const e = err as Error;
+    process.stderr.write(`Refusing to start: ${e.message}\n`);
+    process.exit(e instanceof ConfigError || e.name === 'PluginBootError' ? 78 : 1);
   }
   const { url } = await gateway.listen();
   gateway.logger.info({ url, plugins: gateway.registry.sold().length }, `gateway listening on ${url}`);

@@ -147,6 +147,38 @@ export class EnvSchema {
   @Matches(/^https?:\/\/\S+$/)
   JGRANTS_BASE_URL?: string;
 
+  @Doc({
+    description:
+      "Express 'trust proxy': how client addresses are read behind a load balancer (false, true, a hop count, loopback, or addresses/CIDRs)",
+  })
+  @IsOptional()
+  @Matches(/^(true|false|loopback|linklocal|uniquelocal|[0-9]{1,2}|[0-9A-Fa-f.:/, ]{2,500})$/)
+  TRUST_PROXY: string = 'false';
+
+  @Doc({ description: 'API keys one client address may create per hour (free credit cannot be farmed)' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  KEY_CREATE_LIMIT_PER_HOUR: number = 5;
+
+  @Doc({ description: 'Feedback records one client address may send per hour' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  FEEDBACK_LIMIT_PER_HOUR: number = 20;
+
+  @Doc({ description: 'Broker calls one API key may make per minute' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  BROKER_LIMIT_PER_MINUTE: number = 300;
+
   @Doc({ description: 'pino log level' })
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -224,6 +256,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         secrets: e.MARKETPLACE_SECRETS ? e.MARKETPLACE_SECRETS.split(',') : [],
       },
       logLevel: e.LOG_LEVEL,
+      trustProxy: parseTrustProxy(e.TRUST_PROXY),
+      limits: {
+        keyCreatePerHour: e.KEY_CREATE_LIMIT_PER_HOUR,
+        feedbackPerHour: e.FEEDBACK_LIMIT_PER_HOUR,
+        brokerPerMinute: e.BROKER_LIMIT_PER_MINUTE,
+      },
     },
     upstreams: {
       ntaHoujin: { appId: e.NTA_HOUJIN_APP_ID, baseUrl: e.NTA_HOUJIN_BASE_URL.replace(/\/+$/, '') },
@@ -231,6 +269,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       jgrants: { baseUrl: e.JGRANTS_BASE_URL?.replace(/\/+$/, '') },
     },
   };
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^[0-9]{1,2}$/.test(value)) return Number(value);
+  return value;
 }
 
 /** The documented settings (name, meaning, default), for docs and the operator runbook. */

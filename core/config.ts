@@ -22,6 +22,13 @@ export interface GatewayConfig {
   };
   marketplace: { segment: string; secrets: string[] };
   logLevel: string;
+  /** Express 'trust proxy' setting (client addresses behind a load balancer). */
+  trustProxy: boolean | number | string;
+  limits: {
+    keyCreatePerHour: number;
+    feedbackPerHour: number;
+    brokerPerMinute: number;
+  };
 }
 
 /** Whether the paid surface can take payments on this deployment. */

@@ -13,7 +13,14 @@ import { loadPlugins } from '../plugins/load-plugins';
 import type { ProductDefinition } from '../plugins/products';
 import type { PluginRegistry } from '../plugins/registry';
 import { EndpointExecutor } from '../surfaces/execute';
+import { mountBrokerSurface } from '../surfaces/broker';
 import { mountPreviewSurface } from '../surfaces/preview';
+import { mountFeedbackRoutes } from '../feedback/feedback-routes';
+import { IdempotencyStore } from '../keys/idempotency';
+import { KeyLedger } from '../keys/key-ledger';
+import { mountKeyRoutes } from '../keys/key-routes';
+import { RateLimiter } from '../ratelimit/rate-limiter';
+import { ClientIdentity } from './client-identity';
 import { openStore } from '../store/open-store';
 import { DOCUMENT_STORE, type DocumentStore } from '../store/port';
 import { CLOCK, systemClock, type Clock } from '../util/clock';
@@ -22,6 +29,11 @@ import { errorMiddleware, HttpError } from './errors';
 import { mountGatewayRoutes } from './gateway-routes';
 import { createLogger, requestLogger } from './logging';
 import type { GatewayServices, StoreHealth } from './services';
+
+/** Largest JSON body accepted on POST routes. */
+export const JSON_BODY_LIMIT = '16kb';
+const HOLD_RECOVERY_AGE_MS = 10 * 60 * 1000;
+const HOLD_SWEEP_INTERVAL_MS = 60 * 1000;
 
 export const GATEWAY_CONFIG = Symbol.for('jp-gateway:config');
 export const LOGGER = Symbol.for('jp-gateway:logger');
@@ -78,6 +90,15 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     await store.close();
     throw err;
   }
+  const keys = await KeyLedger.open(store);
+  // Holds older than this were left by a stopped process. The embedded store serves one process,
+  // so at start every hold is such a leftover; with MongoDB others may be live in other processes.
+  const recovered = await keys.recoverHolds(
+    store.kind === 'embedded' ? new Date(8.64e15) : new Date(clock.now().getTime() - HOLD_RECOVERY_AGE_MS),
+    clock.now(),
+  );
+  if (recovered.committed + recovered.refunded > 0)
+    logger.warn(recovered, 'settled credit holds left by a stopped process');
   const services: GatewayServices = {
     config,
     registry,
@@ -88,6 +109,11 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     executor: new EndpointExecutor(clock),
     startedAt,
     store,
+    keys,
+    idempotency: await IdempotencyStore.open(store),
+    rateLimiter: await RateLimiter.open(store, clock),
+    clientIdentity: await ClientIdentity.open(store),
+    jsonBody: express.json({ limit: JSON_BODY_LIMIT, strict: true }),
     storeHealth: async (): Promise<StoreHealth> => {
       try {
         await store.ping();
@@ -102,11 +128,15 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', config.trustProxy);
   app.use(requestLogger(logger));
 
   const router: Router = express.Router();
   mountGatewayRoutes(router, services);
   mountPreviewSurface(router, services);
+  mountKeyRoutes(router, services);
+  mountBrokerSurface(router, services);
+  await mountFeedbackRoutes(router, services);
   app.use(router);
 
   app.use((req, _res, next) => {
@@ -117,6 +147,18 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     );
   });
   app.use(errorMiddleware());
+
+  // With MongoDB another process may stop mid-call at any time: settle its holds periodically.
+  const sweeper =
+    store.kind === 'mongodb'
+      ? setInterval(() => {
+          const now = clock.now();
+          keys
+            .recoverHolds(new Date(now.getTime() - HOLD_RECOVERY_AGE_MS), now)
+            .then((r) => r.committed + r.refunded > 0 && logger.warn(r, 'settled stale credit holds'))
+            .catch((err: unknown) => logger.error({ err }, 'hold recovery failed'));
+        }, HOLD_SWEEP_INTERVAL_MS).unref()
+      : undefined;
 
   let server: http.Server | undefined;
   return {
@@ -144,6 +186,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
           s.closeAllConnections();
         });
       }
+      if (sweeper) clearInterval(sweeper);
       await store.close();
       logger.flush();
     },

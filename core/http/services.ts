@@ -2,7 +2,12 @@
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import type { GatewayConfig } from '../config';
+import type { RequestHandler } from 'express';
+import type { IdempotencyStore } from '../keys/idempotency';
+import type { KeyLedger } from '../keys/key-ledger';
+import type { RateLimiter } from '../ratelimit/rate-limiter';
 import type { DocumentStore } from '../store/port';
+import type { ClientIdentity } from './client-identity';
 import type { PluginRegistry } from '../plugins/registry';
 import type { EndpointExecutor } from '../surfaces/execute';
 import type { Clock } from '../util/clock';
@@ -18,6 +23,12 @@ export interface GatewayServices {
   readonly executor: EndpointExecutor;
   readonly startedAt: Date;
   readonly store: DocumentStore;
+  readonly keys: KeyLedger;
+  readonly idempotency: IdempotencyStore;
+  readonly rateLimiter: RateLimiter;
+  readonly clientIdentity: ClientIdentity;
+  /** JSON body parser with the gateway's size limit (mount it per route, after auth guards). */
+  readonly jsonBody: RequestHandler;
   /** State of the store, for /health. */
   storeHealth(): Promise<StoreHealth>;
 }

@@ -1,0 +1,230 @@
+/**
+ * Keys and their credit. Every change of a key's credit is one atomic single-document update, in
+ * both store adapters:
+ *   reserve  balance -= price, push a hold          (only if balance >= price: never below zero)
+ *   commit   insert the usage record (id = hold id), then pull the hold, count it as spent
+ *   release  pull the hold, balance += price         (only if the hold is still there)
+ * A crash between steps leaves a hold behind; recoverHolds() settles it on the next start: a hold
+ * with a usage record was committed (finish it), one without was never answered (refund it).
+ */
+import type { Collection, DocumentStore } from '../store/port';
+import { generateApiKey, hashApiKey, isKeyShaped, visiblePrefix } from './api-key';
+import { randomId } from '../util/ids';
+
+export interface Hold {
+  id: string;
+  amount: number;
+  broker_id: string;
+  at: Date;
+}
+
+export interface UsageEntry {
+  id: string;
+  broker_id: string;
+  price_micro: number;
+  status: number;
+  at: Date;
+  request_id: string;
+}
+
+export interface KeyDoc {
+  _id: string;
+  hash: string;
+  prefix: string;
+  owner_label: string;
+  created_at: Date;
+  trial_granted_micro: number;
+  balance_micro: number;
+  spent_micro: number;
+  calls: number;
+  holds: Hold[];
+  /** The last calls, oldest first (kept to RECENT_KEPT). */
+  recent: UsageEntry[];
+  [k: string]: unknown;
+}
+
+interface UsageDoc {
+  _id: string;
+  key_id: string;
+  broker_id: string;
+  price_micro: number;
+  status: number;
+  at: Date;
+  request_id: string;
+  [k: string]: unknown;
+}
+
+export const RECENT_KEPT = 50;
+/** Usage records are kept this long (TTL index). */
+export const USAGE_RETENTION_DAYS = 400;
+
+export class KeyLedger {
+  private constructor(
+    private readonly keys: Collection<KeyDoc>,
+    private readonly usage: Collection<UsageDoc>,
+  ) {}
+
+  static async open(store: DocumentStore): Promise<KeyLedger> {
+    const keys = await store.collection<KeyDoc>('api_keys', {
+      indexes: [
+        { fields: ['hash'], unique: true },
+        { fields: ['holds.at'], sparse: true },
+      ],
+    });
+    const usage = await store.collection<UsageDoc>('usage', {
+      indexes: [
+        { fields: ['key_id', 'at'] },
+        { fields: ['at'], expireAfterSeconds: USAGE_RETENTION_DAYS * 86400 },
+      ],
+    });
+    return new KeyLedger(keys, usage);
+  }
+
+  async create(ownerLabel: string, trialMicro: number, now: Date): Promise<{ apiKey: string; doc: KeyDoc }> {
+    const apiKey = generateApiKey();
+    const doc: KeyDoc = {
+      _id: randomId('key'),
+      hash: hashApiKey(apiKey),
+      prefix: visiblePrefix(apiKey),
+      owner_label: ownerLabel,
+      created_at: now,
+      trial_granted_micro: trialMicro,
+      balance_micro: trialMicro,
+      spent_micro: 0,
+      calls: 0,
+      holds: [],
+      recent: [],
+    };
+    await this.keys.insertOne(doc);
+    return { apiKey, doc };
+  }
+
+  /** The key's record, or null when the text is not one of our keys. */
+  async authenticate(apiKey: string): Promise<KeyDoc | null> {
+    if (!isKeyShaped(apiKey)) return null;
+    return this.keys.findOne({ hash: hashApiKey(apiKey) });
+  }
+
+  async get(keyId: string): Promise<KeyDoc | null> {
+    return this.keys.findOne({ _id: keyId });
+  }
+
+  /** Takes `amount` from the balance into a hold; false when the balance is too small. */
+  async reserve(keyId: string, amount: number, brokerId: string, now: Date): Promise<Hold | null> {
+    const hold: Hold = { id: randomId('hold'), amount, broker_id: brokerId, at: now };
+    const r = await this.keys.updateOne(
+      { _id: keyId, balance_micro: { $gte: amount } },
+      { $inc: { balance_micro: -amount }, $push: { holds: hold } },
+    );
+    return r.matched === 1 ? hold : null;
+  }
+
+  /** Charges the hold: records the usage (the commit point) and closes the hold. */
+  async commit(
+    keyId: string,
+    hold: Hold,
+    status: number,
+    requestId: string,
+    now: Date,
+  ): Promise<KeyDoc | null> {
+    try {
+      await this.usage.insertOne({
+        _id: hold.id,
+        key_id: keyId,
+        broker_id: hold.broker_id,
+        price_micro: hold.amount,
+        status,
+        at: now,
+        request_id: requestId,
+      });
+    } catch (err) {
+      // Already recorded (a recovery got there first): closing the hold below is all that is left.
+      if ((err as Error).name !== 'DuplicateKeyError') throw err;
+    }
+    return this.closeHold(
+      keyId,
+      hold,
+      {
+        id: hold.id,
+        broker_id: hold.broker_id,
+        price_micro: hold.amount,
+        status,
+        at: now,
+        request_id: requestId,
+      },
+      true,
+    );
+  }
+
+  /** Gives the hold back: the call was not answered with data, so it costs nothing. */
+  async release(
+    keyId: string,
+    hold: Hold,
+    status: number,
+    requestId: string,
+    now: Date,
+  ): Promise<KeyDoc | null> {
+    return this.closeHold(
+      keyId,
+      hold,
+      { id: hold.id, broker_id: hold.broker_id, price_micro: 0, status, at: now, request_id: requestId },
+      false,
+    );
+  }
+
+  private closeHold(keyId: string, hold: Hold, entry: UsageEntry, charged: boolean): Promise<KeyDoc | null> {
+    return this.keys.findOneAndUpdate(
+      { _id: keyId, 'holds.id': hold.id },
+      {
+        $pull: { holds: { id: hold.id } },
+        $inc: charged ? { spent_micro: hold.amount, calls: 1 } : { balance_micro: hold.amount },
+        $push: { recent: { $each: [entry], $slice: -RECENT_KEPT } },
+      },
+    );
+  }
+
+  /** Whether the hold's usage record exists (the call was charged). */
+  async wasCharged(holdId: string): Promise<boolean> {
+    return (await this.usage.findOne({ _id: holdId })) !== null;
+  }
+
+  /**
+   * Settles holds older than `before`, left by a process that stopped between reserve and
+   * commit/release. Returns how many were finished (charged) and refunded.
+   */
+  async recoverHolds(before: Date, now: Date): Promise<{ committed: number; refunded: number }> {
+    let committed = 0;
+    let refunded = 0;
+    for (const key of await this.keys.find({ 'holds.at': { $lt: before } })) {
+      for (const hold of key.holds.filter((h) => h.at < before)) {
+        const usage = await this.usage.findOne({ _id: hold.id });
+        if (usage) {
+          if (
+            await this.closeHold(
+              key._id,
+              hold,
+              {
+                id: hold.id,
+                broker_id: hold.broker_id,
+                price_micro: hold.amount,
+                status: usage.status,
+                at: usage.at,
+                request_id: usage.request_id,
+              },
+              true,
+            )
+          )
+            committed++;
+        } else if (await this.release(key._id, hold, 499, 'recovered-at-start', now)) {
+          refunded++;
+        }
+      }
+    }
+    return { committed, refunded };
+  }
+
+  /** Usage records of a key (newest first), for audits and tests. */
+  usageOf(keyId: string, limit = 1000): Promise<UsageDoc[]> {
+    return this.usage.find({ key_id: keyId }, { sort: { at: -1 }, limit });
+  }
+}
