@@ -10,6 +10,7 @@ import type { Clock } from './core/util/clock';
 import { ConfigError, loadConfig } from './config/env';
 import { PLUGINS_DIR } from './config/paths';
 import { PRODUCTS } from './config/products';
+import { SERVICE } from './config/service';
 import { UPSTREAM_CONFIG } from './domain/shared/tokens';
 
 export interface CreateGatewayOptions {
@@ -27,6 +28,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   scope.register(UPSTREAM_CONFIG, { useValue: config.upstreams });
   return buildGateway({
     config: config.gateway,
+    service: SERVICE,
     products: PRODUCTS,
     pluginDirs: options.pluginDirs ?? [PLUGINS_DIR],
     container: scope,

@@ -179,6 +179,12 @@ export class EnvSchema {
   @Max(100_000)
   BROKER_LIMIT_PER_MINUTE: number = 300;
 
+  @Doc({ description: 'Bearer token protecting GET /metrics; unset leaves /metrics open' })
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  METRICS_TOKEN?: string;
+
   @Doc({ description: 'pino log level' })
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -257,6 +263,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       },
       logLevel: e.LOG_LEVEL,
       trustProxy: parseTrustProxy(e.TRUST_PROXY),
+      ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
       limits: {
         keyCreatePerHour: e.KEY_CREATE_LIMIT_PER_HOUR,
         feedbackPerHour: e.FEEDBACK_LIMIT_PER_HOUR,

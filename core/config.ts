@@ -24,6 +24,8 @@ export interface GatewayConfig {
   logLevel: string;
   /** Express 'trust proxy' setting (client addresses behind a load balancer). */
   trustProxy: boolean | number | string;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken?: string;
   limits: {
     keyCreatePerHour: number;
     feedbackPerHour: number;

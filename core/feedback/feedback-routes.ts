@@ -4,6 +4,7 @@ import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } fro
 import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
 import { BodySpec, invalidBodyError } from '../http/json-body';
 import type { GatewayServices } from '../http/services';
+import { ref } from '../discovery/schemas';
 import { Doc, Trim } from '../plugins/query-rules';
 import type { QueryProblem } from '../plugins/query-spec';
 import type { Collection } from '../store/port';
@@ -137,7 +138,7 @@ export async function mountFeedbackRoutes(router: Router, s: GatewayServices): P
       summary: 'The accepted feedback fields and the privacy boundary, in words and as data',
       tags: ['gateway'],
       responses: {
-        '200': jsonResponse('Fields, bounds, enums and the privacy boundary.', { type: 'object' }),
+        '200': jsonResponse('Fields, bounds, enums and the privacy boundary.', ref('FeedbackSchema')),
       },
     },
     (_req, res) => {
@@ -164,10 +165,7 @@ export async function mountFeedbackRoutes(router: Router, s: GatewayServices): P
         },
       },
       responses: {
-        '201': jsonResponse('Stored; the body carries the feedback id.', {
-          type: 'object',
-          required: ['feedback_id'],
-        }),
+        '201': jsonResponse('Stored; the body carries the feedback id.', ref('FeedbackAccepted')),
         '400': jsonResponse('The body is not a JSON object.', ERROR_REF),
         '422': jsonResponse(
           'A field is invalid or holds personal data (code `invalid_body`, with correction_hints naming the field).',

@@ -9,6 +9,7 @@ import express, { type Express, type Router } from 'express';
 import type { DestinationStream, Logger } from 'pino';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import type { GatewayConfig } from '../config';
+import type { ServiceDescription } from '../discovery/service';
 import { loadPlugins } from '../plugins/load-plugins';
 import type { ProductDefinition } from '../plugins/products';
 import type { PluginRegistry } from '../plugins/registry';
@@ -21,6 +22,8 @@ import { KeyLedger } from '../keys/key-ledger';
 import { mountKeyRoutes } from '../keys/key-routes';
 import { RateLimiter } from '../ratelimit/rate-limiter';
 import { ClientIdentity } from './client-identity';
+import { GatewayMetrics, instrumentStore } from './metrics';
+import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
 import { openStore } from '../store/open-store';
 import { DOCUMENT_STORE, type DocumentStore } from '../store/port';
 import { CLOCK, systemClock, type Clock } from '../util/clock';
@@ -40,6 +43,7 @@ export const LOGGER = Symbol.for('jp-gateway:logger');
 
 export interface BuildGatewayOptions {
   config: GatewayConfig;
+  service: ServiceDescription;
   products: readonly ProductDefinition[];
   /** Directories of compiled plugin folders. */
   pluginDirs: readonly string[];
@@ -74,7 +78,8 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   container.register(CLOCK, { useValue: clock });
   container.register(GATEWAY_CONFIG, { useValue: config });
   container.register(LOGGER, { useValue: logger });
-  const store = options.store ?? (await openStore(config));
+  const metrics = new GatewayMetrics();
+  const store = instrumentStore(options.store ?? (await openStore(config)), metrics);
   container.register(DOCUMENT_STORE, { useValue: store });
 
   let registry: PluginRegistry;
@@ -101,6 +106,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     logger.warn(recovered, 'settled credit holds left by a stopped process');
   const services: GatewayServices = {
     config,
+    service: options.service,
     registry,
     container,
     logger,
@@ -113,6 +119,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     idempotency: await IdempotencyStore.open(store),
     rateLimiter: await RateLimiter.open(store, clock),
     clientIdentity: await ClientIdentity.open(store),
+    metrics,
     jsonBody: express.json({ limit: JSON_BODY_LIMIT, strict: true }),
     storeHealth: async (): Promise<StoreHealth> => {
       try {
@@ -129,6 +136,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', config.trustProxy);
+  app.use(metrics.middleware());
   app.use(requestLogger(logger));
 
   const router: Router = express.Router();
@@ -137,6 +145,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   mountKeyRoutes(router, services);
   mountBrokerSurface(router, services);
   await mountFeedbackRoutes(router, services);
+  mountDiscoveryRoutes(router, services);
   app.use(router);
 
   app.use((req, _res, next) => {

@@ -5,6 +5,7 @@ import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
 import { HttpError } from '../http/errors';
 import { BodySpec } from '../http/json-body';
 import type { GatewayServices } from '../http/services';
+import { ref } from '../discovery/schemas';
 import { Doc, Trim } from '../plugins/query-rules';
 import { formatUsd } from '../util/money';
 import type { KeyDoc } from './key-ledger';
@@ -84,10 +85,10 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
         },
       },
       responses: {
-        '201': jsonResponse('The new key (shown once), its trial credit and entitlements.', {
-          type: 'object',
-          required: ['api_key'],
-        }),
+        '201': jsonResponse(
+          'The new key (shown once), its trial credit and entitlements.',
+          ref('KeyCreated'),
+        ),
         '400': jsonResponse(
           'The body is not a JSON object (code `invalid_body` / `invalid_json`).',
           ERROR_REF,
@@ -141,10 +142,7 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
       tags: ['broker'],
       parameters: [{ name: 'X-API-Key', in: 'header', required: true, schema: { type: 'string' } }],
       responses: {
-        '200': jsonResponse('Key state.', {
-          type: 'object',
-          required: ['balance', 'entitlements', 'recent_usage'],
-        }),
+        '200': jsonResponse('Key state.', ref('KeyStatus')),
         '401': {
           description: 'Missing or invalid key (text body).',
           content: { 'text/plain': { schema: { type: 'string' } } },

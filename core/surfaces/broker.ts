@@ -120,6 +120,8 @@ export function mountBrokerSurface(router: Router, s: GatewayServices): void {
       const body = brokerBody.parse(req);
       const plugin = s.registry.soldByBrokerId(body.product_id);
       if (!plugin) throw unknownProductId(body.product_id, ids());
+      res.locals.surface = 'broker';
+      res.locals.endpointId = plugin.endpointId;
       const query = s.executor.parse(plugin, body.query ?? {});
 
       const idemKey = req.headers['idempotency-key'];
@@ -286,6 +288,7 @@ async function callCharged(
   }
   const after =
     (await s.keys.commit(key._id, hold, 200, requestId, s.clock.now())) ?? (await s.keys.get(key._id));
+  s.metrics.debit(plugin.endpointId, hold.amount);
   return ok(s, plugin, payload, req, plugin.priceMicroUsdc, after?.balance_micro ?? 0);
 }
 
