@@ -179,6 +179,30 @@ export class EnvSchema {
   @Max(100_000)
   BROKER_LIMIT_PER_MINUTE: number = 300;
 
+  @Doc({ description: 'Seconds a client has to send the request headers' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  HEADERS_TIMEOUT_SECONDS: number = 10;
+
+  @Doc({ description: 'Seconds a client has to send the whole request' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(600)
+  REQUEST_TIMEOUT_SECONDS: number = 30;
+
+  @Doc({ description: 'Seconds a graceful stop (SIGTERM/SIGINT) waits for in-flight requests' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(600)
+  SHUTDOWN_GRACE_SECONDS: number = 10;
+
   @Doc({ description: 'Bearer token protecting GET /metrics; unset leaves /metrics open' })
   @IsOptional()
   @IsString()
@@ -263,6 +287,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       },
       logLevel: e.LOG_LEVEL,
       trustProxy: parseTrustProxy(e.TRUST_PROXY),
+      timeouts: {
+        headersMs: e.HEADERS_TIMEOUT_SECONDS * 1000,
+        requestMs: Math.max(e.REQUEST_TIMEOUT_SECONDS, e.HEADERS_TIMEOUT_SECONDS) * 1000,
+        shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+      },
       ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
       limits: {
         keyCreatePerHour: e.KEY_CREATE_LIMIT_PER_HOUR,

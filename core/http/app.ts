@@ -22,6 +22,7 @@ import { KeyLedger } from '../keys/key-ledger';
 import { mountKeyRoutes } from '../keys/key-routes';
 import { RateLimiter } from '../ratelimit/rate-limiter';
 import { ClientIdentity } from './client-identity';
+import { Drain } from './drain';
 import { GatewayMetrics, instrumentStore } from './metrics';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
 import { openStore } from '../store/open-store';
@@ -37,6 +38,8 @@ import type { GatewayServices, StoreHealth } from './services';
 export const JSON_BODY_LIMIT = '16kb';
 const HOLD_RECOVERY_AGE_MS = 10 * 60 * 1000;
 const HOLD_SWEEP_INTERVAL_MS = 60 * 1000;
+/** Node's default; stated so the limit is a decision, not an accident. */
+const MAX_HEADER_BYTES = 16 * 1024;
 
 export const GATEWAY_CONFIG = Symbol.for('jp-gateway:config');
 export const LOGGER = Symbol.for('jp-gateway:logger');
@@ -66,7 +69,11 @@ export interface Gateway {
   readonly logger: Logger;
   /** Starts listening; resolves with the bound address. */
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
-  close(): Promise<void>;
+  /**
+   * Graceful stop: refuse new requests, let in-flight ones finish (at most `graceMs`), release
+   * the credit holds of calls that could not finish, close the store.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function buildGateway(options: BuildGatewayOptions): Promise<Gateway> {
@@ -136,8 +143,10 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', config.trustProxy);
+  const drain = new Drain();
   app.use(metrics.middleware());
   app.use(requestLogger(logger));
+  app.use(drain.middleware());
 
   const router: Router = express.Router();
   mountGatewayRoutes(router, services);
@@ -170,6 +179,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
       : undefined;
 
   let server: http.Server | undefined;
+  let closing: Promise<void> | undefined;
   return {
     app,
     registry,
@@ -177,27 +187,40 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     logger,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
-        server = http.createServer(app);
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          const addr = server!.address() as AddressInfo;
+        const srv = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+        // Slow clients cannot hold a connection: headers within 10 s, the whole request within 30 s.
+        srv.headersTimeout = config.timeouts.headersMs;
+        srv.requestTimeout = config.timeouts.requestMs;
+        srv.keepAliveTimeout = 5_000;
+        server = srv;
+        srv.once('error', reject);
+        srv.listen(port, host, () => {
+          const addr = srv.address() as AddressInfo;
           const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
           resolve({ port: addr.port, url: `http://${shownHost}:${addr.port}` });
         });
       });
     },
-    async close() {
-      if (server) {
-        const s = server;
+    close(graceMs = config.timeouts.shutdownGraceMs) {
+      closing ??= (async () => {
+        drain.start();
+        const srv = server;
         server = undefined;
-        await new Promise<void>((resolve) => {
-          s.close(() => resolve());
-          s.closeAllConnections();
-        });
-      }
-      if (sweeper) clearInterval(sweeper);
-      await store.close();
-      logger.flush();
+        const closed = srv ? new Promise<void>((resolve) => srv.close(() => resolve())) : Promise.resolve();
+        srv?.closeIdleConnections();
+        const finished = await drain.idle(graceMs);
+        // Calls still running after the grace period will not be answered: they cost nothing.
+        const released = await keys.releaseInFlight(clock.now());
+        if (!finished || released > 0)
+          logger.warn({ in_flight: drain.count(), released_holds: released }, 'shutdown grace period ended');
+        srv?.closeAllConnections();
+        await closed;
+        if (sweeper) clearInterval(sweeper);
+        await store.close();
+        logger.info('gateway stopped');
+        logger.flush();
+      })();
+      return closing;
     },
   };
 }

@@ -58,7 +58,20 @@ export const RECENT_KEPT = 50;
 /** Usage records are kept this long (TTL index). */
 export const USAGE_RETENTION_DAYS = 400;
 
+/** A hold's state in this process: exactly one of commit and release may start on it. */
+type HoldState = 'open' | 'committing' | 'releasing';
+
+export class HoldClosedError extends Error {
+  constructor() {
+    super('the credit hold was already released (the gateway is shutting down)');
+    this.name = 'HoldClosedError';
+  }
+}
+
 export class KeyLedger {
+  /** Holds taken by this process and not yet closed, for a clean shutdown. */
+  private readonly inFlight = new Map<string, { keyId: string; hold: Hold; state: HoldState }>();
+
   private constructor(
     private readonly keys: Collection<KeyDoc>,
     private readonly usage: Collection<UsageDoc>,
@@ -109,14 +122,28 @@ export class KeyLedger {
     return this.keys.findOne({ _id: keyId });
   }
 
-  /** Takes `amount` from the balance into a hold; false when the balance is too small. */
+  /** Takes `amount` from the balance into a hold; null when the balance is too small. */
   async reserve(keyId: string, amount: number, brokerId: string, now: Date): Promise<Hold | null> {
     const hold: Hold = { id: randomId('hold'), amount, broker_id: brokerId, at: now };
     const r = await this.keys.updateOne(
       { _id: keyId, balance_micro: { $gte: amount } },
       { $inc: { balance_micro: -amount }, $push: { holds: hold } },
     );
-    return r.matched === 1 ? hold : null;
+    if (r.matched !== 1) return null;
+    this.inFlight.set(hold.id, { keyId, hold, state: 'open' });
+    return hold;
+  }
+
+  /**
+   * Claims a hold of this process for commit or release. The check and the change are
+   * synchronous, so a late commit can never race a shutdown's release (or the reverse).
+   */
+  private claim(holdId: string, to: HoldState): boolean {
+    const entry = this.inFlight.get(holdId);
+    if (!entry) return true; // not taken by this process (recovery of a stopped one)
+    if (entry.state !== 'open') return false;
+    entry.state = to;
+    return true;
   }
 
   /** Charges the hold: records the usage (the commit point) and closes the hold. */
@@ -127,33 +154,26 @@ export class KeyLedger {
     requestId: string,
     now: Date,
   ): Promise<KeyDoc | null> {
+    if (!this.claim(hold.id, 'committing')) throw new HoldClosedError();
     try {
-      await this.usage.insertOne({
-        _id: hold.id,
-        key_id: keyId,
-        broker_id: hold.broker_id,
-        price_micro: hold.amount,
-        status,
-        at: now,
-        request_id: requestId,
-      });
-    } catch (err) {
-      // Already recorded (a recovery got there first): closing the hold below is all that is left.
-      if ((err as Error).name !== 'DuplicateKeyError') throw err;
+      try {
+        await this.usage.insertOne({
+          _id: hold.id,
+          key_id: keyId,
+          broker_id: hold.broker_id,
+          price_micro: hold.amount,
+          status,
+          at: now,
+          request_id: requestId,
+        });
+      } catch (err) {
+        // Already recorded (a recovery got there first): closing the hold is all that is left.
+        if ((err as Error).name !== 'DuplicateKeyError') throw err;
+      }
+      return await this.closeHold(keyId, hold, entry(hold, hold.amount, status, now, requestId), true);
+    } finally {
+      this.inFlight.delete(hold.id);
     }
-    return this.closeHold(
-      keyId,
-      hold,
-      {
-        id: hold.id,
-        broker_id: hold.broker_id,
-        price_micro: hold.amount,
-        status,
-        at: now,
-        request_id: requestId,
-      },
-      true,
-    );
   }
 
   /** Gives the hold back: the call was not answered with data, so it costs nothing. */
@@ -164,23 +184,37 @@ export class KeyLedger {
     requestId: string,
     now: Date,
   ): Promise<KeyDoc | null> {
-    return this.closeHold(
-      keyId,
-      hold,
-      { id: hold.id, broker_id: hold.broker_id, price_micro: 0, status, at: now, request_id: requestId },
-      false,
-    );
+    if (!this.claim(hold.id, 'releasing')) return null;
+    try {
+      return await this.closeHold(keyId, hold, entry(hold, 0, status, now, requestId), false);
+    } finally {
+      this.inFlight.delete(hold.id);
+    }
   }
 
-  private closeHold(keyId: string, hold: Hold, entry: UsageEntry, charged: boolean): Promise<KeyDoc | null> {
+  private closeHold(keyId: string, hold: Hold, usage: UsageEntry, charged: boolean): Promise<KeyDoc | null> {
     return this.keys.findOneAndUpdate(
       { _id: keyId, 'holds.id': hold.id },
       {
         $pull: { holds: { id: hold.id } },
         $inc: charged ? { spent_micro: hold.amount, calls: 1 } : { balance_micro: hold.amount },
-        $push: { recent: { $each: [entry], $slice: -RECENT_KEPT } },
+        $push: { recent: { $each: [usage], $slice: -RECENT_KEPT } },
       },
     );
+  }
+
+  /** Releases the holds of calls still running (shutdown): they will not be charged. */
+  async releaseInFlight(now: Date): Promise<number> {
+    let released = 0;
+    for (const { keyId, hold, state } of [...this.inFlight.values()]) {
+      if (state === 'open' && (await this.release(keyId, hold, 503, 'released-at-shutdown', now))) released++;
+    }
+    return released;
+  }
+
+  /** Holds of this process not yet closed. */
+  inFlightCount(): number {
+    return this.inFlight.size;
   }
 
   /** Whether the hold's usage record exists (the call was charged). */
@@ -196,25 +230,16 @@ export class KeyLedger {
     let committed = 0;
     let refunded = 0;
     for (const key of await this.keys.find({ 'holds.at': { $lt: before } })) {
-      for (const hold of key.holds.filter((h) => h.at < before)) {
+      for (const hold of key.holds.filter((h) => h.at < before && !this.inFlight.has(h.id))) {
         const usage = await this.usage.findOne({ _id: hold.id });
         if (usage) {
-          if (
-            await this.closeHold(
-              key._id,
-              hold,
-              {
-                id: hold.id,
-                broker_id: hold.broker_id,
-                price_micro: hold.amount,
-                status: usage.status,
-                at: usage.at,
-                request_id: usage.request_id,
-              },
-              true,
-            )
-          )
-            committed++;
+          const done = await this.closeHold(
+            key._id,
+            hold,
+            entry(hold, hold.amount, usage.status, usage.at, usage.request_id),
+            true,
+          );
+          if (done) committed++;
         } else if (await this.release(key._id, hold, 499, 'recovered-at-start', now)) {
           refunded++;
         }
@@ -227,4 +252,8 @@ export class KeyLedger {
   usageOf(keyId: string, limit = 1000): Promise<UsageDoc[]> {
     return this.usage.find({ key_id: keyId }, { sort: { at: -1 }, limit });
   }
+}
+
+function entry(hold: Hold, price: number, status: number, at: Date, requestId: string): UsageEntry {
+  return { id: hold.id, broker_id: hold.broker_id, price_micro: price, status, at, request_id: requestId };
 }

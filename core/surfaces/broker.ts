@@ -12,7 +12,7 @@ import { BodySpec } from '../http/json-body';
 import type { GatewayServices } from '../http/services';
 import { requireApiKey } from '../keys/key-routes';
 import { IdempotencyStore, type StoredResponse } from '../keys/idempotency';
-import type { KeyDoc } from '../keys/key-ledger';
+import { HoldClosedError, type KeyDoc } from '../keys/key-ledger';
 import { Doc } from '../plugins/query-rules';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { canonicalJson, sha256Hex } from '../util/canonical-json';
@@ -286,8 +286,21 @@ async function callCharged(
       body: errorBody(req, mapped.code, mapped.message, mapped.extra),
     };
   }
-  const after =
-    (await s.keys.commit(key._id, hold, 200, requestId, s.clock.now())) ?? (await s.keys.get(key._id));
+  let committed;
+  try {
+    committed = await s.keys.commit(key._id, hold, 200, requestId, s.clock.now());
+  } catch (err) {
+    if (!(err instanceof HoldClosedError)) throw err;
+    // The gateway is stopping and already gave this hold back: answer without data, unpaid.
+    return {
+      status: 503,
+      headers: { [CHARGED_HEADER]: '0', 'Retry-After': '1' },
+      body: errorBody(req, 'shutting_down', 'The gateway is restarting; this call was not charged.', {
+        hint: 'Retry in a moment.',
+      }),
+    };
+  }
+  const after = committed ?? (await s.keys.get(key._id));
   s.metrics.debit(plugin.endpointId, hold.amount);
   return ok(s, plugin, payload, req, plugin.priceMicroUsdc, after?.balance_micro ?? 0);
 }
