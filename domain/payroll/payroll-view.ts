@@ -99,7 +99,7 @@ export function payrollFields(
       premium_month_rule: `Premiums are deducted a month in arrears (翌月徴収): the pay of ${input.payMonth} bears the health, nursing-care, child-support and pension premiums of ${r.premium_month}, at that month's rates.`,
       health_insurance: `Kyokai Kenpo ${health.rates.health.period} rate of ${pref.name_en} (${pref.name_ja}); health_insurance_jpy is the employee's half of health insurance${health.nursing_care_applies ? ' + nursing care (age 40-64)' : ''}${health.rates.child_support.units > 0 ? ' + the child and child-rearing support contribution' : ''}, rounded once.`,
       employment_insurance: `${ei.rates.business_kind_name}, ${ei.rates.worker.period} worker rate ${unitsToPerMilleText(ei.rates.worker.units)}/1000 of this month's salary (the wage period is taken to close in the pay month).`,
-      income_tax: `NTA monthly withholding table for 2026 (令和8年分 月額表), column 甲 (dependants declaration filed), read on the salary after social insurance; table method, not the machine-calculation method.`,
+      income_tax: `NTA monthly withholding table for 2026 (令和8年分 月額表), column 甲 (dependants declaration filed), read on the salary after social insurance, the whole salary being taxable (no non-taxable commuting allowance); table method, not the machine-calculation method.`,
       standard_remuneration:
         'Grade of this monthly salary taken as the monthly remuneration; an insurer applies the grade fixed at enrolment, by the yearly determination (April-June average) or by a revision, which can differ.',
     },

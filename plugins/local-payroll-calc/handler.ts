@@ -1,5 +1,10 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import type {
+  DataProvenance,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
 import { InvalidQueryError } from '../../core/plugins/errors';
 import { PayrollCalculator } from '../../domain/payroll/payroll-calculator';
 import {
@@ -18,7 +23,11 @@ export interface PayrollCalcPayload extends EndpointPayload, PayrollFields {
 
 @injectable()
 export class PayrollCalcHandler implements EndpointHandler<PayrollCalcQuery, PayrollCalcPayload> {
-  constructor(private readonly calculator: PayrollCalculator) {}
+  private readonly provenance: DataProvenance;
+
+  constructor(private readonly calculator: PayrollCalculator) {
+    this.provenance = payrollProvenance(calculator);
+  }
 
   handle(query: PayrollCalcQuery, ctx: HandlerContext): PayrollCalcPayload {
     // The endpoint has no month parameter: it answers with the rules of the current pay month.
@@ -46,7 +55,7 @@ export class PayrollCalcHandler implements EndpointHandler<PayrollCalcQuery, Pay
       }),
       year_month_source: 'current_month_asia_tokyo',
       _attribution: PAYROLL_ATTRIBUTION,
-      _provenance: payrollProvenance(this.calculator),
+      _provenance: this.provenance,
     };
   }
 }

@@ -1,5 +1,10 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import type {
+  DataProvenance,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
 import { InvalidQueryError } from '../../core/plugins/errors';
 import { HolidayCalendar, type HolidayKind } from '../../domain/holidays/calendar';
 import { PayrollCalculator } from '../../domain/payroll/payroll-calculator';
@@ -32,6 +37,7 @@ export interface PayrollSummaryPayload extends EndpointPayload, PayrollFields {
 @injectable()
 export class PayrollSummaryHandler implements EndpointHandler<PayrollSummaryQuery, PayrollSummaryPayload> {
   private readonly span: { from: string; to: string };
+  private readonly provenance: DataProvenance;
 
   constructor(
     private readonly calculator: PayrollCalculator,
@@ -40,6 +46,7 @@ export class PayrollSummaryHandler implements EndpointHandler<PayrollSummaryQuer
     const holidays: MonthSpan = { from: `${calendar.firstYear}-01`, to: `${calendar.lastYear}-12` };
     const s = intersectSpans([calculator.supportedPayMonths, holidays]);
     this.span = { from: s.from!, to: s.to! };
+    this.provenance = payrollProvenance(calculator, [calendar.provenance]);
   }
 
   handle(query: PayrollSummaryQuery, ctx: HandlerContext): PayrollSummaryPayload {
@@ -81,7 +88,7 @@ export class PayrollSummaryHandler implements EndpointHandler<PayrollSummaryQuer
           "Mondays to Fridays that are not national, substitute or citizens' holidays; company days off (e.g. 2-3 January) are not subtracted.",
       },
       _attribution: `${PAYROLL_ATTRIBUTION}; national holidays from the Cabinet Office list`,
-      _provenance: payrollProvenance(this.calculator, [this.calendar.provenance]),
+      _provenance: this.provenance,
     };
   }
 }
