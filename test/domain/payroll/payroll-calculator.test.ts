@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { exactYenText } from '../../../domain/payroll/fixed-point';
 import { PayrollCalculator, type PayrollInput } from '../../../domain/payroll/payroll-calculator';
 import { SocialInsuranceRates } from '../../../domain/payroll/premium-rates';
 import { StandardRemunerationTable } from '../../../domain/payroll/standard-remuneration';
@@ -43,9 +44,11 @@ const FEE_TABLE: Array<[string, number, number, string, number, string, number]>
   ['41', 20, 269_999, '13715', 13715, '15821', 15821],
   ['41', 50, 1_400_000, '73322.5', 73322, '84581.5', 84581],
   ['15', 1, 58_000, '2670.9', 2671, '3140.7', 3141],
+  ['15', 20, 250_000, '11973', 11973, '14079', 14079],
   ['15', 50, 1_390_000, '64009.5', 64009, '75268.5', 75268],
   ['47', 1, 58_000, '2737.6', 2738, '3207.4', 3207],
   ['47', 30, 500_000, '23600', 23600, '27650', 27650],
+  ['47', 50, 1_390_000, '65608', 65608, '76867', 76867],
 ];
 
 describe('payroll calculator (domain)', () => {
@@ -61,6 +64,7 @@ describe('payroll calculator (domain)', () => {
       it(`pref ${pref}, grade ${grade} (salary ${salary}): ${half} -> ${withheld}; with nursing ${halfN} -> ${withheldN}`, () => {
         const young = calc({ prefCode: pref, monthlySalary: salary, age: 39, payMonth: '2026-04' });
         expect(young.grades.health.grade).to.equal(grade);
+        expect(exactYenText(young.health.employee_exact)).to.equal(half);
         expect(young.health.employee_jpy).to.equal(withheld);
         expect(young.health.parts).to.deep.equal({
           health_jpy: withheld,
@@ -68,6 +72,7 @@ describe('payroll calculator (domain)', () => {
           child_support_jpy: 0,
         });
         const older = calc({ prefCode: pref, monthlySalary: salary, age: 40, payMonth: '2026-04' });
+        expect(exactYenText(older.health.employee_exact)).to.equal(halfN);
         expect(older.health.employee_jpy).to.equal(withheldN);
         expect(older.health.parts.health_jpy + older.health.parts.nursing_care_jpy).to.equal(withheldN);
       });
