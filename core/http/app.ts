@@ -23,6 +23,7 @@ import { mountKeyRoutes } from '../keys/key-routes';
 import { RateLimiter } from '../ratelimit/rate-limiter';
 import { ClientIdentity } from './client-identity';
 import { Drain } from './drain';
+import { securityHeaders } from './security-headers';
 import { GatewayMetrics, instrumentStore } from './metrics';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
 import { openStore } from '../store/open-store';
@@ -146,6 +147,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   const drain = new Drain();
   app.use(metrics.middleware());
   app.use(requestLogger(logger));
+  app.use(securityHeaders());
   app.use(drain.middleware());
 
   const router: Router = express.Router();
