@@ -23,6 +23,7 @@ import { mountKeyRoutes } from '../keys/key-routes';
 import { RateLimiter } from '../ratelimit/rate-limiter';
 import { ClientIdentity } from './client-identity';
 import { Drain } from './drain';
+import { answerClientError, urlLengthLimit } from './client-errors';
 import { securityHeaders } from './security-headers';
 import { GatewayMetrics, instrumentStore } from './metrics';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
@@ -148,6 +149,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   app.use(metrics.middleware());
   app.use(requestLogger(logger));
   app.use(securityHeaders());
+  app.use(urlLengthLimit());
   app.use(drain.middleware());
 
   const router: Router = express.Router();
@@ -189,11 +191,16 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     logger,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
-        const srv = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+        // Timeouts are checked every second (Node's default is every 30 s).
+        const srv = http.createServer(
+          { maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1_000 },
+          app,
+        );
         // Slow clients cannot hold a connection: headers within 10 s, the whole request within 30 s.
         srv.headersTimeout = config.timeouts.headersMs;
         srv.requestTimeout = config.timeouts.requestMs;
         srv.keepAliveTimeout = 5_000;
+        srv.on('clientError', answerClientError);
         server = srv;
         srv.once('error', reject);
         srv.listen(port, host, () => {
