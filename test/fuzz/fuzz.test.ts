@@ -323,9 +323,9 @@ describe(`fuzz: ${CASES} seeded requests (seed ${SEED}) against every operation 
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       const where = `${method} ${path.slice(0, 120)} -> ${res.status}`;
       if (res.status >= 500) {
-        let code = '';
+        let code: string;
         try {
-          code = JSON.parse(res.body).error;
+          code = String(JSON.parse(res.body).error);
         } catch {
           code = '(not json)';
         }
