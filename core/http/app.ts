@@ -111,8 +111,8 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     store.kind === 'embedded' ? new Date(8.64e15) : new Date(clock.now().getTime() - HOLD_RECOVERY_AGE_MS),
     clock.now(),
   );
-  if (recovered.committed + recovered.refunded > 0)
-    logger.warn(recovered, 'settled credit holds left by a stopped process');
+  if (recovered > 0)
+    logger.warn({ refunded_holds: recovered }, 'gave back credit holds left by a stopped process');
   const services: GatewayServices = {
     config,
     service: options.service,
@@ -177,7 +177,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
           const now = clock.now();
           keys
             .recoverHolds(new Date(now.getTime() - HOLD_RECOVERY_AGE_MS), now)
-            .then((r) => r.committed + r.refunded > 0 && logger.warn(r, 'settled stale credit holds'))
+            .then((n) => n > 0 && logger.warn({ refunded_holds: n }, 'gave back stale credit holds'))
             .catch((err: unknown) => logger.error({ err }, 'hold recovery failed'));
         }, HOLD_SWEEP_INTERVAL_MS).unref()
       : undefined;

@@ -2,12 +2,15 @@
  * Keys and their credit. Every change of a key's credit is one atomic single-document update, in
  * both store adapters:
  *   reserve  balance -= price, push a hold          (only if balance >= price: never below zero)
- *   commit   insert the usage record (id = hold id), then pull the hold, count it as spent
- *   release  pull the hold, balance += price         (only if the hold is still there)
- * A crash between steps leaves a hold behind; recoverHolds() settles it on the next start: a hold
- * with a usage record was committed (finish it), one without was never answered (refund it).
+ *   commit   pull the hold, count it as spent, note it in `recent`   (durable before the answer)
+ *   release  pull the hold, balance += price, note it in `recent`    (only if the hold is still there)
+ * Reserve and release may be lost in a crash without harm (volatile writes): a reservation whose
+ * call was never answered must be given back anyway, and every commit writes the whole key
+ * document, holds included. Holds found at start were left by a stopped process: their calls
+ * were never answered, so recoverHolds() gives them back. Each charged call is also appended to
+ * the `usage` log (an audit trail, not kept in memory by the embedded store).
  */
-import type { Collection, DocumentStore } from '../store/port';
+import type { Collection, DocumentStore, LogEntry } from '../store/port';
 import { generateApiKey, hashApiKey, isKeyShaped, visiblePrefix } from './api-key';
 import { randomId } from '../util/ids';
 
@@ -18,6 +21,7 @@ export interface Hold {
   at: Date;
 }
 
+/** One call, as kept in the key's `recent` list (price 0: released, not charged). */
 export interface UsageEntry {
   id: string;
   broker_id: string;
@@ -43,20 +47,8 @@ export interface KeyDoc {
   [k: string]: unknown;
 }
 
-interface UsageDoc {
-  _id: string;
-  key_id: string;
-  broker_id: string;
-  price_micro: number;
-  status: number;
-  at: Date;
-  request_id: string;
-  [k: string]: unknown;
-}
-
-export const RECENT_KEPT = 50;
-/** Usage records are kept this long (TTL index). */
-export const USAGE_RETENTION_DAYS = 400;
+/** Calls kept on the key document (for /keys/status and idempotent retries). */
+export const RECENT_KEPT = 20;
 
 /** A hold's state in this process: exactly one of commit and release may start on it. */
 type HoldState = 'open' | 'committing' | 'releasing';
@@ -74,7 +66,7 @@ export class KeyLedger {
 
   private constructor(
     private readonly keys: Collection<KeyDoc>,
-    private readonly usage: Collection<UsageDoc>,
+    private readonly store: DocumentStore,
   ) {}
 
   static async open(store: DocumentStore): Promise<KeyLedger> {
@@ -84,13 +76,7 @@ export class KeyLedger {
         { fields: ['holds.at'], sparse: true },
       ],
     });
-    const usage = await store.collection<UsageDoc>('usage', {
-      indexes: [
-        { fields: ['key_id', 'at'] },
-        { fields: ['at'], expireAfterSeconds: USAGE_RETENTION_DAYS * 86400 },
-      ],
-    });
-    return new KeyLedger(keys, usage);
+    return new KeyLedger(keys, store);
   }
 
   async create(ownerLabel: string, trialMicro: number, now: Date): Promise<{ apiKey: string; doc: KeyDoc }> {
@@ -128,6 +114,7 @@ export class KeyLedger {
     const r = await this.keys.updateOne(
       { _id: keyId, balance_micro: { $gte: amount } },
       { $inc: { balance_micro: -amount }, $push: { holds: hold } },
+      { volatile: true },
     );
     if (r.matched !== 1) return null;
     this.inFlight.set(hold.id, { keyId, hold, state: 'open' });
@@ -146,7 +133,7 @@ export class KeyLedger {
     return true;
   }
 
-  /** Charges the hold: records the usage (the commit point) and closes the hold. */
+  /** Charges the hold: it is spent once this durable write is done. */
   async commit(
     keyId: string,
     hold: Hold,
@@ -156,21 +143,12 @@ export class KeyLedger {
   ): Promise<KeyDoc | null> {
     if (!this.claim(hold.id, 'committing')) throw new HoldClosedError();
     try {
-      try {
-        await this.usage.insertOne({
-          _id: hold.id,
-          key_id: keyId,
-          broker_id: hold.broker_id,
-          price_micro: hold.amount,
-          status,
-          at: now,
-          request_id: requestId,
-        });
-      } catch (err) {
-        // Already recorded (a recovery got there first): closing the hold is all that is left.
-        if ((err as Error).name !== 'DuplicateKeyError') throw err;
-      }
-      return await this.closeHold(keyId, hold, entry(hold, hold.amount, status, now, requestId), true);
+      const usage = entry(hold, hold.amount, status, now, requestId);
+      const [doc] = await Promise.all([
+        this.closeHold(keyId, hold, usage, true),
+        this.store.appendLog('usage', { ...usage, key_id: keyId } as unknown as LogEntry),
+      ]);
+      return doc;
     } finally {
       this.inFlight.delete(hold.id);
     }
@@ -200,6 +178,7 @@ export class KeyLedger {
         $inc: charged ? { spent_micro: hold.amount, calls: 1 } : { balance_micro: hold.amount },
         $push: { recent: { $each: [usage], $slice: -RECENT_KEPT } },
       },
+      { volatile: !charged },
     );
   }
 
@@ -217,40 +196,36 @@ export class KeyLedger {
     return this.inFlight.size;
   }
 
-  /** Whether the hold's usage record exists (the call was charged). */
-  async wasCharged(holdId: string): Promise<boolean> {
-    return (await this.usage.findOne({ _id: holdId })) !== null;
+  /**
+   * Whether an earlier attempt's hold was charged: true when the key's recent calls show it
+   * charged, false when they show it released or it is still held; when it is too old to tell,
+   * true, so that an idempotent retry is never charged twice.
+   */
+  async wasCharged(keyId: string, holdId: string): Promise<boolean> {
+    const key = await this.keys.findOne({ _id: keyId });
+    if (!key) return true;
+    const seen = key.recent.find((u) => u.id === holdId);
+    if (seen) return seen.price_micro > 0;
+    return !key.holds.some((h) => h.id === holdId);
   }
 
   /**
-   * Settles holds older than `before`, left by a process that stopped between reserve and
-   * commit/release. Returns how many were finished (charged) and refunded.
+   * Gives back the holds older than `before` that this process did not take: they were left by
+   * a process that stopped before answering. Returns how many were refunded.
    */
-  async recoverHolds(before: Date, now: Date): Promise<{ committed: number; refunded: number }> {
-    let committed = 0;
+  async recoverHolds(before: Date, now: Date): Promise<number> {
     let refunded = 0;
     for (const key of await this.keys.find({ 'holds.at': { $lt: before } })) {
       for (const hold of key.holds.filter((h) => h.at < before && !this.inFlight.has(h.id))) {
-        const usage = await this.usage.findOne({ _id: hold.id });
-        if (usage) {
-          const done = await this.closeHold(
-            key._id,
-            hold,
-            entry(hold, hold.amount, usage.status, usage.at, usage.request_id),
-            true,
-          );
-          if (done) committed++;
-        } else if (await this.release(key._id, hold, 499, 'recovered-at-start', now)) {
-          refunded++;
-        }
+        if (await this.release(key._id, hold, 499, 'recovered-at-start', now)) refunded++;
       }
     }
-    return { committed, refunded };
+    return refunded;
   }
 
-  /** Usage records of a key (newest first), for audits and tests. */
-  usageOf(keyId: string, limit = 1000): Promise<UsageDoc[]> {
-    return this.usage.find({ key_id: keyId }, { sort: { at: -1 }, limit });
+  /** Charged calls of a key from the usage log (newest first), for audits and tests. */
+  usageOf(keyId: string, limit = 1000): Promise<LogEntry[]> {
+    return this.store.readLog('usage', { key_id: keyId }, limit);
   }
 }
 

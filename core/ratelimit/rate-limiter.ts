@@ -50,7 +50,8 @@ export class RateLimiter {
     const doc = await this.windows.findOneAndUpdate(
       { _id: `${rule.bucket}:${subject}:${start}` },
       { $inc: { count: 1 }, $set: { expires_at: new Date(start + windowMs) } },
-      { upsert: true },
+      // A count lost in a crash only forgives a few requests: not worth a disk write each.
+      { upsert: true, volatile: true },
     );
     const count = doc?.count ?? 1;
     return {

@@ -168,7 +168,9 @@ export function mountBrokerSurface(router: Router, s: GatewayServices): void {
       }
       let out: StoredResponse;
       try {
-        const alreadyCharged = claim.abandonedHoldId ? await s.keys.wasCharged(claim.abandonedHoldId) : false;
+        const alreadyCharged = claim.abandonedHoldId
+          ? await s.keys.wasCharged(key._id, claim.abandonedHoldId)
+          : false;
         out = await callCharged(
           s,
           req,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { findPersonalData } from '../../../core/feedback/personal-data';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
@@ -36,7 +36,10 @@ describe('feedback', () => {
     });
     expect(res.status).to.equal(201);
     expect(res.body.feedback_id).to.match(/^fb_/);
-    const file = readFileSync(path.join(gw.dataDir, 'store', 'feedback.db'), 'utf8');
+    const dir = path.join(gw.dataDir, 'store');
+    const file = readdirSync(dir)
+      .map((f) => readFileSync(path.join(dir, f), 'utf8'))
+      .join('\n');
     expect(file).to.include(res.body.feedback_id).and.include('Exactly the 2026 list.');
     expect(file).to.not.include('127.0.0.1');
   });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PLUGINS_DIR } from '../../../config/paths';
-import { EmbeddedStore } from '../../../core/store/embedded';
+import { EmbeddedStore } from '../../../core/store/embedded/embedded-store';
 import type { KeyDoc } from '../../../core/keys/key-ledger';
 import { readResponse, startTestGateway } from '../../support/gateway';
 import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EmbeddedStore } from '../../../core/store/embedded';
+import { EmbeddedStore } from '../../../core/store/embedded/embedded-store';
 import { readResponse } from '../../support/gateway';
 import { spawnGateway } from '../../support/process-gateway';
 
