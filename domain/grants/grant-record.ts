@@ -70,14 +70,48 @@ function text(value: string | null | undefined): string | null {
   return t === '' ? null : t;
 }
 
-function statusAt(now: Date, start: Date | null, end: Date | null): GrantStatus {
-  if (!end) return 'unknown';
-  if (now.getTime() > end.getTime()) return 'closed';
-  if (start && now.getTime() < start.getTime()) return 'upcoming';
+function statusAt(now: Date, startMs: number | null, endMs: number | null): GrantStatus {
+  if (endMs === null) return 'unknown';
+  if (now.getTime() > endMs) return 'closed';
+  if (startMs !== null && now.getTime() < startMs) return 'upcoming';
   return 'open';
 }
 
+type TimelessRecord = Omit<GrantRecord, 'status' | 'days_until_deadline'> & {
+  startMs: number | null;
+  endMs: number | null;
+};
+
+/**
+ * Everything but the request-time fields depends on the item alone, so it is worked out once per
+ * item object (snapshot items live for the process; live items for their cache entry).
+ */
+const timeless = new WeakMap<JgrantsSubsidy, TimelessRecord>();
+
 export function normaliseGrant(raw: JgrantsSubsidy, now: Date): GrantRecord {
+  let base = timeless.get(raw);
+  if (!base) {
+    // Frozen: every answer shares it, so no caller may change it.
+    base = deepFreeze(timelessPart(raw));
+    timeless.set(raw, base);
+  }
+  const { startMs, endMs, ...record } = base;
+  return {
+    ...record,
+    status: statusAt(now, startMs, endMs),
+    days_until_deadline: record.deadline_date ? daysBetween(tokyoDateOf(now), record.deadline_date) : null,
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function timelessPart(raw: JgrantsSubsidy): TimelessRecord {
   const start = parseUpstreamInstant(raw.acceptance_start_datetime);
   const end = parseUpstreamInstant(raw.acceptance_end_datetime);
   const projectEnd = parseUpstreamInstant(raw.project_end_deadline);
@@ -113,13 +147,13 @@ export function normaliseGrant(raw: JgrantsSubsidy, now: Date): GrantRecord {
     amount_status: amount.amount_extraction_status,
   });
   return {
+    startMs: start?.getTime() ?? null,
+    endMs: end?.getTime() ?? null,
     grant_id: raw.id,
     title: text(raw.title) ?? text(raw.name) ?? raw.id,
     catch_phrase: text(raw.subsidy_catch_phrase),
     institution_name: contact.institution_name,
-    status: statusAt(now, start, end),
     deadline_date: deadline,
-    days_until_deadline: deadline ? daysBetween(tokyoDateOf(now), deadline) : null,
     acceptance: {
       start_at: start ? tokyoDateTime(start) : null,
       end_at: end ? tokyoDateTime(end) : null,
