@@ -25,13 +25,23 @@ const HINT = 'jGrants is temporarily unreachable; retry in a few minutes. Nothin
 
 @scoped(Lifecycle.ContainerScoped)
 export class GrantsData {
-  readonly live: LiveGrantsSource | undefined;
+  private liveSource: LiveGrantsSource | undefined;
 
   constructor(
     @inject(UPSTREAM_CONFIG) config: UpstreamConfig,
     readonly snapshot: SnapshotGrantsSource,
   ) {
-    this.live = config.jgrants.baseUrl ? GrantsData.liveSource(config.jgrants.baseUrl) : undefined;
+    this.liveSource = config.jgrants.baseUrl ? GrantsData.liveSource(config.jgrants.baseUrl) : undefined;
+  }
+
+  get live(): LiveGrantsSource | undefined {
+    return this.liveSource;
+  }
+
+  /** Replaces the live source (tests and tools use one with their own client settings). */
+  useLiveSource(live: LiveGrantsSource | undefined): this {
+    this.liveSource = live;
+    return this;
   }
 
   /** The live adapter with the default client settings (tests pass their own options). */

@@ -78,8 +78,9 @@ describe('grants: live source (keyword pages) and source selection', () => {
   });
 
   it('answers a detail from the snapshot when jGrants is down and the snapshot has it, and says so', async () => {
-    const data = new GrantsData(config(standin.baseUrl), new SnapshotGrantsSource());
-    (data as { live: LiveGrantsSource }).live = GrantsData.liveSource(standin.baseUrl, FAST);
+    const data = new GrantsData(config(standin.baseUrl), new SnapshotGrantsSource()).useLiveSource(
+      GrantsData.liveSource(standin.baseUrl, FAST),
+    );
     standin.fail({ kind: 'status', status: 503 }, 10);
     const answer = await data.detail(IDS.okinawaWage, NOW);
     expect(answer.value?.id).to.equal(IDS.okinawaWage);
@@ -90,8 +91,9 @@ describe('grants: live source (keyword pages) and source selection', () => {
   });
 
   it('answers 503 source_unavailable when jGrants is down and nothing covers the request', async () => {
-    const data = new GrantsData(config(standin.baseUrl), new SnapshotGrantsSource());
-    (data as { live: LiveGrantsSource }).live = GrantsData.liveSource(standin.baseUrl, FAST);
+    const data = new GrantsData(config(standin.baseUrl), new SnapshotGrantsSource()).useLiveSource(
+      GrantsData.liveSource(standin.baseUrl, FAST),
+    );
     standin.fail({ kind: 'status', status: 503 }, 10);
     for (const call of [
       () => data.detail('a0WJ200000NOSUCH1', NOW),
