@@ -4,7 +4,6 @@
  * filters). Every change is applied in memory first and acknowledged once the journal has it;
  * volatile changes are written with the document's next durable change or the next snapshot.
  */
-import { update as applyUpdate } from 'mingo/updater';
 import { randomId } from '../../util/ids';
 import {
   DuplicateKeyError,
@@ -20,6 +19,7 @@ import {
 } from '../port';
 import { deepCopy, encodeLine } from './codec';
 import { matches } from './match';
+import { applyUpdate } from './apply-update';
 
 export type JournalWrite = (
   record: { c: string; op: 'put'; doc: Doc } | { c: string; op: 'del'; id: string },
@@ -216,7 +216,7 @@ export class MemoryCollection<T extends Doc> implements Collection<T> {
     const prev = this.first(filter);
     if (prev) {
       const next = deepCopy(prev);
-      applyUpdate(next, upd as never, undefined, undefined, { cloneMode: 'none' });
+      applyUpdate(next, upd);
       await this.put(next, prev, options.volatile === true);
       return { doc: next, matched: true, upserted: false };
     }
@@ -230,7 +230,7 @@ export class MemoryCollection<T extends Doc> implements Collection<T> {
       )
         base[k] = deepCopy(v);
     }
-    applyUpdate(base, upd as never, undefined, undefined, { cloneMode: 'none' });
+    applyUpdate(base, upd);
     await this.put(base, undefined, options.volatile === true);
     return { doc: base, matched: false, upserted: true };
   }
