@@ -11,18 +11,26 @@ import { matches } from './match';
 type Obj = Record<string, unknown>;
 const FAST = new Set(['$set', '$unset', '$inc', '$push', '$pull']);
 
-/** The parent object of a dotted path (created on the way when `create`), and the last key. */
-function parentOf(doc: Obj, path: string, create: boolean): [Obj, string] | undefined {
+/**
+ * The parent object of a dotted path, and the last key. With `copy`, every object on the way is
+ * replaced by a shallow copy (so the caller may write to the parent without touching the
+ * original document) and missing ones are created.
+ */
+function parentOf(doc: Obj, path: string, copy: boolean): [Obj, string] | undefined {
   const keys = path.split('.');
   let o: Obj = doc;
   for (let i = 0; i < keys.length - 1; i++) {
     const next = o[keys[i]];
-    if (next === undefined && create) {
+    if (next === undefined && copy) {
       const made: Obj = {};
       o[keys[i]] = made;
       o = made;
     } else if (next !== null && typeof next === 'object' && !Array.isArray(next) && !(next instanceof Date)) {
-      o = next as Obj;
+      if (copy) {
+        const shallow = { ...(next as Obj) };
+        o[keys[i]] = shallow;
+        o = shallow;
+      } else o = next as Obj;
     } else {
       return undefined;
     }
@@ -40,12 +48,15 @@ function isPlainArg(v: unknown): boolean {
   );
 }
 
-/** Applies the update in place; returns false (doing nothing) when it must go to mingo. */
-function fastApply(doc: Obj, upd: Obj): boolean {
+/**
+ * The updated document as a new object sharing untouched parts with `doc` (stored documents are
+ * replaced, never changed in place), or undefined when the update must go to mingo.
+ */
+function fastApply(doc: Obj, upd: Obj): Obj | undefined {
   for (const [op, fields] of Object.entries(upd)) {
-    if (!FAST.has(op) || fields === null || typeof fields !== 'object') return false;
+    if (!FAST.has(op) || fields === null || typeof fields !== 'object') return undefined;
     for (const [path, arg] of Object.entries(fields as Obj)) {
-      if (path === '_id' || path.includes('$')) return false;
+      if (path === '_id' || path.includes('$')) return undefined;
       if (op === '$push' && !isPlainArg(arg)) {
         const a = arg as Obj;
         const extra = Object.keys(a).filter((k) => k !== '$each' && k !== '$slice');
@@ -54,7 +65,7 @@ function fastApply(doc: Obj, upd: Obj): boolean {
           !Array.isArray(a.$each) ||
           (a.$slice !== undefined && typeof a.$slice !== 'number')
         )
-          return false;
+          return undefined;
       } else if (op === '$pull') {
         if (
           arg !== null &&
@@ -62,49 +73,47 @@ function fastApply(doc: Obj, upd: Obj): boolean {
           !(arg instanceof Date) &&
           Object.keys(arg).some((k) => k.startsWith('$'))
         )
-          return false;
-      } else if (op === '$inc' && typeof arg !== 'number') return false;
+          return undefined;
+      } else if (op === '$inc' && typeof arg !== 'number') return undefined;
       const at = parentOf(doc, path, false);
       const current = at ? at[0][at[1]] : undefined;
       if ((op === '$push' || op === '$pull') && current !== undefined && !Array.isArray(current))
-        return false;
-      if (op === '$inc' && current !== undefined && typeof current !== 'number') return false;
-      if (!at && op !== '$unset') {
-        // A missing intermediate object is fine (it is created); a non-object one is not.
-        if (!parentOf(deepCopy(doc), path, true)) return false;
-      }
+        return undefined;
+      if (op === '$inc' && current !== undefined && typeof current !== 'number') return undefined;
+      // A missing intermediate object is created; a non-object one on the way is an error for mingo to report.
+      if (!at && op !== '$unset' && op !== '$pull' && !parentOf(deepCopy(doc), path, true)) return undefined;
     }
   }
+  const root: Obj = { ...doc };
   for (const [op, fields] of Object.entries(upd)) {
     for (const [path, arg] of Object.entries(fields as Obj)) {
       if (op === '$unset' || op === '$pull') {
         // Neither creates anything on the way to a missing field.
-        const at = parentOf(doc, path, false);
-        if (!at) continue;
-        if (op === '$unset') delete at[0][at[1]];
-        else pull(at[0], at[1], arg);
+        if (!parentOf(root, path, false)) continue;
+        const [o, k] = parentOf(root, path, true)!;
+        if (op === '$unset') delete o[k];
+        else pull(o, k, arg);
         continue;
       }
-      const [o, k] = parentOf(doc, path, true)!;
+      const [o, k] = parentOf(root, path, true)!;
       if (op === '$set') o[k] = deepCopy(arg);
       else if (op === '$inc') o[k] = ((o[k] as number | undefined) ?? 0) + (arg as number);
       else if (op === '$push') {
-        const list = (o[k] as unknown[] | undefined) ?? [];
+        const list = [...((o[k] as unknown[] | undefined) ?? [])];
         if (isPlainArg(arg)) list.push(deepCopy(arg));
         else {
           const { $each, $slice } = arg as { $each: unknown[]; $slice?: number };
           list.push(...$each.map(deepCopy));
           if ($slice !== undefined) {
-            const kept = $slice < 0 ? list.slice($slice) : list.slice(0, $slice);
-            list.length = 0;
-            list.push(...kept);
+            o[k] = $slice < 0 ? list.slice($slice) : list.slice(0, $slice);
+            continue;
           }
         }
         o[k] = list;
       }
     }
   }
-  return true;
+  return root;
 }
 
 function pull(o: Obj, k: string, arg: unknown): void {
@@ -118,8 +127,13 @@ function pull(o: Obj, k: string, arg: unknown): void {
   );
 }
 
-export function applyUpdate(doc: Obj, upd: Obj): void {
-  if (!fastApply(doc, upd)) mingoUpdate(doc, upd as never, undefined, undefined, { cloneMode: 'none' });
+/** The document after the update, as a new object; `doc` itself is left as it was. */
+export function applyUpdate(doc: Obj, upd: Obj): Obj {
+  const fast = fastApply(doc, upd);
+  if (fast) return fast;
+  const copy = deepCopy(doc);
+  mingoUpdate(copy, upd as never, undefined, undefined, { cloneMode: 'none' });
+  return copy;
 }
 
 /** mingo alone: the reference the fast path is tested against. */

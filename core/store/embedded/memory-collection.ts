@@ -215,8 +215,7 @@ export class MemoryCollection<T extends Doc> implements Collection<T> {
   ): Promise<{ doc: Doc | undefined; matched: boolean; upserted: boolean }> {
     const prev = this.first(filter);
     if (prev) {
-      const next = deepCopy(prev);
-      applyUpdate(next, upd);
+      const next = applyUpdate(prev, upd) as Doc;
       await this.put(next, prev, options.volatile === true);
       return { doc: next, matched: true, upserted: false };
     }
@@ -230,9 +229,9 @@ export class MemoryCollection<T extends Doc> implements Collection<T> {
       )
         base[k] = deepCopy(v);
     }
-    applyUpdate(base, upd);
-    await this.put(base, undefined, options.volatile === true);
-    return { doc: base, matched: false, upserted: true };
+    const created = applyUpdate(base, upd) as Doc;
+    await this.put(created, undefined, options.volatile === true);
+    return { doc: created, matched: false, upserted: true };
   }
 
   async updateOne(filter: Filter, upd: Update, options: UpdateOptions = {}): Promise<UpdateResult> {

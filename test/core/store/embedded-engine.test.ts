@@ -334,15 +334,17 @@ describe('embedded store engine: the fast update path agrees with mingo', () => 
         )
       )
         continue;
-      const a = deepCopy(doc);
+      const before = encodeLine(doc);
+      let a: Record<string, unknown> = {};
       const b = deepCopy(doc);
       let errA: string | undefined;
       let errB: string | undefined;
       try {
-        applyUpdate(a, upd);
+        a = applyUpdate(doc, upd);
       } catch (e) {
         errA = (e as Error).message;
       }
+      expect(encodeLine(doc), 'the original document is never changed').to.equal(before);
       try {
         applyUpdateByMingo(b, upd);
       } catch (e) {
