@@ -23,6 +23,7 @@ import { mountKeyRoutes } from '../keys/key-routes';
 import { RateLimiter } from '../ratelimit/rate-limiter';
 import { ClientIdentity } from './client-identity';
 import { Drain } from './drain';
+import { compose } from './compose';
 import { answerClientError, urlLengthLimit } from './client-errors';
 import { securityHeaders } from './security-headers';
 import { GatewayMetrics, instrumentStore } from './metrics';
@@ -146,17 +147,22 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   app.set('query parser', 'simple');
   app.set('trust proxy', config.trustProxy);
   const drain = new Drain();
-  app.use(metrics.middleware());
-  app.use(requestLogger(logger));
-  app.use(securityHeaders());
-  app.use(urlLengthLimit());
-  app.use(drain.middleware());
+  app.use(
+    compose(
+      metrics.middleware(),
+      requestLogger(logger),
+      securityHeaders(),
+      urlLengthLimit(),
+      drain.middleware(),
+    ),
+  );
 
   const router: Router = express.Router();
-  mountGatewayRoutes(router, services);
+  // Data surfaces first: Express tries routes in order, and these carry the traffic.
   mountPreviewSurface(router, services);
-  mountKeyRoutes(router, services);
   mountBrokerSurface(router, services);
+  mountGatewayRoutes(router, services);
+  mountKeyRoutes(router, services);
   await mountFeedbackRoutes(router, services);
   mountDiscoveryRoutes(router, services);
   app.use(router);
