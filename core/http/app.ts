@@ -14,10 +14,14 @@ import type { ProductDefinition } from '../plugins/products';
 import type { PluginRegistry } from '../plugins/registry';
 import { EndpointExecutor } from '../surfaces/execute';
 import { mountPreviewSurface } from '../surfaces/preview';
+import { mountPaidSurface } from '../surfaces/paid';
+import { mountMarketplaceSurface } from '../surfaces/marketplace';
+import { mountPaymentDiscovery } from '../discovery/well-known';
 import { openStore } from '../store/open-store';
 import { DOCUMENT_STORE, type DocumentStore } from '../store/port';
 import { CLOCK, systemClock, type Clock } from '../util/clock';
 import { ApiCatalog } from './api-catalog';
+import { cors } from './cors';
 import { errorMiddleware, HttpError } from './errors';
 import { mountGatewayRoutes } from './gateway-routes';
 import { createLogger, requestLogger } from './logging';
@@ -103,10 +107,14 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestLogger(logger));
+  app.use(cors({ excludePathPrefix: '/marketplace/' }));
 
   const router: Router = express.Router();
   mountGatewayRoutes(router, services);
   mountPreviewSurface(router, services);
+  mountPaidSurface(router, services);
+  mountMarketplaceSurface(router, services);
+  mountPaymentDiscovery(router, services);
   app.use(router);
 
   app.use((req, _res, next) => {
