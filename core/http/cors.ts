@@ -6,13 +6,17 @@
  */
 import type { RequestHandler } from 'express';
 
-/** Request headers a browser may send. @x402/fetch also sets Access-Control-Expose-Headers on its retry. */
+/**
+ * Request headers a browser may send: the payment headers (and Access-Control-Expose-Headers,
+ * which @x402/fetch sets on its paid retry), and the broker's key for browser buyers of the broker.
+ */
 export const CORS_ALLOWED_HEADERS = [
   'Content-Type',
   'X-PAYMENT',
   'PAYMENT-SIGNATURE',
   'Access-Control-Expose-Headers',
   'X-Request-Id',
+  'X-API-Key',
 ];
 
 export const CORS_EXPOSED_HEADERS = [
