@@ -148,7 +148,6 @@ export class X402Checkout {
         log('facilitator_unavailable', { step: 'verify', detail: verified.detail }, 'warn');
         throw facilitatorUnavailable(verified.status, verified.detail);
       }
-      if (!(await ledger.advance(claim.id, claim.token, 'handler'))) throw inProgressError();
     }
 
     let payload: EndpointPayload;

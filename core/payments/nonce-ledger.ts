@@ -5,13 +5,14 @@
  * change is a single-document conditional update (atomic in both store adapters) that names the
  * claim holding the entry, and every state lives in the store, so it survives a restart.
  *
- *   pending(verify → handler → settle) ──► settled
+ *   pending(verify → settle) ──► settled
  *        │                          └────► settle_unknown ──(retry, same payment)──► pending(settle)
  *        └──► released (nothing was settled; the same payment may be tried again)
  *
  * A claim holds a lease. A process that dies mid-call leaves a pending entry; after the lease
- * a retry takes it over: from verify/handler as a fresh claim (nothing was settled), from settle
- * as a re-settlement (the settle call may have gone through).
+ * a retry takes it over: from `verify` (verifying or running the handler) as a fresh claim, since
+ * nothing was settled, and from `settle` as a re-settlement, since the settle call may have gone
+ * through. Three writes per paid call: claim, enter `settle`, final state.
  */
 import { randomUUID } from 'node:crypto';
 import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../store/port';
@@ -22,7 +23,8 @@ export const LEDGER_COLLECTION = 'x402_payments';
 export const LEDGER_RETENTION_DAYS = 30;
 
 export type LedgerState = 'pending' | 'settled' | 'settle_unknown' | 'released';
-export type LedgerPhase = 'verify' | 'handler' | 'settle';
+/** `verify` covers verifying and running the handler (nothing settled yet); `settle` the settle call. */
+export type LedgerPhase = 'verify' | 'settle';
 
 export interface LedgerEntry extends Doc {
   chain_id: number;
@@ -126,7 +128,7 @@ export class NonceLedger {
       const released = await this.col.findOneAndUpdate({ _id: id, state: 'released' }, bump);
       if (released) return { kind: 'fresh', id, token, entry: released };
       const abandoned = await this.col.findOneAndUpdate(
-        { _id: id, state: 'pending', phase: { $in: ['verify', 'handler'] }, lease_until: { $lt: now } },
+        { _id: id, state: 'pending', phase: 'verify', lease_until: { $lt: now } },
         bump,
       );
       if (abandoned) return { kind: 'fresh', id, token, entry: abandoned };

@@ -47,11 +47,28 @@ export function mountPaidSurface(router: Router, s: GatewayServices): void {
     };
     const log = (req.log as HandlerLogger | undefined) ?? s.logger;
     const parsed = plugin.query.parse(req.query);
-    const payment = readPayment(req.headers);
+    // A HEAD answer has no body to pay for: it always gets the challenge, and a payment is never used.
+    const payment = req.method === 'HEAD' ? ({ kind: 'none' } as const) : readPayment(req.headers);
     if (payment.kind === 'none') {
       throw paymentChallenge({ ...resource, ...(parsed.ok ? {} : { queryProblems: parsed.problems }) });
     }
-    if (!parsed.ok) throw invalidQueryError(plugin, parsed.problems);
+    if (!parsed.ok) {
+      if (payment.kind === 'attempt') {
+        const a = payment.attempt.authorization;
+        log.info(
+          {
+            x402: {
+              outcome: 'not_used_invalid_query',
+              endpoint_id: plugin.endpointId,
+              payer: a.from.toLowerCase(),
+              nonce: a.nonce.toLowerCase(),
+            },
+          },
+          'x402 payment not_used_invalid_query',
+        );
+      }
+      throw invalidQueryError(plugin, parsed.problems);
+    }
     if (payment.kind === 'refused') {
       log.info(
         { x402: { outcome: 'refused', endpoint_id: plugin.endpointId, reason: payment.refusal.code } },

@@ -43,6 +43,11 @@ export interface StandinOptions {
   requireAuth?: string;
   /** Unix seconds; default the system clock. */
   now?: () => number;
+  /**
+   * Keep connections alive (benchmarks). By default every answer closes its connection, so that a
+   * stopped stand-in refuses the next call instead of failing it on a stale socket.
+   */
+  keepAlive?: boolean;
   /** Replaces the viem signature check (benchmarks only; tests keep viem as an independent check). */
   recoverSigner?: (typedData: TypedTransfer) => Promise<string | null>;
 }
@@ -143,8 +148,10 @@ export class FacilitatorStandin {
 
   private send(res: ServerResponse, status: number, body: unknown, raw = false): void {
     if (res.headersSent) return;
-    // No keep-alive: a stopped stand-in must refuse the next call, not fail on a stale socket.
-    res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      ...(this.options.keepAlive ? {} : { connection: 'close' }),
+    });
     res.end(raw ? String(body) : JSON.stringify(body));
   }
 

@@ -149,6 +149,16 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
       expect(standin.transfersFrom(payer.address)).to.have.length(1);
     });
 
+    it('answers HEAD with the challenge and never uses a payment sent with it', async () => {
+      const header = await v1Header();
+      const before = { ...standin.calls };
+      const res = await fetch(`${gw.url}${PATH}`, { method: 'HEAD', headers: { 'X-PAYMENT': header } });
+      expect(res.status).to.equal(402);
+      expect(res.headers.get('payment-required')).to.be.a('string');
+      expect(standin.calls).to.deep.equal(before);
+      expect((await pay(header)).status).to.equal(200);
+    });
+
     it('answers unknown tails with a JSON 404 and a hint', async () => {
       const res = await gw.get('/v1/local/holiday/jpn');
       expect(res.status).to.equal(404);
@@ -438,6 +448,9 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
       .map((l) => JSON.parse(l) as { x402?: { outcome: string; payer: string; nonce: string } })
       .filter((l) => l.x402?.payer === payer.address.toLowerCase());
     expect(outcomes.map((l) => l.x402!.outcome)).to.deep.equal(['settled', 'replay_refused']);
+    await pay(await v1Header(), '/v1/local/holiday/jp?year=1999');
+    const unused = logs.map((l) => JSON.parse(l)).filter((l) => l.x402?.outcome === 'not_used_invalid_query');
+    expect(unused.at(-1).x402.payer).to.equal(payer.address.toLowerCase());
     for (const l of outcomes) expect(l.x402!.nonce).to.equal(signed.authorization.nonce.toLowerCase());
     const sig = signed.signature.slice(2, 40);
     expect(logs.some((l) => l.includes(sig))).to.equal(false);
