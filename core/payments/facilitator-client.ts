@@ -101,7 +101,10 @@ export class FacilitatorClient {
             // Redirects are not followed: a moved facilitator URL is a configuration error.
             resolve({ status: res.statusCode ?? 0, json });
           });
-          res.on('error', reject);
+          res.on('error', (err) => {
+            clearTimeout(timer);
+            reject(err);
+          });
         },
       );
       const timer = setTimeout(() => {
