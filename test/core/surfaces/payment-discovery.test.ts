@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { compileErrors, validate } from '@readme/openapi-parser';
+import { rmSync } from 'node:fs';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 import { USDC_ON_BASE } from '../payments/payer';
 
 const PAY_TO = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
@@ -220,5 +222,37 @@ describe('payment discovery without a receiving wallet', () => {
     expect(wellKnown.endpoints[0].payTo).to.equal('<RECEIVING_WALLET_ADDRESS>');
     expect(wellKnown.instructions).to.match(/not configured/);
     expect((await gw.get('/supported')).body.status).to.equal('not_configured');
+  });
+});
+
+describe('openapi.json for a plugin that documents its own 503', () => {
+  it("merges the plugin's 503 with the paid and marketplace surfaces' 503 and stays valid", async () => {
+    const dir = makePluginsDir();
+    writeJsPlugin(dir, {
+      folder: 'local-upstream',
+      fields: {
+        errors: "[{ status: 503, code: 'source_unavailable', description: 'The upstream is down' }]",
+      },
+    });
+    const gw = await startTestGateway({
+      pluginDirs: [dir],
+      env: { X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: 'http://127.0.0.1:9' },
+    });
+    try {
+      const doc = (await gw.get('/openapi.json')).body;
+      const result = await validate(structuredClone(doc));
+      expect(result.valid, result.valid ? '' : compileErrors(result)).to.equal(true);
+      for (const path of ['/v1/local/upstream/echo', '/marketplace/partner/v1/local/upstream/echo']) {
+        const r503 = doc.paths[path].get.responses['503'];
+        expect(r503.description, path).to.match(/The upstream is down/);
+        expect(r503.content['application/json'].schema.anyOf, path).to.have.length(2);
+      }
+      expect(doc.paths['/preview/v1/local/upstream/echo'].get.responses['503'].description).to.match(
+        /upstream is down/,
+      );
+    } finally {
+      await gw.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
