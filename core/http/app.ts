@@ -16,6 +16,9 @@ import type { PluginRegistry } from '../plugins/registry';
 import { EndpointExecutor } from '../surfaces/execute';
 import { mountBrokerSurface } from '../surfaces/broker';
 import { mountPreviewSurface } from '../surfaces/preview';
+import { mountPaidSurface } from '../surfaces/paid';
+import { mountMarketplaceSurface } from '../surfaces/marketplace';
+import { mountPaymentDiscovery } from '../discovery/well-known';
 import { mountFeedbackRoutes } from '../feedback/feedback-routes';
 import { IdempotencyStore } from '../keys/idempotency';
 import { KeyLedger } from '../keys/key-ledger';
@@ -32,6 +35,7 @@ import { openStore } from '../store/open-store';
 import { DOCUMENT_STORE, type DocumentStore } from '../store/port';
 import { CLOCK, systemClock, type Clock } from '../util/clock';
 import { ApiCatalog } from './api-catalog';
+import { cors } from './cors';
 import { errorMiddleware, HttpError } from './errors';
 import { mountGatewayRoutes } from './gateway-routes';
 import { createLogger, requestLogger } from './logging';
@@ -152,6 +156,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
       metrics.middleware(),
       requestLogger(logger),
       securityHeaders(),
+      cors({ excludePathPrefix: '/marketplace/' }),
       urlLengthLimit(),
       drain.middleware(),
     ),
@@ -160,11 +165,14 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   const router: Router = express.Router();
   // Data surfaces first: Express tries routes in order, and these carry the traffic.
   mountPreviewSurface(router, services);
+  mountPaidSurface(router, services);
+  mountMarketplaceSurface(router, services);
   mountBrokerSurface(router, services);
   mountGatewayRoutes(router, services);
   mountKeyRoutes(router, services);
   await mountFeedbackRoutes(router, services);
   mountDiscoveryRoutes(router, services);
+  mountPaymentDiscovery(router, services);
   app.use(router);
 
   app.use((req, _res, next) => {
