@@ -106,7 +106,8 @@ export class NameMatcher {
     const kana = readingKey(q.core);
     if (kana) readings.push(kana);
     if (latin) {
-      const romaji = romajiToKatakana(q.core);
+      // English legal forms (Ltd., Corporation) are not romaji: read the English key.
+      const romaji = romajiToKatakana(ek || q.core);
       const rk = romaji ? readingKey(romaji) : undefined;
       if (rk) readings.push(rk);
     }

@@ -76,19 +76,17 @@ export class StoreRegistry implements RegistrySource {
     if (!this.index || this.index.key !== key) {
       this.index = {
         key,
-        built: this.corporations
-          .find({ searchable: true })
-          .then(
-            (docs) =>
-              new NameIndex(
-                docs.map((d) => ({
-                  id: d._id,
-                  prefectureCode: d.prefecture_code,
-                  closed: d.closed,
-                  keys: d.search,
-                })),
-              ),
-          ),
+        built: this.corporations.find({ searchable: true }).then(
+          (docs) =>
+            new NameIndex(
+              docs.map((d) => ({
+                id: d._id,
+                prefectureCode: d.prefecture_code,
+                closed: d.closed,
+                keys: d.search,
+              })),
+            ),
+        ),
       };
     }
     return this.index.built;

@@ -36,7 +36,9 @@ export class NameNormalizeHandler implements EndpointHandler<NameNormalizeQuery,
   handle(query: NameNormalizeQuery): NameNormalizePayload {
     const n = normalizeName(query.name);
     const latin = isLatin(n.core);
-    const kana = furiganaKey(n.core) ?? (latin ? furiganaKey(romajiToKatakana(n.core) ?? '') : undefined);
+    const kana =
+      furiganaKey(n.core) ??
+      (latin ? furiganaKey(romajiToKatakana(englishKey(n.half_width)) ?? '') : undefined);
     return {
       input: query.name,
       search_key: n.key,
