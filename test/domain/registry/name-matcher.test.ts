@@ -142,12 +142,16 @@ describe('five-mode name matching', () => {
       mode: 'reading',
       matched_on: 'furigana',
     });
-    const english = await top('Sakura Seiki Co., Ltd.');
+    const english = await top('Towa Sogo Kaihatsu Co., Ltd.');
     expect(english.first).to.include({
-      id: C.sakura.corporate_number,
+      id: C.brand.corporate_number,
       mode: 'reading',
       matched_on: 'en_name',
     });
+    expect(english.first.reliability.value).to.equal(0.8);
+    // English words of a romaji name also meet its furigana.
+    const both = await top('Sakura Seiki Co., Ltd.');
+    expect(both.first).to.include({ id: C.sakura.corporate_number, mode: 'reading' });
     const englishPrefix = await top('towa sogo');
     expect(englishPrefix.first).to.include({ id: C.brand.corporate_number, mode: 'reading' });
     expect(englishPrefix.first.reliability.value).to.be.below(0.8);
