@@ -6,7 +6,7 @@
  *   matches by binary search: O(log n) to find the range, O(range) to filter it;
  * - a bigram inverted index over name keys for partial (substring) matches: the rarest bigram of
  *   the query bounds the candidates, each then checked with includes().
- * Memory is a few hundred bytes per corporation (measured in bench/README.md).
+ * Matches are counted up to COUNT_CAP per mode; memory and latency are measured in bench/README.md.
  */
 import type {
   HitList,
@@ -18,6 +18,13 @@ import type {
 } from './search-backend';
 
 const FIELD_CODES: MatchField[] = ['name', 'former_name', 'furigana', 'en_name'];
+
+/**
+ * Matches are counted up to this many per query and mode. Beyond it a name is so common that the
+ * reliability of any one match is near zero either way, and stopping bounds the work of very
+ * common prefixes and words at a million names (bench/README.md).
+ */
+export const COUNT_CAP = 2_000;
 
 interface SortedKeys {
   keys: string[];
@@ -136,10 +143,15 @@ export class NameIndex implements NameSearchBackend {
   ): HitList {
     const seen = new Set<number>();
     const best = new BoundedBest(cap);
+    let capped = false;
     for (const p of positions) {
       const doc = list.doc[p];
       if (seen.has(doc) || !this.accepts(doc, filter)) continue;
       if (test && !test(list.keys[p])) continue;
+      if (seen.size >= COUNT_CAP) {
+        capped = true;
+        break;
+      }
       seen.add(doc);
       best.offer(p, this.closed[doc] * 1_000_000 + list.keys[p].length);
     }
@@ -149,7 +161,7 @@ export class NameIndex implements NameSearchBackend {
       key: list.keys[p],
       closed: this.closed[list.doc[p]] === 1,
     }));
-    return { hits, total: seen.size, totalCapped: false };
+    return { hits, total: seen.size, totalCapped: capped };
   }
 
   private range(list: SortedKeys, key: string, mode: 'exact' | 'prefix'): Iterable<number> {

@@ -6,8 +6,10 @@
  * - base: exact 0.97, alias 0.90, reading (whole reading or English name) 0.80, prefix 0.72,
  *   reading prefix 0.60, partial 0.55;
  * - coverage (prefix and partial only): 0.5 + 0.5 x (query key length / matched key length);
- * - n: how many corporations the same mode found (after the prefecture filter): a name many
- *   corporations share says little about which one was meant;
+ * - n: how many corporations the same mode found (after the prefecture filter; counted up to
+ *   2,000): a name many corporations share says little about which one was meant. For an exact
+ *   match on a current name, n counts only corporations bearing that name now (a renamed
+ *   corporation's old name does not dilute its present holder);
  * - closed registrations and matches on a former name count a little less.
  *
  * Labels: high >= 0.75 (an exact match of a unique name, a unique alias or reading), medium
@@ -78,7 +80,7 @@ function round3(n: number): number {
 /** The scale in words, for answers that carry it (verbose) and for docs. */
 export const RELIABILITY_SCALE = {
   formula:
-    'base(mode) x coverage x 1/(1 + 0.5 (n - 1)) x 0.9 if closed x 0.9 if a former name; n = corporations found by the same mode',
+    'base(mode) x coverage x 1/(1 + 0.5 (n - 1)) x 0.9 if closed x 0.9 if a former name; n = corporations found by the same mode (exact matches on a current name: corporations bearing that name now)',
   base: BASE,
   coverage: 'prefix and partial only: 0.5 + 0.5 x query key length / matched key length',
   labels: { high: `>= ${HIGH_AT}`, medium: `>= ${MEDIUM_AT}`, low: `< ${MEDIUM_AT}` },

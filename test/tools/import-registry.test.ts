@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { crc32, deflateRawSync } from 'node:zlib';
+import { MongoClient } from 'mongodb';
 import { EmbeddedStore } from '../../core/store/embedded';
+import { MongoStore } from '../../core/store/mongo';
 import { checkDigitOf } from '../../domain/registry/corporate-number';
 import { importRegistryFile, kindOf } from '../../domain/registry/importer';
 import { recordToCsvLine, type NtaRecord } from '../../domain/registry/nta-layout';
@@ -306,6 +308,35 @@ describe('registry importer (npm run import:registry)', () => {
       );
       expect((usage as { code: number }).code).to.equal(64);
       expect((usage as { stderr: string }).stderr).to.match(/usage: npm run import:registry/);
+    });
+  });
+
+  describe('on MongoDB (the full-size store; runs only when MONGODB_URI is set)', () => {
+    const uri = process.env.MONGODB_URI;
+    if (!uri) {
+      it('imports and searches with index-backed queries (skipped: no MongoDB server can be installed here)');
+      return;
+    }
+    const db = `jpgw_registry_${process.pid}_${Date.now()}`;
+    let mongo: MongoStore;
+    before(async () => {
+      mongo = await MongoStore.connect(uri, db);
+    });
+    after(async () => {
+      await mongo.close();
+      const client = await MongoClient.connect(uri);
+      await client.db(db).dropDatabase();
+      await client.close();
+    });
+
+    it('imports full and differential files and searches with store queries', async () => {
+      expect((await importRegistryFile(mongo, fullFile)).created).to.equal(250);
+      expect((await importRegistryFile(mongo, diffFile)).renamed).to.equal(1);
+      const registry = await StoreRegistry.open(mongo, { lookup: () => [] });
+      const former = await registry.searchByName('テスト商事3', {}, 5);
+      expect(former.candidates[0].corporation.name).to.equal('株式会社新名称商事');
+      const prefix = await registry.searchByName('テスト商事1', { prefectureCode: '27' }, 50);
+      for (const c of prefix.candidates) expect(c.corporation.address.prefecture_code).to.equal('27');
     });
   });
 });

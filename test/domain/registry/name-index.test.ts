@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EmbeddedStore } from '../../../core/store/embedded';
-import { NameIndex, type IndexEntry } from '../../../domain/registry/name-index';
+import { COUNT_CAP, NameIndex, type IndexEntry } from '../../../domain/registry/name-index';
 import type { KeyMode, NameSearchBackend } from '../../../domain/registry/search-backend';
 import { StoreSearchBackend } from '../../../domain/registry/store-search';
 import {
@@ -83,6 +83,24 @@ describe('name search backends', () => {
     const worstKept = Math.max(...capped.hits.map(rank));
     const bestLeft = Math.min(...all.hits.filter((h) => !capped.hits.some((c) => c.id === h.id)).map(rank));
     expect(worstKept).to.be.at.most(bestLeft);
+  });
+
+  it('counts matches up to COUNT_CAP, says so, and still keeps the best hits', async () => {
+    const many: IndexEntry[] = Array.from({ length: COUNT_CAP + 500 }, (_, i) => ({
+      id: String(2000000000000 + i),
+      prefectureCode: '13',
+      closed: false,
+      keys: { name: `共通${'ア'.repeat(1 + (i % 7))}${i}`, former: [], reading: '', english: '' },
+    }));
+    const index = new NameIndex(many);
+    for (const mode of ['prefix', 'partial'] as const) {
+      const got = await index.byNameKey('共通', mode, {}, 10);
+      expect(got.total, mode).to.equal(COUNT_CAP);
+      expect(got.totalCapped, mode).to.equal(true);
+      expect(got.hits).to.have.length(10);
+    }
+    const few = await index.byNameKey('共通アアアアアアア', 'prefix', {}, 10);
+    expect(few.totalCapped).to.equal(false);
   });
 
   it('tags former-name hits and English keys', async () => {
