@@ -10,6 +10,7 @@ import type { Clock } from './core/util/clock';
 import { ConfigError, loadConfig } from './config/env';
 import { PLUGINS_DIR } from './config/paths';
 import { PRODUCTS } from './config/products';
+import { SERVICE } from './config/service';
 import { UPSTREAM_CONFIG } from './domain/shared/tokens';
 
 export interface CreateGatewayOptions {
@@ -27,6 +28,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   scope.register(UPSTREAM_CONFIG, { useValue: config.upstreams });
   return buildGateway({
     config: config.gateway,
+    service: SERVICE,
     products: PRODUCTS,
     pluginDirs: options.pluginDirs ?? [PLUGINS_DIR],
     container: scope,
@@ -42,12 +44,10 @@ async function main(): Promise<void> {
   try {
     gateway = await createGateway();
   } catch (err) {
-    // Configuration and plugin problems are reported plainly, without a stack trace.
-    if (err instanceof ConfigError || (err as Error).name === 'PluginBootError') {
-      process.stderr.write(`${(err as Error).message}\n`);
-      process.exit(78);
-    }
-    throw err;
+    // Start-up problems (configuration, plugins, store) are reported plainly, without a stack trace.
+    const e = err as Error;
+    process.stderr.write(`Refusing to start: ${e.message}\n`);
+    process.exit(e instanceof ConfigError || e.name === 'PluginBootError' ? 78 : 1);
   }
   const { url } = await gateway.listen();
   gateway.logger.info({ url, plugins: gateway.registry.sold().length }, `gateway listening on ${url}`);

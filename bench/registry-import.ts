@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { EmbeddedStore } from '../core/store/embedded';
+import { EmbeddedStore } from '../core/store/embedded/embedded-store';
 import { importRegistryFile } from '../domain/registry/importer';
 import { StoreRegistry } from '../domain/registry/store-registry';
 import { writeSyntheticRegistry } from './registry-synthetic';

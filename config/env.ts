@@ -147,6 +147,68 @@ export class EnvSchema {
   @Matches(/^https?:\/\/\S+$/)
   JGRANTS_BASE_URL?: string;
 
+  @Doc({
+    description:
+      "Express 'trust proxy': how client addresses are read behind a load balancer (false, true, a hop count, loopback, or addresses/CIDRs)",
+  })
+  @IsOptional()
+  @Matches(/^(true|false|loopback|linklocal|uniquelocal|[0-9]{1,2}|[0-9A-Fa-f.:/, ]{2,500})$/)
+  TRUST_PROXY: string = 'false';
+
+  @Doc({ description: 'API keys one client address may create per hour (free credit cannot be farmed)' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  KEY_CREATE_LIMIT_PER_HOUR: number = 5;
+
+  @Doc({ description: 'Feedback records one client address may send per hour' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  FEEDBACK_LIMIT_PER_HOUR: number = 20;
+
+  @Doc({ description: 'Broker calls one API key may make per minute' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  BROKER_LIMIT_PER_MINUTE: number = 300;
+
+  @Doc({ description: 'Seconds a client has to send the request headers' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  HEADERS_TIMEOUT_SECONDS: number = 10;
+
+  @Doc({ description: 'Seconds a client has to send the whole request' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(600)
+  REQUEST_TIMEOUT_SECONDS: number = 30;
+
+  @Doc({ description: 'Seconds a graceful stop (SIGTERM/SIGINT) waits for in-flight requests' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(600)
+  SHUTDOWN_GRACE_SECONDS: number = 10;
+
+  @Doc({ description: 'Bearer token protecting GET /metrics; unset leaves /metrics open' })
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  METRICS_TOKEN?: string;
+
   @Doc({ description: 'pino log level' })
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -224,6 +286,18 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         secrets: e.MARKETPLACE_SECRETS ? e.MARKETPLACE_SECRETS.split(',') : [],
       },
       logLevel: e.LOG_LEVEL,
+      trustProxy: parseTrustProxy(e.TRUST_PROXY),
+      timeouts: {
+        headersMs: e.HEADERS_TIMEOUT_SECONDS * 1000,
+        requestMs: Math.max(e.REQUEST_TIMEOUT_SECONDS, e.HEADERS_TIMEOUT_SECONDS) * 1000,
+        shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+      },
+      ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
+      limits: {
+        keyCreatePerHour: e.KEY_CREATE_LIMIT_PER_HOUR,
+        feedbackPerHour: e.FEEDBACK_LIMIT_PER_HOUR,
+        brokerPerMinute: e.BROKER_LIMIT_PER_MINUTE,
+      },
     },
     upstreams: {
       ntaHoujin: { appId: e.NTA_HOUJIN_APP_ID, baseUrl: e.NTA_HOUJIN_BASE_URL.replace(/\/+$/, '') },
@@ -231,6 +305,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       jgrants: { baseUrl: e.JGRANTS_BASE_URL?.replace(/\/+$/, '') },
     },
   };
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^[0-9]{1,2}$/.test(value)) return Number(value);
+  return value;
 }
 
 /** The documented settings (name, meaning, default), for docs and the operator runbook. */

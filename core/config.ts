@@ -22,6 +22,23 @@ export interface GatewayConfig {
   };
   marketplace: { segment: string; secrets: string[] };
   logLevel: string;
+  /** Express 'trust proxy' setting (client addresses behind a load balancer). */
+  trustProxy: boolean | number | string;
+  timeouts: {
+    /** The whole request head must arrive within this (slow-header clients). */
+    headersMs: number;
+    /** The whole request must arrive within this (slow-body clients). */
+    requestMs: number;
+    /** How long a graceful stop waits for in-flight requests. */
+    shutdownGraceMs: number;
+  };
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken?: string;
+  limits: {
+    keyCreatePerHour: number;
+    feedbackPerHour: number;
+    brokerPerMinute: number;
+  };
 }
 
 /** Whether the paid surface can take payments on this deployment. */

@@ -4,6 +4,7 @@
  */
 import type { GatewayServices } from '../http/services';
 import { payloadSchemaName } from './operations';
+import { GATEWAY_SCHEMAS } from './schemas';
 import { INTERFACE_VERSION } from '../surfaces/execute';
 
 const QUERY_PROBLEM = {
@@ -88,17 +89,16 @@ export function buildOpenApi(s: GatewayServices): Record<string, unknown> {
     };
     (paths[path] ??= {})[method] = { ...rest, responses, ...extensions };
   }
-  const schemas: Record<string, unknown> = { ...COMMON_SCHEMAS };
+  const schemas: Record<string, unknown> = { ...COMMON_SCHEMAS, ...GATEWAY_SCHEMAS };
   for (const plugin of s.registry.sold()) schemas[payloadSchemaName(plugin)] = plugin.manifest.payloadSchema;
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Japan Public-Data Gateway',
+      title: s.service.name,
       version: s.config.version,
       description:
-        'Read-only lookups and calculators over public Japanese official data: reference data, not legal, payroll, ' +
-        'tax, corporate-verification or grant-eligibility decisions. Interface version ' +
-        `${INTERFACE_VERSION}. Every endpoint is reachable on the free preview, the x402-paid path and the marketplace path, and through the key-metered broker.`,
+        `${s.service.summary} ${s.service.disclaimer} Interface version ${INTERFACE_VERSION}. ` +
+        'Every endpoint is reachable on the free preview, the x402-paid path and the marketplace path, and through the key-metered broker.',
     },
     servers: [{ url: s.config.baseUrl }],
     tags: s.registry.products.map((p) => ({ name: p.id, description: `${p.name}: ${p.description}` })),

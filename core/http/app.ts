@@ -9,11 +9,24 @@ import express, { type Express, type Router } from 'express';
 import type { DestinationStream, Logger } from 'pino';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import type { GatewayConfig } from '../config';
+import type { ServiceDescription } from '../discovery/service';
 import { loadPlugins } from '../plugins/load-plugins';
 import type { ProductDefinition } from '../plugins/products';
 import type { PluginRegistry } from '../plugins/registry';
 import { EndpointExecutor } from '../surfaces/execute';
+import { mountBrokerSurface } from '../surfaces/broker';
 import { mountPreviewSurface } from '../surfaces/preview';
+import { mountFeedbackRoutes } from '../feedback/feedback-routes';
+import { IdempotencyStore } from '../keys/idempotency';
+import { KeyLedger } from '../keys/key-ledger';
+import { mountKeyRoutes } from '../keys/key-routes';
+import { RateLimiter } from '../ratelimit/rate-limiter';
+import { ClientIdentity } from './client-identity';
+import { Drain } from './drain';
+import { answerClientError, urlLengthLimit } from './client-errors';
+import { securityHeaders } from './security-headers';
+import { GatewayMetrics, instrumentStore } from './metrics';
+import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
 import { openStore } from '../store/open-store';
 import { DOCUMENT_STORE, type DocumentStore } from '../store/port';
 import { CLOCK, systemClock, type Clock } from '../util/clock';
@@ -23,11 +36,19 @@ import { mountGatewayRoutes } from './gateway-routes';
 import { createLogger, requestLogger } from './logging';
 import type { GatewayServices, StoreHealth } from './services';
 
+/** Largest JSON body accepted on POST routes. */
+export const JSON_BODY_LIMIT = '16kb';
+const HOLD_RECOVERY_AGE_MS = 10 * 60 * 1000;
+const HOLD_SWEEP_INTERVAL_MS = 60 * 1000;
+/** Node's default; stated so the limit is a decision, not an accident. */
+const MAX_HEADER_BYTES = 16 * 1024;
+
 export const GATEWAY_CONFIG = Symbol.for('jp-gateway:config');
 export const LOGGER = Symbol.for('jp-gateway:logger');
 
 export interface BuildGatewayOptions {
   config: GatewayConfig;
+  service: ServiceDescription;
   products: readonly ProductDefinition[];
   /** Directories of compiled plugin folders. */
   pluginDirs: readonly string[];
@@ -50,7 +71,11 @@ export interface Gateway {
   readonly logger: Logger;
   /** Starts listening; resolves with the bound address. */
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
-  close(): Promise<void>;
+  /**
+   * Graceful stop: refuse new requests, let in-flight ones finish (at most `graceMs`), release
+   * the credit holds of calls that could not finish, close the store.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function buildGateway(options: BuildGatewayOptions): Promise<Gateway> {
@@ -62,7 +87,8 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   container.register(CLOCK, { useValue: clock });
   container.register(GATEWAY_CONFIG, { useValue: config });
   container.register(LOGGER, { useValue: logger });
-  const store = options.store ?? (await openStore(config));
+  const metrics = new GatewayMetrics();
+  const store = instrumentStore(options.store ?? (await openStore(config)), metrics);
   container.register(DOCUMENT_STORE, { useValue: store });
 
   let registry: PluginRegistry;
@@ -78,8 +104,18 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     await store.close();
     throw err;
   }
+  const keys = await KeyLedger.open(store);
+  // Holds older than this were left by a stopped process. The embedded store serves one process,
+  // so at start every hold is such a leftover; with MongoDB others may be live in other processes.
+  const recovered = await keys.recoverHolds(
+    store.kind === 'embedded' ? new Date(8.64e15) : new Date(clock.now().getTime() - HOLD_RECOVERY_AGE_MS),
+    clock.now(),
+  );
+  if (recovered > 0)
+    logger.warn({ refunded_holds: recovered }, 'gave back credit holds left by a stopped process');
   const services: GatewayServices = {
     config,
+    service: options.service,
     registry,
     container,
     logger,
@@ -88,6 +124,12 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     executor: new EndpointExecutor(clock),
     startedAt,
     store,
+    keys,
+    idempotency: await IdempotencyStore.open(store),
+    rateLimiter: await RateLimiter.open(store, clock),
+    clientIdentity: await ClientIdentity.open(store),
+    metrics,
+    jsonBody: express.json({ limit: JSON_BODY_LIMIT, strict: true }),
     storeHealth: async (): Promise<StoreHealth> => {
       try {
         await store.ping();
@@ -102,11 +144,21 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', config.trustProxy);
+  const drain = new Drain();
+  app.use(metrics.middleware());
   app.use(requestLogger(logger));
+  app.use(securityHeaders());
+  app.use(urlLengthLimit());
+  app.use(drain.middleware());
 
   const router: Router = express.Router();
   mountGatewayRoutes(router, services);
   mountPreviewSurface(router, services);
+  mountKeyRoutes(router, services);
+  mountBrokerSurface(router, services);
+  await mountFeedbackRoutes(router, services);
+  mountDiscoveryRoutes(router, services);
   app.use(router);
 
   app.use((req, _res, next) => {
@@ -118,7 +170,20 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   });
   app.use(errorMiddleware());
 
+  // With MongoDB another process may stop mid-call at any time: settle its holds periodically.
+  const sweeper =
+    store.kind === 'mongodb'
+      ? setInterval(() => {
+          const now = clock.now();
+          keys
+            .recoverHolds(new Date(now.getTime() - HOLD_RECOVERY_AGE_MS), now)
+            .then((n) => n > 0 && logger.warn({ refunded_holds: n }, 'gave back stale credit holds'))
+            .catch((err: unknown) => logger.error({ err }, 'hold recovery failed'));
+        }, HOLD_SWEEP_INTERVAL_MS).unref()
+      : undefined;
+
   let server: http.Server | undefined;
+  let closing: Promise<void> | undefined;
   return {
     app,
     registry,
@@ -126,26 +191,45 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     logger,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
-        server = http.createServer(app);
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          const addr = server!.address() as AddressInfo;
+        // Timeouts are checked every second (Node's default is every 30 s).
+        const srv = http.createServer(
+          { maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1_000 },
+          app,
+        );
+        // Slow clients cannot hold a connection: headers within 10 s, the whole request within 30 s.
+        srv.headersTimeout = config.timeouts.headersMs;
+        srv.requestTimeout = config.timeouts.requestMs;
+        srv.keepAliveTimeout = 5_000;
+        srv.on('clientError', answerClientError);
+        server = srv;
+        srv.once('error', reject);
+        srv.listen(port, host, () => {
+          const addr = srv.address() as AddressInfo;
           const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
           resolve({ port: addr.port, url: `http://${shownHost}:${addr.port}` });
         });
       });
     },
-    async close() {
-      if (server) {
-        const s = server;
+    close(graceMs = config.timeouts.shutdownGraceMs) {
+      closing ??= (async () => {
+        drain.start();
+        const srv = server;
         server = undefined;
-        await new Promise<void>((resolve) => {
-          s.close(() => resolve());
-          s.closeAllConnections();
-        });
-      }
-      await store.close();
-      logger.flush();
+        const closed = srv ? new Promise<void>((resolve) => srv.close(() => resolve())) : Promise.resolve();
+        srv?.closeIdleConnections();
+        const finished = await drain.idle(graceMs);
+        // Calls still running after the grace period will not be answered: they cost nothing.
+        const released = await keys.releaseInFlight(clock.now());
+        if (!finished || released > 0)
+          logger.warn({ in_flight: drain.count(), released_holds: released }, 'shutdown grace period ended');
+        srv?.closeAllConnections();
+        await closed;
+        if (sweeper) clearInterval(sweeper);
+        await store.close();
+        logger.info('gateway stopped');
+        logger.flush();
+      })();
+      return closing;
     },
   };
 }

@@ -4,45 +4,20 @@ import { ERROR_REF, jsonResponse, mount } from './api-catalog';
 import { HttpError } from './errors';
 import type { GatewayServices } from './services';
 import { channelStatuses } from '../discovery/channels';
+import { describeEndpoint } from '../discovery/describe';
 import { buildOpenApi } from '../discovery/openapi';
-import { previewPathOf } from '../discovery/operations';
+import { ref } from '../discovery/schemas';
 import { marketplacePathPrefix, PAID_PATH_PREFIX } from '../discovery/paths';
 import type { ProductDefinition } from '../plugins/products';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { formatUsd } from '../util/money';
 import { INTERFACE_VERSION } from '../surfaces/execute';
 
-const OBJECT = { type: 'object' };
-
 export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
   const base = s.config.baseUrl;
   const mkt = marketplacePathPrefix(s.config.marketplace.segment);
 
-  const endpointView = (p: RegisteredPlugin) => ({
-    endpoint_id: p.endpointId,
-    broker_id: p.brokerId,
-    summary: p.manifest.summary,
-    tail: p.tail,
-    method: 'GET',
-    price_micro_usdc: p.priceMicroUsdc,
-    price_usd: p.priceUsd,
-    lifecycle: p.manifest.lifecycle,
-    source: p.manifest.source.name,
-    freshness: p.manifest.source.freshness,
-    urls: {
-      preview: `${base}${previewPathOf(p)}`,
-      x402: `${base}${PAID_PATH_PREFIX}/${p.tail}`,
-      marketplace: `${base}${mkt}/${p.tail}`,
-    },
-    parameters: p.query.params.map((q) => ({
-      name: q.name,
-      required: q.required,
-      accepts: q.accepted,
-      ...(q.defaultValue !== undefined ? { default: q.defaultValue } : {}),
-      ...(q.defaultText ? { default_text: q.defaultText } : {}),
-      description: q.description,
-    })),
-  });
+  const endpointView = (p: RegisteredPlugin) => describeEndpoint(p, s.config);
 
   const productView = (product: ProductDefinition) => {
     const endpoints = s.registry.soldOfProduct(product.id);
@@ -89,8 +64,8 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
       summary: 'Health check',
       tags: ['gateway'],
       responses: {
-        '200': jsonResponse('The gateway is up; store state and plugin counts.', OBJECT),
-        '503': jsonResponse('The store is unreachable.', OBJECT),
+        '200': jsonResponse('The gateway is up; store state and plugin counts.', ref('Health')),
+        '503': jsonResponse('The store is unreachable.', ref('Health')),
       },
     },
     async (_req, res) => {
@@ -115,7 +90,7 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
       operationId: 'listProducts',
       summary: 'Current sales products with preview and production URLs and per-channel status',
       tags: ['gateway'],
-      responses: { '200': jsonResponse('The sales catalog.', OBJECT) },
+      responses: { '200': jsonResponse('The sales catalog.', ref('ProductList')) },
     },
     (_req, res) => {
       res.json(productsBody);
@@ -135,7 +110,7 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
         { name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'jp-local-pack' },
       ],
       responses: {
-        '200': jsonResponse('Product detail.', OBJECT),
+        '200': jsonResponse('Product detail.', ref('ProductDetail')),
         '404': jsonResponse('Unknown product id (code `unknown_product`).', ERROR_REF),
       },
     },
@@ -184,7 +159,7 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
       operationId: 'getProductStatus',
       summary: 'Machine-readable release and product status, per product and channel',
       tags: ['gateway'],
-      responses: { '200': jsonResponse('Release and product status.', OBJECT) },
+      responses: { '200': jsonResponse('Release and product status.', ref('ProductStatus')) },
     },
     (_req, res) => {
       res.json(statusBody());
@@ -201,7 +176,12 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
       operationId: 'getOpenApi',
       summary: 'This interface description (OpenAPI 3.1)',
       tags: ['gateway'],
-      responses: { '200': jsonResponse('The OpenAPI document.', OBJECT) },
+      responses: {
+        '200': jsonResponse('The OpenAPI document.', {
+          type: 'object',
+          required: ['openapi', 'info', 'paths'],
+        }),
+      },
     },
     (_req, res) => {
       // Built on first use, after every route module has recorded its operations.

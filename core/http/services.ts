@@ -2,7 +2,14 @@
 import type { Logger } from 'pino';
 import type { DependencyContainer } from 'tsyringe';
 import type { GatewayConfig } from '../config';
+import type { ServiceDescription } from '../discovery/service';
+import type { RequestHandler } from 'express';
+import type { IdempotencyStore } from '../keys/idempotency';
+import type { KeyLedger } from '../keys/key-ledger';
+import type { RateLimiter } from '../ratelimit/rate-limiter';
 import type { DocumentStore } from '../store/port';
+import type { ClientIdentity } from './client-identity';
+import type { GatewayMetrics } from './metrics';
 import type { PluginRegistry } from '../plugins/registry';
 import type { EndpointExecutor } from '../surfaces/execute';
 import type { Clock } from '../util/clock';
@@ -10,6 +17,7 @@ import type { ApiCatalog } from './api-catalog';
 
 export interface GatewayServices {
   readonly config: GatewayConfig;
+  readonly service: ServiceDescription;
   readonly registry: PluginRegistry;
   readonly container: DependencyContainer;
   readonly logger: Logger;
@@ -18,6 +26,13 @@ export interface GatewayServices {
   readonly executor: EndpointExecutor;
   readonly startedAt: Date;
   readonly store: DocumentStore;
+  readonly keys: KeyLedger;
+  readonly idempotency: IdempotencyStore;
+  readonly rateLimiter: RateLimiter;
+  readonly clientIdentity: ClientIdentity;
+  readonly metrics: GatewayMetrics;
+  /** JSON body parser with the gateway's size limit (mount it per route, after auth guards). */
+  readonly jsonBody: RequestHandler;
   /** State of the store, for /health. */
   storeHealth(): Promise<StoreHealth>;
 }

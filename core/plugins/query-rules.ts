@@ -20,6 +20,11 @@ export function ToInt(): PropertyDecorator {
   });
 }
 
+/** Trims surrounding white space of a text value (before length checks). */
+export function Trim(): PropertyDecorator {
+  return Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+}
+
 const TRUE_TEXTS = new Set(['true', '1']);
 const FALSE_TEXTS = new Set(['false', '0']);
 

@@ -58,6 +58,14 @@ const CONSTRAINT_CODES: Record<string, string> = {
 // Order in which to report when one value breaks several rules: the most basic first.
 const CONSTRAINT_PRIORITY = ['isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isNotEmpty'];
 
+export interface QuerySpecOptions {
+  /**
+   * JSON bodies keep their value types (a number is not a text), where query strings and the
+   * broker's `query` object are read as text so every surface validates identically.
+   */
+  json?: boolean;
+}
+
 export class QuerySpec<Q extends object> {
   readonly params: readonly QueryParamSpec[];
   private readonly byName: ReadonlyMap<string, QueryParamSpec>;
@@ -65,6 +73,7 @@ export class QuerySpec<Q extends object> {
   constructor(
     private readonly dto: QueryClass<Q>,
     exampleValues: Record<string, string>,
+    private readonly options: QuerySpecOptions = {},
   ) {
     this.params = describeParams(dto, exampleValues);
     this.byName = new Map(this.params.map((p) => [p.name, p]));
@@ -88,7 +97,7 @@ export class QuerySpec<Q extends object> {
    */
   parse(raw: Readonly<Record<string, unknown>>): QueryParseResult<Q> {
     const problems: QueryProblem[] = [];
-    const plain: Record<string, string> = {};
+    const plain: Record<string, unknown> = {};
     for (const key of Object.keys(raw)) {
       const value = raw[key];
       const spec = this.byName.get(key);
@@ -108,7 +117,8 @@ export class QuerySpec<Q extends object> {
         );
         continue;
       }
-      if (typeof value === 'string') plain[key] = value;
+      if (this.options.json) plain[key] = value;
+      else if (typeof value === 'string') plain[key] = value;
       else if (typeof value === 'number' || typeof value === 'boolean') plain[key] = String(value);
       else if (value !== undefined) {
         problems.push(
@@ -119,7 +129,7 @@ export class QuerySpec<Q extends object> {
     for (const spec of this.params) {
       if (
         spec.required &&
-        plain[spec.name] === undefined &&
+        (plain[spec.name] === undefined || plain[spec.name] === null) &&
         !problems.some((p) => p.parameter === spec.name)
       ) {
         problems.push(
@@ -141,7 +151,14 @@ export class QuerySpec<Q extends object> {
     for (const error of errors) {
       if (problems.some((p) => p.parameter === error.property)) continue;
       const spec = this.byName.get(error.property);
-      if (spec) problems.push(this.fromValidationError(spec, error, plain[spec.name]));
+      const received = plain[error.property];
+      const text =
+        received === undefined
+          ? undefined
+          : typeof received === 'object'
+            ? JSON.stringify(received)
+            : String(received);
+      if (spec) problems.push(this.fromValidationError(spec, error, text));
     }
     if (problems.length > 0) return { ok: false, problems };
     return { ok: true, value: instance };
@@ -177,8 +194,17 @@ export class QuerySpec<Q extends object> {
       ...(received !== undefined ? { received: truncate(received) } : {}),
       accepted,
       example: spec.example,
-      hint: hint ?? `Use ${accepted}, e.g. ${spec.name}=${spec.example}.`,
+      hint: hint ?? `Use ${accepted}, e.g. ${this.sample(spec)}.`,
     };
+  }
+
+  /** A valid example as the buyer would write it: `year=2026`, or `"year": 2026` in a JSON body. */
+  private sample(spec: QueryParamSpec): string {
+    if (!this.options.json) return `${spec.name}=${spec.example}`;
+    const t = spec.schema.type;
+    const value =
+      t === 'integer' || t === 'number' || t === 'boolean' ? spec.example : JSON.stringify(spec.example);
+    return `"${spec.name}": ${value}`;
   }
 
   private unknownParameter(key: string): QueryProblem {
@@ -188,7 +214,7 @@ export class QuerySpec<Q extends object> {
     return {
       parameter: truncate(key),
       code: 'unknown_parameter',
-      problem: `${truncate(key)} is not a parameter of this endpoint`,
+      problem: `${truncate(key)} is not ${this.options.json ? 'a field of this body' : 'a parameter of this endpoint'}`,
       accepted: `one of: ${list}`,
       hint:
         near.length > 0

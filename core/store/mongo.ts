@@ -12,8 +12,11 @@ import {
   type DocumentStore,
   type Filter,
   type FindOptions,
+  type LogEntry,
   type Update,
+  type UpdateOptions,
   type UpdateResult,
+  LOG_RETENTION_DAYS,
 } from './port';
 
 function translate(err: unknown): unknown {
@@ -47,7 +50,8 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return this.c.countDocuments(filter);
   }
 
-  async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
+  // `volatile` needs nothing here: every write goes to the server, the shared truth.
+  async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
     try {
       const r = await this.c.updateOne(filter, update as Document, { upsert: options.upsert ?? false });
       return { matched: r.matchedCount, upserted: r.upsertedCount > 0 };
@@ -119,6 +123,27 @@ export class MongoStore implements DocumentStore {
       });
     }
     return new MongoCollection<T>(c);
+  }
+
+  private readonly logs = new Map<string, Promise<import('mongodb').Collection<Document>>>();
+
+  private log(name: string) {
+    let c = this.logs.get(name);
+    if (!c) {
+      const coll = this.db.collection(`log_${name}`);
+      c = coll.createIndex({ at: 1 }, { expireAfterSeconds: LOG_RETENTION_DAYS * 86400 }).then(() => coll);
+      this.logs.set(name, c);
+    }
+    return c;
+  }
+
+  async appendLog(name: string, entry: LogEntry): Promise<void> {
+    await (await this.log(name)).insertOne({ ...entry });
+  }
+
+  async readLog(name: string, where: Record<string, string | number>, limit: number): Promise<LogEntry[]> {
+    const docs = await (await this.log(name)).find(where).sort({ at: -1 }).limit(limit).toArray();
+    return docs.map(({ _id: _ignored, ...rest }) => rest as LogEntry);
   }
 
   async ping(): Promise<void> {

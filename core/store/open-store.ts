@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { GatewayConfig } from '../config';
-import { EmbeddedStore } from './embedded';
+import { EmbeddedStore } from './embedded/embedded-store';
 import { MongoStore } from './mongo';
 import type { DocumentStore } from './port';
 

@@ -42,6 +42,17 @@ export interface FindOptions {
   limit?: number;
 }
 
+export interface UpdateOptions {
+  upsert?: boolean;
+  /**
+   * The change need not survive a crash on its own: the embedded store writes it to disk with
+   * the document's next durable change or the next snapshot (MongoDB writes it as usual). For
+   * state whose loss in a crash is harmless or repaired (a credit reservation, which a crash
+   * would release anyway; a rate-limit count).
+   */
+  volatile?: boolean;
+}
+
 export interface UpdateResult {
   matched: number;
   upserted: boolean;
@@ -54,9 +65,9 @@ export interface Collection<T extends Doc = Doc> {
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
   count(filter: Filter): Promise<number>;
   /** Atomic on one document; `matched` is 0 when no document satisfied the filter. */
-  updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult>;
+  updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
   /** Atomic; returns the document after the update, or null when none matched. */
-  findOneAndUpdate(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<T | null>;
+  findOneAndUpdate(filter: Filter, update: Update, options?: UpdateOptions): Promise<T | null>;
   deleteOne(filter: Filter): Promise<number>;
   deleteMany(filter: Filter): Promise<number>;
   /** Upserts many documents by filter (for imports); not atomic as a whole. */
@@ -69,9 +80,22 @@ export interface DocumentStore {
   readonly kind: 'embedded' | 'mongodb';
   /** Opens (and creates the indexes of) a collection; idempotent. */
   collection<T extends Doc>(name: string, spec: CollectionSpec): Promise<Collection<T>>;
+  /**
+   * Appends a record to an append-only log (audit trails such as usage). The embedded store
+   * writes logs to files and does not keep them in memory; MongoDB keeps them in a collection
+   * with a TTL of LOG_RETENTION_DAYS on `at`.
+   */
+  appendLog(name: string, entry: LogEntry): Promise<void>;
+  /** The newest `limit` entries of a log whose fields equal `where` (audits, tests). */
+  readLog(name: string, where: Record<string, string | number>, limit: number): Promise<LogEntry[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+export type LogEntry = { at: Date } & Record<string, unknown>;
+
+/** How long MongoDB keeps log records (about 13 months: a year of audits and some). */
+export const LOG_RETENTION_DAYS = 400;
 
 export class DuplicateKeyError extends Error {
   constructor(message = 'duplicate key') {

@@ -15,6 +15,8 @@ export function mountPreviewSurface(router: Router, s: GatewayServices): void {
   }
   router.get(`${PREVIEW_PREFIX}/*tail`, async (req, res) => {
     const plugin = soldPluginFor(s.registry, req, PREVIEW_PREFIX);
+    res.locals.surface = 'preview';
+    res.locals.endpointId = plugin.endpointId;
     const query = s.executor.parse(plugin, req.query);
     const payload = await s.executor.run(plugin, query, req);
     res.setHeader('Cache-Control', 'no-store');

@@ -20,7 +20,13 @@ import { applyRecord, type Corporation } from './corporation';
 import { isValidCorporateNumber } from './corporate-number';
 import { streamNtaCsv } from './nta-csv';
 import { NtaLayoutError, type NtaRecord } from './nta-layout';
-import { docOf, openRegistryCollections, type CorporationDoc, type ImportDoc } from './store-schema';
+import {
+  docOf,
+  findByIds,
+  openRegistryCollections,
+  type CorporationDoc,
+  type ImportDoc,
+} from './store-schema';
 
 export interface ImportProgress {
   bytes: number;
@@ -186,7 +192,7 @@ export async function importRegistryFile(
   const flush = async () => {
     if (batch.length === 0) return;
     const ids = [...new Set(batch.map((r) => r.corporateNumber))];
-    const existing = new Map((await corporations.find({ _id: { $in: ids } })).map((d) => [d._id, d]));
+    const existing = new Map((await findByIds(store, corporations, ids)).map((d) => [d._id, d]));
     const working = new Map<string, Corporation>();
     for (const r of batch) {
       const before = working.get(r.corporateNumber) ?? existing.get(r.corporateNumber)?.corporation ?? null;

@@ -1,6 +1,6 @@
 /**
  * An in-memory search index over name keys, for the snapshot, the embedded store and the ranking
- * of live answers. The embedded store (nedb) has no index usable for prefix or substring queries,
+ * of live answers. The embedded store has no index usable for prefix or substring queries (it scans),
  * so at a million rows a scan per query is too slow; this index keeps:
  * - sorted key arrays (names and former names, readings, English names) for exact and prefix
  *   matches by binary search: O(log n) to find the range, O(range) to filter it;

@@ -2,7 +2,7 @@
  * The store-backed registry: corporations imported from the NTA bulk download (全件・差分データ)
  * by `npm run import:registry`. On MongoDB it searches with store queries; on the embedded store
  * it builds the in-memory NameIndex from the imported documents once, and again after a newer
- * import completes.
+ * import completes (the embedded engine scans for anything but an _id).
  */
 import type { DataProvenance } from '../../core/plugins/contract';
 import type { Collection, DocumentStore } from '../../core/store/port';
@@ -12,7 +12,7 @@ import { NameMatcher, type AliasLookup } from './name-matcher';
 import { rankedSearch, type NameSearchResult, type RegistrySource } from './registry-source';
 import type { NameSearchBackend, SearchFilter } from './search-backend';
 import { StoreSearchBackend } from './store-search';
-import { openRegistryCollections, type CorporationDoc, type ImportDoc } from './store-schema';
+import { findByIds, openRegistryCollections, type CorporationDoc, type ImportDoc } from './store-schema';
 
 export const NTA_BULK_DOWNLOAD = {
   name: '国税庁法人番号公表サイト 基本3情報ダウンロード (NTA corporate-number bulk download, Unicode CSV)',
@@ -65,7 +65,7 @@ export class StoreRegistry implements RegistrySource {
   }
 
   async getMany(ids: readonly string[]): Promise<Map<string, Corporation>> {
-    const docs = ids.length === 0 ? [] : await this.corporations.find({ _id: { $in: [...ids] } });
+    const docs = await findByIds(this.store, this.corporations, ids);
     return new Map(docs.map((d) => [d._id, d.corporation]));
   }
 

@@ -81,3 +81,18 @@ export async function openRegistryCollections(
     imports: await store.collection<ImportDoc>(IMPORTS_COLLECTION, IMPORTS_SPEC),
   };
 }
+
+/**
+ * Documents by corporate number. MongoDB answers one $in query from its _id index; the embedded
+ * engine finds a document by _id directly but scans for $in, so it is asked one _id at a time.
+ */
+export async function findByIds(
+  store: DocumentStore,
+  corporations: Collection<CorporationDoc>,
+  ids: readonly string[],
+): Promise<CorporationDoc[]> {
+  if (ids.length === 0) return [];
+  if (store.kind === 'mongodb') return corporations.find({ _id: { $in: [...ids] } });
+  const docs = await Promise.all(ids.map((id) => corporations.findOne({ _id: id })));
+  return docs.filter((d): d is CorporationDoc => d !== null);
+}

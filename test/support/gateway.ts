@@ -68,6 +68,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     PORT: '0',
     BASE_URL: 'http://gateway.test',
     DATA_DIR: dataDir,
+    // Tests create many keys and feedback from one address; the limit tests set their own.
+    KEY_CREATE_LIMIT_PER_HOUR: '10000',
+    FEEDBACK_LIMIT_PER_HOUR: '10000',
     ...options.env,
   };
   const clock = typeof options.clock === 'string' ? fixedClock(options.clock) : options.clock;

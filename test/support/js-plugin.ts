@@ -16,7 +16,7 @@ export interface JsPluginSpec {
   notInjectable?: boolean;
   /** Give the handler a constructor dependency the container cannot build. */
   unresolvableDependency?: boolean;
-  /** Body of handle(query): JavaScript statements; default echoes n. */
+  /** Body of handle(query): JavaScript statements (`errors` holds core/plugins/errors); default echoes n. */
   handleBody?: string;
   /** Skip the @Doc description on the query parameter. */
   undocumentedParam?: boolean;
@@ -54,6 +54,7 @@ export function writeJsPlugin(dir: string, spec: JsPluginSpec): string {
   const src = `'use strict';
 const { definePlugin } = require(${JSON.stringify(path.join(CORE, 'plugins', 'contract'))});
 const { Doc, ToInt } = require(${JSON.stringify(path.join(CORE, 'plugins', 'query-rules'))});
+const errors = require(${JSON.stringify(path.join(CORE, 'plugins', 'errors'))});
 const cv = require(${JSON.stringify(require.resolve('class-validator'))});
 const tsyringe = require(${JSON.stringify(require.resolve('tsyringe'))});
 class Query {}

@@ -3,11 +3,12 @@
  * node_modules linked), for tests that add or scaffold plugin folders, compile with the real
  * compiler and boot the real entry point, without touching the working tree.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../config/paths';
+import { spawnGateway, type ProcessGateway } from './process-gateway';
 
 const COPIED = [
   'core',
@@ -47,53 +48,7 @@ export function compile(dir: string): void {
   );
 }
 
-export interface RunningScratch {
-  url: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
 /** Starts `node dist/main.js` in the scratch project and waits for its "listening" log line. */
-export function bootScratch(dir: string, env: Record<string, string> = {}): Promise<RunningScratch> {
-  const child = spawn(process.execPath, [path.join(dir, 'dist', 'main.js')], {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      DATA_DIR: path.join(dir, 'var'),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(
-      () => reject(new Error(`no listening line within 15 s\n${out}\n${err}`)),
-      15_000,
-    );
-    child.stderr!.on('data', (c) => (err += String(c)));
-    child.stdout!.on('data', (c) => {
-      out += String(c);
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({
-          url: m[1],
-          child,
-          stop: () =>
-            new Promise<void>((done) => {
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`gateway exited with ${code}\n${out}\n${err}`));
-    });
-  });
+export function bootScratch(dir: string, env: Record<string, string> = {}): Promise<ProcessGateway> {
+  return spawnGateway({ DATA_DIR: path.join(dir, 'var'), ...env }, dir);
 }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { MongoClient } from 'mongodb';
-import { EmbeddedStore } from '../../core/store/embedded';
+import { EmbeddedStore } from '../../core/store/embedded/embedded-store';
 import { MongoStore } from '../../core/store/mongo';
 import { checkDigitOf } from '../../domain/registry/corporate-number';
 import { importRegistryFile, kindOf } from '../../domain/registry/importer';

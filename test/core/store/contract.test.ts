@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { EmbeddedStore } from '../../../core/store/embedded';
+import { EmbeddedStore } from '../../../core/store/embedded/embedded-store';
 import { MongoStore } from '../../../core/store/mongo';
 import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../../../core/store/port';
 
@@ -23,7 +23,7 @@ interface Adapter {
 function embeddedAdapter(): Adapter {
   const dir = mkdtempSync(path.join(tmpdir(), 'jpgw-store-'));
   return {
-    name: 'embedded (@seald-io/nedb)',
+    name: 'embedded (in-memory + journal)',
     available: true,
     open: async () => new EmbeddedStore(dir),
     reopen: async () => new EmbeddedStore(dir),

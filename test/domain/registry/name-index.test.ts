@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EmbeddedStore } from '../../../core/store/embedded';
+import { EmbeddedStore } from '../../../core/store/embedded/embedded-store';
 import { COUNT_CAP, NameIndex, type IndexEntry } from '../../../domain/registry/name-index';
 import type { KeyMode, NameSearchBackend } from '../../../domain/registry/search-backend';
 import { StoreSearchBackend } from '../../../domain/registry/store-search';

@@ -1,0 +1,77 @@
+/** GET /.well-known/broker-manifest.json: the key-metered broker, for discovery. */
+import type { GatewayServices } from '../http/services';
+import { INTERFACE_VERSION } from '../surfaces/execute';
+import { formatUsd } from '../util/money';
+import { describeEndpoint } from './describe';
+
+export function buildBrokerManifest(s: GatewayServices) {
+  const base = s.config.baseUrl;
+  const credit = s.config.trialCreditMicroUsdc;
+  return {
+    schema_version: '1',
+    name: s.service.name,
+    description: `${s.service.summary} ${s.service.disclaimer}`,
+    interface_version: INTERFACE_VERSION,
+    base_url: base,
+    get_a_key: {
+      method: 'POST',
+      url: `${base}/keys/create`,
+      content_type: 'application/json',
+      body: { owner_label: 'string, 1..100 characters, a free label for the owner' },
+      returns: 'api_key (shown exactly once; only its hash is kept), trial credit and entitlements',
+      limit: `${s.config.limits.keyCreatePerHour} keys per hour per client address`,
+    },
+    call: {
+      method: 'POST',
+      url: `${base}/broker/call`,
+      headers: {
+        'X-API-Key': 'the key from get_a_key (required)',
+        'Idempotency-Key':
+          'optional; the same key and body within 24 h return the first response and are charged once',
+      },
+      content_type: 'application/json',
+      body: {
+        product_id: 'an endpoint-level id from `endpoints` (<product_id>-v1-<slug>)',
+        query: "object of the endpoint's query parameters",
+      },
+      returns:
+        "the endpoint's JSON with a _gateway block; headers X-Credit-Charged-Micro-USDC and X-Credit-Balance-Micro-USDC",
+      limit: `${s.config.limits.brokerPerMinute} calls per minute per key`,
+    },
+    status: {
+      method: 'GET',
+      url: `${base}/keys/status`,
+      headers: { 'X-API-Key': 'required' },
+      returns: 'balance, entitlements, recent usage',
+    },
+    trial_credit: { micro_usdc: credit, usd: formatUsd(credit), granted: 'once per key' },
+    when_credit_runs_out: 'HTTP 402 insufficient_credit with the x402 and marketplace URLs of the endpoint',
+    products: s.registry.products.map((p) => ({
+      product_id: p.id,
+      name: p.name,
+      description: p.description,
+    })),
+    endpoints: s.registry.sold().map((plugin) => {
+      const d = describeEndpoint(plugin, s.config);
+      return {
+        product_id: d.broker_id,
+        product: d.product_id,
+        endpoint_id: d.endpoint_id,
+        summary: d.summary,
+        tail: d.tail,
+        price: { micro_usdc: d.price_micro_usdc, usd: d.price_usd },
+        parameters: d.parameters,
+        example: { product_id: d.broker_id, query: d.examples[0]?.query ?? {} },
+        preview_url: d.urls.preview,
+        source: d.source,
+        freshness: d.freshness,
+      };
+    }),
+    documents: {
+      openapi: `${base}/openapi.json`,
+      llms: `${base}/llms.txt`,
+      portal: `${base}/portal`,
+      x402: `${base}/.well-known/x402`,
+    },
+  };
+}

@@ -1,0 +1,219 @@
+/**
+ * Discovery documents for crawlers, agents and people, all derived from the registry at boot:
+ * the broker manifest, llms.txt, the buyer portal (Markdown and HTML), and /metrics.
+ */
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { Router } from 'express';
+import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
+import { HttpError } from '../http/errors';
+import type { GatewayServices } from '../http/services';
+import { buildBrokerManifest } from './broker-manifest';
+import { buildLlmsTxt } from './llms';
+import { buildPortalMarkdown, renderPortalHtml } from './portal';
+import { PORTAL_CSS, PORTAL_SCRIPT } from './portal-assets';
+import { describeEndpoint } from './describe';
+
+/** The portal runs no inline code: everything it loads comes from this origin. */
+export const PORTAL_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+  "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+const text = (description: string, type: string) => ({
+  description,
+  content: { [type]: { schema: { type: 'string' } } },
+});
+
+/** Builds a document on first use (after every route has been mounted) and keeps it. */
+function once<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const h = (x: string) => createHash('sha256').update(x).digest();
+  return timingSafeEqual(h(a), h(b));
+}
+
+export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
+  const manifest = once(() => JSON.stringify(buildBrokerManifest(s)));
+  const llms = once(() => buildLlmsTxt(s));
+  const markdown = once(() => buildPortalMarkdown(s));
+  const html = once(() => renderPortalHtml(s, markdown()));
+  const cacheable = 'public, max-age=300';
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/.well-known/broker-manifest.json',
+    {
+      operationId: 'getBrokerManifest',
+      summary:
+        'The key-metered broker for discovery: how to get a key, how to call, every callable endpoint-level id',
+      tags: ['discovery'],
+      responses: {
+        '200': jsonResponse('The broker manifest.', { $ref: '#/components/schemas/BrokerManifest' }),
+      },
+    },
+    (_req, res) => {
+      res.setHeader('Cache-Control', cacheable);
+      res.type('application/json').send(manifest());
+    },
+  );
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/llms.txt',
+    {
+      operationId: 'getLlmsTxt',
+      summary: 'Plain-text quick start for AI agents',
+      tags: ['discovery'],
+      responses: { '200': text('The quick start.', 'text/plain') },
+    },
+    (_req, res) => {
+      res.setHeader('Cache-Control', cacheable);
+      res.type('text/plain; charset=utf-8').send(llms());
+    },
+  );
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/portal.md',
+    {
+      operationId: 'getPortalMarkdown',
+      summary: 'The buyer portal in Markdown',
+      tags: ['discovery'],
+      responses: { '200': text('The portal.', 'text/markdown') },
+    },
+    (_req, res) => {
+      res.setHeader('Cache-Control', cacheable);
+      res.type('text/markdown; charset=utf-8').send(markdown());
+    },
+  );
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/portal',
+    {
+      operationId: 'getPortal',
+      summary: 'The buyer portal as an HTML page, with a try-it form per endpoint',
+      tags: ['discovery'],
+      responses: { '200': text('The portal page (works without JavaScript).', 'text/html') },
+    },
+    (_req, res) => {
+      res.setHeader('Content-Security-Policy', PORTAL_CSP);
+      res.setHeader('Cache-Control', cacheable);
+      res.type('text/html; charset=utf-8').send(html());
+    },
+  );
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/portal.css',
+    {
+      operationId: 'getPortalCss',
+      summary: "The portal's stylesheet",
+      tags: ['discovery'],
+      responses: { '200': text('CSS.', 'text/css') },
+    },
+    (_req, res) => {
+      res.setHeader('Cache-Control', cacheable);
+      res.type('text/css; charset=utf-8').send(PORTAL_CSS);
+    },
+  );
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/portal.js',
+    {
+      operationId: 'getPortalJs',
+      summary: "The portal's try-it script",
+      tags: ['discovery'],
+      responses: { '200': text('JavaScript.', 'text/javascript') },
+    },
+    (_req, res) => {
+      res.setHeader('Cache-Control', cacheable);
+      res.type('text/javascript; charset=utf-8').send(PORTAL_SCRIPT);
+    },
+  );
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/portal/try/:endpointId',
+    {
+      operationId: 'portalTry',
+      summary:
+        "The portal's try-it form without JavaScript: drops empty fields and redirects to the preview path",
+      tags: ['discovery'],
+      parameters: [
+        {
+          name: 'endpointId',
+          in: 'path',
+          required: true,
+          schema: { type: 'string' },
+          example: 'local-holiday',
+        },
+      ],
+      responses: {
+        '303': { description: 'Redirect to the preview path with the filled-in parameters.' },
+        '404': jsonResponse('Unknown endpoint id (code `unknown_endpoint`).', ERROR_REF),
+      },
+    },
+    (req, res) => {
+      const plugin = s.registry.sold().find((p) => p.endpointId === req.params.endpointId);
+      if (!plugin)
+        throw new HttpError(404, 'unknown_endpoint', 'No endpoint has that id.', { hint: 'See /portal.' });
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(req.query)) {
+        for (const value of Array.isArray(v) ? v : [v])
+          if (typeof value === 'string' && value !== '') params.append(k, value);
+      }
+      const qs = params.toString();
+      res.redirect(303, describeEndpoint(plugin, s.config).paths.preview + (qs ? `?${qs}` : ''));
+    },
+  );
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/metrics',
+    {
+      operationId: 'getMetrics',
+      summary: 'Prometheus metrics (bearer token when METRICS_TOKEN is set)',
+      tags: ['gateway'],
+      responses: {
+        '200': text('Prometheus text format.', 'text/plain'),
+        '401': jsonResponse('Token required (code `metrics_token_required`).', ERROR_REF),
+      },
+    },
+    async (req, res) => {
+      const token = s.config.metricsToken;
+      if (token) {
+        const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+        if (!given || !sameSecret(given, token)) {
+          throw new HttpError(
+            401,
+            'metrics_token_required',
+            'This deployment protects /metrics with a bearer token.',
+            { hint: 'Send Authorization: Bearer <METRICS_TOKEN>.' },
+          );
+        }
+      }
+      res.setHeader('Cache-Control', 'no-store');
+      res.type(s.metrics.registry.contentType).send(await s.metrics.registry.metrics());
+    },
+  );
+}

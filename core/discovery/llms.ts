@@ -1,0 +1,86 @@
+/**
+ * GET /llms.txt: a plain-text quick start an AI agent can follow without anything else: what the
+ * service is and is not, the four ways in with a copy-paste example each, every endpoint with its
+ * price, and links to the machine documents.
+ */
+import type { GatewayServices } from '../http/services';
+import { channelStatuses } from './channels';
+import { describeEndpoint, queryString } from './describe';
+import { marketplacePathPrefix } from './paths';
+import { formatUsd } from '../util/money';
+
+export function buildLlmsTxt(s: GatewayServices): string {
+  const base = s.config.baseUrl;
+  const sold = s.registry.sold().map((p) => describeEndpoint(p, s.config));
+  const first = sold.find((e) => e.endpoint_id.endsWith('holiday')) ?? sold[0];
+  const ex = first ? queryString(first.examples[0]?.query ?? {}) : '';
+  const channels = channelStatuses(s.config);
+  const mkt = marketplacePathPrefix(s.config.marketplace.segment);
+  const lines: string[] = [
+    `# ${s.service.name}`,
+    '',
+    `> ${s.service.summary}`,
+    '',
+    `What this is NOT: ${s.service.disclaimer}`,
+    '',
+    `Base URL: ${base}`,
+    `Interface version: v1 (in every path). Prices are per call, in USDC (6 decimals; 1000 micro-USDC = USD 0.001).`,
+    '',
+    '## Four ways in',
+    '',
+    '1. Free preview (no credential; evaluation only, same JSON shape as production; the body says it is a preview):',
+    first ? `   curl '${base}${first.paths.preview}${ex}'` : '',
+    '',
+    `2. API key + broker (free trial credit of ${formatUsd(s.config.trialCreditMicroUsdc)} USD per key; no signup, no wallet):`,
+    `   curl -X POST '${base}/keys/create' -H 'Content-Type: application/json' -d '{"owner_label":"my agent"}'`,
+    '   # -> {"api_key":"jpgw_...", ...}  (shown once: keep it)',
+    first
+      ? `   curl -X POST '${base}/broker/call' -H 'X-API-Key: jpgw_...' -H 'Content-Type: application/json' -d '${JSON.stringify({ product_id: first.broker_id, query: first.examples[0]?.query ?? {} })}'`
+      : '',
+    `   curl '${base}/keys/status' -H 'X-API-Key: jpgw_...'   # balance and recent usage`,
+    '   Optional header Idempotency-Key: <uuid> makes retries safe (charged once).',
+    '',
+    `3. Pay per call with x402 (USDC on ${s.config.x402.network}, scheme exact)${channels.x402 === 'live' ? '' : ' [not configured on this deployment: paid paths answer 503]'}:`,
+    first
+      ? `   curl -i '${base}${first.paths.x402}${ex}'   # -> 402 with the payment requirements (normal handshake, not an outage)`
+      : '',
+    '   Sign an EIP-3009 transferWithAuthorization for exactly maxAmountRequired to payTo (read both from the 402 body or',
+    `   ${base}/.well-known/x402), then repeat the same request with header X-PAYMENT (x402 v1/v2) or PAYMENT-SIGNATURE (v2).`,
+    '   Standard x402 clients (e.g. @x402/fetch) do this for you. The answer carries X-PAYMENT-RESPONSE / PAYMENT-RESPONSE.',
+    '',
+    `4. Marketplace${channels.marketplace === 'live' ? '' : ' [not configured on this deployment]'}: subscribe through the marketplace listing; it calls`,
+    first ? `   ${base}${mkt}/${first.tail}${ex}` : '',
+    '   and injects its shared-secret header (X-Marketplace-Proxy-Secret or X-Service-Marketplace-Secret); buyers never set it.',
+    '',
+    '## Endpoints (GET; query parameters only; price per call)',
+    '',
+  ];
+  for (const p of s.registry.products) {
+    lines.push(`### ${p.name} (${p.id})`);
+    for (const e of sold.filter((x) => x.product_id === p.id)) {
+      const params = e.parameters.map((q) => `${q.name}${q.required ? '*' : ''}`).join(', ');
+      lines.push(
+        `- ${e.tail}  ${e.price_usd} USD  broker id ${e.broker_id}  params: ${params || '(none)'}  -- ${e.summary}`,
+      );
+    }
+    lines.push('');
+  }
+  lines.push(
+    '(* = required.) Invalid parameters get 422 with correction_hints: what was wrong, what is accepted, and a valid example.',
+    '',
+    '## Data honesty',
+    '',
+    ...s.service.dataHonesty.map((d) => `- ${d}`),
+    '',
+    '## Machine documents',
+    '',
+    `- OpenAPI 3.1: ${base}/openapi.json`,
+    `- x402 discovery: ${base}/.well-known/x402 (also ${base}/supported)`,
+    `- Broker manifest: ${base}/.well-known/broker-manifest.json`,
+    `- Products and channel status: ${base}/products, ${base}/product-status.json`,
+    `- Buyer portal: ${base}/portal (Markdown: ${base}/portal.md)`,
+    `- Feedback (anonymous): POST ${base}/feedback, fields at ${base}/feedback/schema`,
+    '',
+  );
+  return lines.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n');
+}

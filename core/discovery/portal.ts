@@ -1,0 +1,346 @@
+/**
+ * The buyer portal: one Markdown document (GET /portal.md) and the same content as an HTML page
+ * (GET /portal), rendered from that Markdown with a try-it form after each endpoint heading.
+ */
+import { Marked, type Tokens } from 'marked';
+import type { GatewayServices } from '../http/services';
+import { formatUsd } from '../util/money';
+import { channelStatuses } from './channels';
+import {
+  describeEndpoint,
+  queryString,
+  type EndpointDescription,
+  type ParameterDescription,
+} from './describe';
+
+const ERRORS: Array<[string, string, string, string]> = [
+  [
+    '422',
+    '`invalid_query`',
+    'every data path, all surfaces, broker',
+    'Read `correction_hints`: each names the parameter, the problem, what is accepted and a valid example. Nothing was charged.',
+  ],
+  [
+    '402',
+    '(x402 challenge)',
+    'paid `/v1/...`',
+    'The normal payment handshake, not an outage: sign the requirement in the body and repeat the request with `X-PAYMENT`.',
+  ],
+  [
+    '402',
+    '`insufficient_credit`',
+    '`/broker/call`',
+    'The key has run out of trial credit: pay per call with x402 or use the marketplace (URLs in the body).',
+  ],
+  [
+    '401',
+    '`api_key_required`, `api_key_invalid`',
+    '`/broker/call`',
+    'Send `X-API-Key`; create a key with `POST /keys/create`.',
+  ],
+  ['401', '(text body)', '`/keys/status`', 'Missing or invalid `X-API-Key`.'],
+  [
+    '401 / 403',
+    '`marketplace_proxy_secret_required` / `marketplace_proxy_secret_mismatch`',
+    'marketplace paths',
+    'Call through the marketplace listing: it adds the secret header.',
+  ],
+  [
+    '503',
+    '`marketplace_proxy_not_configured`, payment not configured',
+    'marketplace / paid paths',
+    'That channel is not set up on this deployment; use another way in (see /product-status.json).',
+  ],
+  [
+    '503',
+    '`source_unavailable`',
+    'endpoints with live upstreams',
+    'The official source could not be reached and no snapshot covers the request; retry later. Nothing was charged.',
+  ],
+  [
+    '404',
+    '`unknown_endpoint`, `unknown_product_id`, `not_found`',
+    'any',
+    'Check the path or id; the body suggests the closest valid ones.',
+  ],
+  [
+    '400 / 413',
+    '`invalid_body`, `invalid_json`, `body_too_large`',
+    'POST routes',
+    'Send a JSON object (Content-Type: application/json) under 16 kB.',
+  ],
+  ['409', '`idempotency_key_reused`', '`/broker/call`', 'Use a new Idempotency-Key for a different call.'],
+  ['429', '`rate_limited`', 'key creation, feedback, broker', 'Wait for `Retry-After` seconds.'],
+];
+
+function mdEscape(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function paramRow(p: ParameterDescription): string {
+  const def = p.default !== undefined ? `\`${String(p.default)}\`` : p.default_text ? p.default_text : '';
+  return `| \`${p.name}\` | ${p.type} | ${p.required ? 'yes' : 'no'} | ${mdEscape(p.accepts)} | ${mdEscape(def)} | ${mdEscape(p.description)} |`;
+}
+
+/** The heading of an endpoint's section: also the anchor the HTML page puts its try-it form after. */
+export function endpointHeading(e: EndpointDescription): string {
+  return `${e.endpoint_id}: ${e.summary}`;
+}
+
+function endpointSection(s: GatewayServices, e: EndpointDescription): string[] {
+  const example = e.examples[0]?.query ?? {};
+  const qs = queryString(example);
+  return [
+    `#### ${endpointHeading(e)}`,
+    '',
+    e.description,
+    '',
+    '| | |',
+    '|---|---|',
+    `| Price | ${e.price_usd} USD (${e.price_micro_usdc} micro-USDC) per call |`,
+    `| Source | ${mdEscape(e.source)}${e.source_url ? ` (<${e.source_url}>)` : ''} |`,
+    `| Freshness | ${mdEscape(e.freshness)} |`,
+    `| Broker id | \`${e.broker_id}\` |`,
+    `| Paths | \`GET ${e.paths.preview}\` (preview) · \`GET ${e.paths.x402}\` (x402) · \`GET ${e.paths.marketplace}\` (marketplace) |`,
+    '',
+    ...(e.parameters.length > 0
+      ? [
+          '| parameter | type | required | accepts | default | description |',
+          '|---|---|---|---|---|---|',
+          ...e.parameters.map(paramRow),
+          '',
+        ]
+      : ['No parameters.', '']),
+    '```sh',
+    '# free preview',
+    `curl '${s.config.baseUrl}${e.paths.preview}${qs}'`,
+    '# x402: the first call answers 402 with the payment requirements; x402 clients sign and retry',
+    `curl -i '${s.config.baseUrl}${e.paths.x402}${qs}'`,
+    '# marketplace: the marketplace adds its shared-secret header',
+    `curl '${s.config.baseUrl}${e.paths.marketplace}${qs}' -H 'X-Marketplace-Proxy-Secret: <MARKETPLACE_SHARED_SECRET>'`,
+    '# broker: API key with trial credit',
+    `curl -X POST '${s.config.baseUrl}/broker/call' -H 'X-API-Key: <API_KEY>' -H 'Content-Type: application/json' -d '${JSON.stringify({ product_id: e.broker_id, query: example })}'`,
+    '```',
+    '',
+  ];
+}
+
+export function buildPortalMarkdown(s: GatewayServices): string {
+  const base = s.config.baseUrl;
+  const channels = channelStatuses(s.config);
+  const sold = s.registry.sold().map((p) => describeEndpoint(p, s.config));
+  const lines: string[] = [
+    `# ${s.service.name}: buyer portal`,
+    '',
+    s.service.summary,
+    '',
+    `> **Reference data, not a decision.** ${s.service.disclaimer}`,
+    '',
+    `Interface version \`v1\` · release ${s.config.version} · base URL <${base}>`,
+    '',
+    '## How to call',
+    '',
+    'Every endpoint is a `GET` with query parameters, answering JSON: the payload, `_attribution`, `_provenance` and a `_gateway` block (product, endpoint, surface, price, request id).',
+    '',
+    '| way in | path | credential | status here |',
+    '|---|---|---|---|',
+    `| Free preview (evaluation only) | \`/preview/v1/{tail}\` | none | ${channels.preview} |`,
+    `| Pay per call with x402 (USDC on \`${s.config.x402.network}\`) | \`/v1/{tail}\` | \`X-PAYMENT\` (signed EIP-3009 authorization) | ${channels.x402} |`,
+    `| Marketplace | \`/marketplace/${s.config.marketplace.segment}/v1/{tail}\` | injected by the marketplace | ${channels.marketplace} |`,
+    `| Key-metered broker | \`POST /broker/call\` | \`X-API-Key\` with ${formatUsd(s.config.trialCreditMicroUsdc)} USD free trial credit | ${channels.broker} |`,
+    `| Card / fiat checkout | none | not wired | ${channels.card_fiat} |`,
+    '',
+    '### Free preview',
+    '',
+    'No credential. Same handler and JSON shape as production; `_gateway.preview` is `true` and `_gateway.notice` says the answer is for evaluation only. Every endpoint below has a try-it form.',
+    '',
+    '### API key and broker',
+    '',
+    '```sh',
+    `curl -X POST '${base}/keys/create' -H 'Content-Type: application/json' -d '{"owner_label":"my agent"}'`,
+    '# {"api_key":"jpgw_...", "trial_credit":{...}, ...}: the key is shown once; only its hash is kept',
+    `curl -X POST '${base}/broker/call' -H 'X-API-Key: <API_KEY>' -H 'Content-Type: application/json' -H 'Idempotency-Key: <uuid>' -d '{"product_id":"jp-local-pack-v1-holiday","query":{"year":2026}}'`,
+    `curl '${base}/keys/status' -H 'X-API-Key: <API_KEY>'`,
+    '```',
+    '',
+    'The price is reserved before the call and charged only if it succeeds. With an `Idempotency-Key`, a retry of the same call within 24 hours returns the first answer and is charged once.',
+    '',
+    '### Pay per call (x402)',
+    '',
+    `1. Call \`/v1/{tail}\` without payment: the answer is **402** with the payment requirements (scheme \`exact\`, network \`${s.config.x402.network}\`, asset, payTo, maxAmountRequired in USDC base units). This is the normal handshake, not an outage.`,
+    '2. Sign an EIP-3009 `transferWithAuthorization` for exactly that amount to `payTo`, and repeat the same request with the `X-PAYMENT` header (x402 v1 or v2; v2 clients may use `PAYMENT-SIGNATURE`).',
+    '3. The gateway verifies the payment, runs the endpoint, settles through the facilitator and answers 200 with `X-PAYMENT-RESPONSE`. A failed call is not settled: you pay nothing.',
+    '',
+    `Requirements for every endpoint: <${base}/.well-known/x402>. Standard x402 clients (for example \`@x402/fetch\`) do all of this.`,
+    '',
+    '### Marketplace',
+    '',
+    `Subscribe through the marketplace listing; it calls \`/marketplace/${s.config.marketplace.segment}/v1/{tail}\` for you and adds its shared secret. Buyers never send the secret themselves.`,
+    '',
+    '## Products',
+    '',
+    '| product | what it answers | endpoints | price per call |',
+    '|---|---|---|---|',
+    ...s.registry.products.map((p) => {
+      const eps = sold.filter((e) => e.product_id === p.id);
+      const prices = eps.map((e) => e.price_micro_usdc);
+      const range = prices.length
+        ? `${formatUsd(Math.min(...prices))}–${formatUsd(Math.max(...prices))} USD`
+        : '—';
+      return `| **${p.name}** (\`${p.id}\`) | ${mdEscape(p.description)} | ${eps.length} | ${range} |`;
+    }),
+    '',
+    '## Endpoints',
+    '',
+  ];
+  for (const p of s.registry.products) {
+    const eps = sold.filter((e) => e.product_id === p.id);
+    if (eps.length === 0) continue;
+    lines.push(`### ${p.name} (\`${p.id}\`)`, '', p.description, '');
+    for (const e of eps) lines.push(...endpointSection(s, e));
+  }
+  lines.push(
+    '## Errors and what to do',
+    '',
+    'Every error is JSON `{error, message, hint?, request_id, ...}` with a stable code (the one text body is the 401 of `/keys/status`). No error costs money or credit.',
+    '',
+    '| status | code | where | what to do |',
+    '|---|---|---|---|',
+    ...ERRORS.map(([a, b, c, d]) => `| ${a} | ${b} | ${c} | ${d} |`),
+    '',
+    '## Limits',
+    '',
+    '- Parameter bounds are listed per endpoint above (and in openapi.json).',
+    `- Free trial credit: ${formatUsd(s.config.trialCreditMicroUsdc)} USD per key, granted once; ${s.config.limits.keyCreatePerHour} new keys per hour per client address.`,
+    `- Broker: ${s.config.limits.brokerPerMinute} calls per minute per key. Feedback: ${s.config.limits.feedbackPerHour} per hour per client.`,
+    '- JSON request bodies: 16 kB at most.',
+    '',
+    '## Data honesty',
+    '',
+    ...s.service.dataHonesty.map((d) => `- ${d}`),
+    '',
+    '## Machine documents',
+    '',
+    `- [openapi.json](${base}/openapi.json): every operation, with schemas, examples and the \`x-\` attributes`,
+    `- [/.well-known/x402](${base}/.well-known/x402) and [/supported](${base}/supported): payment discovery`,
+    `- [/.well-known/broker-manifest.json](${base}/.well-known/broker-manifest.json): the broker`,
+    `- [/llms.txt](${base}/llms.txt): plain-text quick start for agents`,
+    `- [/products](${base}/products) and [/product-status.json](${base}/product-status.json): catalog and channel status`,
+    `- [/feedback/schema](${base}/feedback/schema): anonymous feedback (\`POST /feedback\`)`,
+    '',
+  );
+  return lines.join('\n');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+}
+
+function slug(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .replace(/<[^>]+>/g, '')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'section'
+  );
+}
+
+function field(p: ParameterDescription, example: string | undefined): string {
+  const value = example ?? (p.default !== undefined ? String(p.default) : '');
+  const label = `${escapeHtml(p.name)}${p.required ? ' *' : ''}`;
+  const title = escapeHtml(`${p.description}. Accepts ${p.accepts}.`);
+  if (p.type === 'boolean') {
+    const opts = ['', 'true', 'false']
+      .map(
+        (v) => `<option value="${v}"${v === value ? ' selected' : ''}>${v === '' ? '(default)' : v}</option>`,
+      )
+      .join('');
+    return `<label title="${title}">${label} <select name="${escapeHtml(p.name)}">${opts}</select></label>`;
+  }
+  if (p.enum) {
+    const opts = ['', ...p.enum.map(String)]
+      .map(
+        (v) =>
+          `<option value="${escapeHtml(v)}"${v === value ? ' selected' : ''}>${v === '' ? '(none)' : escapeHtml(v)}</option>`,
+      )
+      .join('');
+    return `<label title="${title}">${label} <select name="${escapeHtml(p.name)}">${opts}</select></label>`;
+  }
+  const attrs = [
+    `name="${escapeHtml(p.name)}"`,
+    `value="${escapeHtml(value)}"`,
+    `placeholder="${escapeHtml(p.example)}"`,
+    p.type === 'integer' ? 'type="number" step="1"' : 'type="text"',
+    p.minimum !== undefined ? `min="${p.minimum}"` : '',
+    p.maximum !== undefined ? `max="${p.maximum}"` : '',
+    p.required ? 'required' : '',
+  ].filter(Boolean);
+  return `<label title="${title}">${label} <input ${attrs.join(' ')}></label>`;
+}
+
+/** A try-it form: works without JavaScript (via /portal/try), and in-page with /portal.js. */
+export function tryItForm(e: EndpointDescription): string {
+  const example = e.examples[0]?.query ?? {};
+  const fields = e.parameters
+    .map((p) => field(p, example[p.name] !== undefined ? String(example[p.name]) : undefined))
+    .join('\n');
+  return [
+    `<form class="try-it" method="get" action="/portal/try/${escapeHtml(e.endpoint_id)}" data-preview="${escapeHtml(e.paths.preview)}" data-endpoint="${escapeHtml(e.endpoint_id)}">`,
+    '<fieldset>',
+    `<legend>Try it on the free preview: <code>GET ${escapeHtml(e.paths.preview)}</code></legend>`,
+    fields,
+    '<button type="submit">Send</button>',
+    '</fieldset>',
+    '<pre class="result" aria-live="polite"></pre>',
+    '</form>',
+  ].join('\n');
+}
+
+export function renderPortalHtml(s: GatewayServices, markdown: string): string {
+  const byHeading = new Map(
+    s.registry.sold().map((p) => {
+      const e = describeEndpoint(p, s.config);
+      return [endpointHeading(e), e] as const;
+    }),
+  );
+  const marked = new Marked({ gfm: true });
+  marked.use({
+    renderer: {
+      heading(
+        this: { parser: { parseInline(tokens: Tokens.Heading['tokens']): string } },
+        token: Tokens.Heading,
+      ) {
+        const inner = this.parser.parseInline(token.tokens);
+        const html = `<h${token.depth} id="${slug(token.text)}">${inner}</h${token.depth}>\n`;
+        const endpoint = token.depth === 4 ? byHeading.get(token.text) : undefined;
+        return endpoint ? html + tryItForm(endpoint) + '\n' : html;
+      },
+    },
+  });
+  const body = marked.parse(markdown, { async: false }) as string;
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(s.service.name)}: buyer portal</title>`,
+    '<link rel="stylesheet" href="/portal.css">',
+    // An empty icon: browsers would otherwise request /favicon.ico and log a 404.
+    '<link rel="icon" href="data:,">',
+    '<link rel="alternate" type="text/markdown" href="/portal.md">',
+    '</head>',
+    '<body>',
+    '<main>',
+    body,
+    '</main>',
+    '<script src="/portal.js" defer></script>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,322 @@
+/**
+ * JSON Schemas of the gateway's own responses, published in openapi.json components. A test
+ * validates real responses against them, so they stay true.
+ */
+const str = { type: 'string' };
+const int = { type: 'integer' };
+const money = { type: 'object', required: ['micro_usdc', 'usd'], properties: { micro_usdc: int, usd: str } };
+const channelStatus = { enum: ['live', 'not_configured', 'planned'] };
+const channels = {
+  type: 'object',
+  required: ['preview', 'x402', 'marketplace', 'broker', 'card_fiat'],
+  properties: {
+    preview: channelStatus,
+    x402: channelStatus,
+    marketplace: channelStatus,
+    broker: channelStatus,
+    card_fiat: channelStatus,
+  },
+};
+const parameter = {
+  type: 'object',
+  required: ['name', 'type', 'required', 'description', 'accepts', 'example'],
+  properties: {
+    name: str,
+    type: str,
+    required: { type: 'boolean' },
+    description: str,
+    accepts: str,
+    minimum: { type: 'number' },
+    maximum: { type: 'number' },
+    pattern: str,
+    format: str,
+    enum: { type: 'array' },
+    min_length: int,
+    max_length: int,
+    default: {},
+    default_text: str,
+    example: str,
+  },
+};
+const urls = {
+  type: 'object',
+  required: ['preview', 'x402', 'marketplace'],
+  properties: { preview: str, x402: str, marketplace: str },
+};
+const endpoint = {
+  type: 'object',
+  required: [
+    'endpoint_id',
+    'broker_id',
+    'product_id',
+    'summary',
+    'method',
+    'tail',
+    'price_micro_usdc',
+    'price_usd',
+    'lifecycle',
+    'source',
+    'freshness',
+    'parameters',
+    'urls',
+  ],
+  properties: {
+    endpoint_id: str,
+    broker_id: str,
+    product_id: str,
+    summary: str,
+    description: str,
+    method: { const: 'GET' },
+    tail: str,
+    price_micro_usdc: int,
+    price_usd: str,
+    lifecycle: { const: 'paid_open' },
+    source: str,
+    source_url: str,
+    freshness: str,
+    parameters: { type: 'array', items: parameter },
+    examples: { type: 'array' },
+    paths: urls,
+    urls,
+  },
+};
+const product = {
+  type: 'object',
+  required: [
+    'id',
+    'name',
+    'description',
+    'family',
+    'endpoint_count',
+    'price_range',
+    'urls',
+    'channels',
+    'detail',
+  ],
+  properties: {
+    id: str,
+    name: str,
+    description: str,
+    family: str,
+    endpoint_count: int,
+    price_range: {
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['min_micro_usdc', 'max_micro_usdc', 'min_usd', 'max_usd'],
+          properties: { min_micro_usdc: int, max_micro_usdc: int, min_usd: str, max_usd: str },
+        },
+      ],
+    },
+    urls: {
+      type: 'object',
+      required: ['preview', 'production', 'marketplace', 'broker'],
+      properties: { preview: str, production: str, marketplace: str, broker: str },
+    },
+    channels,
+    detail: str,
+  },
+};
+
+export const GATEWAY_SCHEMAS: Record<string, unknown> = {
+  Health: {
+    type: 'object',
+    required: ['status', 'version', 'uptime_seconds', 'store', 'plugins'],
+    properties: {
+      status: { enum: ['ok', 'degraded'] },
+      version: str,
+      uptime_seconds: int,
+      store: {
+        type: 'object',
+        required: ['kind', 'state'],
+        properties: { kind: str, state: { enum: ['ok', 'down'] }, detail: str },
+      },
+      plugins: { type: 'object', required: ['loaded', 'sold'], properties: { loaded: int, sold: int } },
+    },
+  },
+  ProductList: {
+    type: 'object',
+    required: ['interface_version', 'products'],
+    properties: { interface_version: str, products: { type: 'array', items: product } },
+  },
+  ProductDetail: {
+    allOf: [
+      product,
+      {
+        type: 'object',
+        required: ['endpoints'],
+        properties: { endpoints: { type: 'array', items: endpoint } },
+      },
+    ],
+  },
+  ProductStatus: {
+    type: 'object',
+    required: ['release', 'products', 'endpoints'],
+    properties: {
+      release: {
+        type: 'object',
+        required: ['version', 'interface_version', 'started_at'],
+        properties: { version: str, interface_version: str, started_at: str },
+      },
+      products: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['product_id', 'status', 'endpoint_count', 'channels'],
+          properties: {
+            product_id: str,
+            status: { enum: ['paid_open', 'unavailable'] },
+            endpoint_count: int,
+            channels,
+          },
+        },
+      },
+      endpoints: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['endpoint_id', 'product_id', 'lifecycle'],
+          properties: { endpoint_id: str, product_id: str, lifecycle: str },
+        },
+      },
+    },
+  },
+  KeyCreated: {
+    type: 'object',
+    required: ['api_key', 'key_id', 'prefix', 'owner_label', 'created_at', 'trial_credit', 'entitlements'],
+    properties: {
+      api_key: { type: 'string', pattern: '^jpgw_', description: 'Shown exactly once.' },
+      key_id: str,
+      prefix: str,
+      owner_label: str,
+      created_at: { type: 'string', format: 'date-time' },
+      trial_credit: money,
+      entitlements: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['product_id', 'status'],
+          properties: { product_id: str, status: str, basis: str },
+        },
+      },
+      notice: str,
+      next: { type: 'object' },
+    },
+  },
+  KeyStatus: {
+    type: 'object',
+    required: [
+      'key_id',
+      'prefix',
+      'owner_label',
+      'created_at',
+      'balance',
+      'reserved_in_flight',
+      'trial_credit',
+      'spent',
+      'entitlements',
+      'recent_usage',
+    ],
+    properties: {
+      key_id: str,
+      prefix: str,
+      owner_label: str,
+      created_at: { type: 'string', format: 'date-time' },
+      balance: money,
+      reserved_in_flight: money,
+      trial_credit: money,
+      spent: { allOf: [money, { type: 'object', required: ['calls'], properties: { calls: int } }] },
+      entitlements: { type: 'array' },
+      recent_usage: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['broker_id', 'price_micro_usdc', 'price_usd', 'status', 'at'],
+          properties: {
+            broker_id: str,
+            price_micro_usdc: int,
+            price_usd: str,
+            status: int,
+            at: { type: 'string', format: 'date-time' },
+            request_id: str,
+          },
+        },
+      },
+    },
+  },
+  FeedbackSchema: {
+    type: 'object',
+    required: ['accepted_fields', 'privacy_boundary', 'json_schema'],
+    properties: {
+      accepted_fields: {
+        type: 'array',
+        items: { type: 'object', required: ['name', 'required', 'description', 'accepts', 'schema'] },
+      },
+      at_least_one_of: { type: 'array', items: str },
+      privacy_boundary: {
+        type: 'object',
+        required: ['summary', 'stored', 'never_stored', 'refused_content'],
+        properties: {
+          summary: str,
+          stored: { type: 'array', items: str },
+          never_stored: { type: 'array', items: str },
+          refused_content: { type: 'array', items: str },
+        },
+      },
+      json_schema: { type: 'object' },
+      limits: { type: 'object' },
+    },
+  },
+  FeedbackAccepted: {
+    type: 'object',
+    required: ['feedback_id', 'status', 'received_at'],
+    properties: {
+      feedback_id: str,
+      status: { const: 'stored' },
+      received_at: { type: 'string', format: 'date-time' },
+      privacy: str,
+    },
+  },
+  BrokerManifest: {
+    type: 'object',
+    required: ['name', 'description', 'interface_version', 'get_a_key', 'call', 'trial_credit', 'endpoints'],
+    properties: {
+      schema_version: str,
+      name: str,
+      description: str,
+      interface_version: { const: 'v1' },
+      base_url: str,
+      get_a_key: { type: 'object', required: ['method', 'url', 'body'] },
+      call: { type: 'object', required: ['method', 'url', 'headers', 'body'] },
+      status: { type: 'object' },
+      trial_credit: money,
+      products: { type: 'array' },
+      endpoints: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['product_id', 'product', 'endpoint_id', 'tail', 'price', 'parameters', 'preview_url'],
+          properties: {
+            product_id: { type: 'string', description: 'Endpoint-level id for POST /broker/call.' },
+            product: str,
+            endpoint_id: str,
+            summary: str,
+            tail: str,
+            price: money,
+            parameters: { type: 'array', items: parameter },
+            example: { type: 'object' },
+            preview_url: str,
+            source: str,
+            freshness: str,
+          },
+        },
+      },
+      documents: { type: 'object' },
+    },
+  },
+};
+
+export const ref = (name: keyof typeof GATEWAY_SCHEMAS & string) => ({
+  $ref: `#/components/schemas/${name}`,
+});

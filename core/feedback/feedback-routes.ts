@@ -1,0 +1,268 @@
+/** Anonymous feedback: GET /feedback/schema and POST /feedback. */
+import type { Router } from 'express';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
+import { BodySpec, invalidBodyError } from '../http/json-body';
+import type { GatewayServices } from '../http/services';
+import { ref } from '../discovery/schemas';
+import { Doc, Trim } from '../plugins/query-rules';
+import type { QueryProblem } from '../plugins/query-spec';
+import type { Collection } from '../store/port';
+import { randomId } from '../util/ids';
+import { findPersonalData } from './personal-data';
+
+export const FEEDBACK_CATEGORIES = [
+  'bug',
+  'data_quality',
+  'feature_request',
+  'pricing',
+  'documentation',
+  'other',
+] as const;
+
+export class FeedbackBody {
+  @Doc({
+    description: 'The product the feedback is about (one of the current sales products)',
+    example: 'jp-local-pack',
+  })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  product_id!: string;
+
+  @Doc({ description: 'An endpoint of that product, if the feedback is about one', example: 'local-holiday' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  endpoint_id?: string;
+
+  @Doc({ description: 'What kind of feedback this is', example: 'data_quality' })
+  @IsOptional()
+  @IsIn([...FEEDBACK_CATEGORIES])
+  category?: string;
+
+  @Doc({ description: 'Overall rating from 1 (poor) to 5 (excellent)', example: 4 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  rating?: number;
+
+  @Doc({
+    description: 'Free text, up to 2000 characters; no personal data (see the privacy boundary)',
+    example: 'The 2027 list is exactly what we needed.',
+  })
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2000)
+  message?: string;
+}
+
+interface FeedbackDoc {
+  _id: string;
+  product_id: string;
+  endpoint_id?: string;
+  category?: string;
+  rating?: number;
+  message?: string;
+  received_at: Date;
+  client_hash: string;
+  [k: string]: unknown;
+}
+
+const feedbackBody = new BodySpec(FeedbackBody);
+
+export const PRIVACY_BOUNDARY = {
+  summary:
+    'Feedback is anonymous. We keep only the fields below and the time it arrived. Your network address is never stored: ' +
+    'we keep a keyed hash of it (HMAC with a secret of this deployment), used only to limit how much one client can send. ' +
+    'Messages that contain personal data or secrets are refused, not stored.',
+  stored: [
+    'product_id',
+    'endpoint_id',
+    'category',
+    'rating',
+    'message',
+    'received_at',
+    'client_hash (keyed hash of the client address)',
+  ],
+  never_stored: [
+    'client network address in clear',
+    'API keys',
+    'payment headers',
+    'any other request header',
+  ],
+  refused_content: [
+    'e-mail addresses',
+    'phone numbers',
+    'API keys and secret tokens',
+    'wallet private keys (64 hex digits; transaction hashes look the same)',
+    'wallet seed phrases',
+  ],
+};
+
+export function feedbackCollection(s: GatewayServices): Promise<Collection<FeedbackDoc>> {
+  return s.store.collection<FeedbackDoc>('feedback', {
+    indexes: [{ fields: ['received_at'] }, { fields: ['product_id'] }],
+  });
+}
+
+export async function mountFeedbackRoutes(router: Router, s: GatewayServices): Promise<void> {
+  const records = await feedbackCollection(s);
+  const rule = { bucket: 'feedback', limit: s.config.limits.feedbackPerHour, windowSeconds: 3600 };
+  const schemaBody = {
+    accepted_fields: feedbackBody.spec.params.map((p) => ({
+      name: p.name,
+      required: p.required,
+      description: p.description,
+      accepts:
+        p.name === 'product_id' ? `one of: ${s.registry.products.map((x) => x.id).join(', ')}` : p.accepted,
+      schema:
+        p.name === 'product_id' ? { ...p.schema, enum: s.registry.products.map((x) => x.id) } : p.schema,
+    })),
+    at_least_one_of: ['message', 'rating'],
+    privacy_boundary: PRIVACY_BOUNDARY,
+    json_schema: feedbackBody.spec.objectSchema(),
+    limits: { per_client_per_hour: rule.limit },
+  };
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/feedback/schema',
+    {
+      operationId: 'getFeedbackSchema',
+      summary: 'The accepted feedback fields and the privacy boundary, in words and as data',
+      tags: ['gateway'],
+      responses: {
+        '200': jsonResponse('Fields, bounds, enums and the privacy boundary.', ref('FeedbackSchema')),
+      },
+    },
+    (_req, res) => {
+      res.json(schemaBody);
+    },
+  );
+
+  mount(
+    router,
+    s.catalog,
+    'post',
+    '/feedback',
+    {
+      operationId: 'postFeedback',
+      summary: 'Anonymous feedback about a current sales product',
+      tags: ['gateway'],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: feedbackBody.spec.objectSchema(),
+            example: { product_id: 'jp-local-pack', endpoint_id: 'local-holiday', rating: 5 },
+          },
+        },
+      },
+      responses: {
+        '201': jsonResponse('Stored; the body carries the feedback id.', ref('FeedbackAccepted')),
+        '400': jsonResponse('The body is not a JSON object.', ERROR_REF),
+        '422': jsonResponse(
+          'A field is invalid or holds personal data (code `invalid_body`, with correction_hints naming the field).',
+          ERROR_REF,
+        ),
+        '429': jsonResponse(
+          'Too much feedback from this client (code `rate_limited`; see Retry-After).',
+          ERROR_REF,
+        ),
+      },
+    },
+    s.jsonBody,
+    async (req, res) => {
+      const body = feedbackBody.parse(req);
+      const problems = checkFeedback(s, body);
+      if (problems.length > 0) throw invalidBodyError(problems);
+      const client = s.clientIdentity.of(req);
+      await s.rateLimiter.enforce(rule, client, res, 'feedback messages from this address');
+      const doc: FeedbackDoc = {
+        _id: randomId('fb'),
+        product_id: body.product_id,
+        ...(body.endpoint_id ? { endpoint_id: body.endpoint_id } : {}),
+        ...(body.category ? { category: body.category } : {}),
+        ...(body.rating !== undefined ? { rating: body.rating } : {}),
+        ...(body.message ? { message: body.message } : {}),
+        received_at: s.clock.now(),
+        client_hash: client,
+      };
+      await records.insertOne(doc);
+      res.status(201).json({
+        feedback_id: doc._id,
+        status: 'stored',
+        received_at: doc.received_at.toISOString(),
+        privacy: PRIVACY_BOUNDARY.summary,
+      });
+    },
+  );
+}
+
+function checkFeedback(s: GatewayServices, body: FeedbackBody): QueryProblem[] {
+  const problems: QueryProblem[] = [];
+  const products = s.registry.products.map((p) => p.id);
+  const problem = (
+    parameter: string,
+    code: string,
+    text: string,
+    accepted: string,
+    hint: string,
+  ): QueryProblem => ({ parameter, code, problem: text, accepted, hint });
+  if (!products.includes(body.product_id)) {
+    problems.push(
+      problem(
+        'product_id',
+        'not_allowed_value',
+        `${body.product_id.slice(0, 100)} is not a current sales product`,
+        `one of: ${products.join(', ')}`,
+        'Use one of the product ids listed by GET /products.',
+      ),
+    );
+  } else if (body.endpoint_id !== undefined) {
+    const endpoints = s.registry.soldOfProduct(body.product_id).map((p) => p.endpointId);
+    if (!endpoints.includes(body.endpoint_id)) {
+      problems.push(
+        problem(
+          'endpoint_id',
+          'not_allowed_value',
+          `${body.endpoint_id.slice(0, 100)} is not an endpoint of ${body.product_id}`,
+          `one of: ${endpoints.join(', ')}`,
+          `Use an endpoint id from GET /products/${body.product_id}, or leave it out.`,
+        ),
+      );
+    }
+  }
+  if (body.message === undefined && body.rating === undefined) {
+    problems.push(
+      problem(
+        'message',
+        'missing_required',
+        'give a message, a rating, or both',
+        'a text of 1 to 2000 characters',
+        'Add "message": "..." or "rating": 1..5.',
+      ),
+    );
+  }
+  if (body.message) {
+    const found = findPersonalData(body.message);
+    if (found) {
+      problems.push(
+        problem(
+          'message',
+          'personal_data_refused',
+          `message contains ${found.what}`,
+          'text without personal data or secrets',
+          `Remove ${found.what} and send again; feedback is anonymous and must not carry personal data (see GET /feedback/schema).`,
+        ),
+      );
+    }
+  }
+  return problems;
+}

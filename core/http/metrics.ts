@@ -1,0 +1,134 @@
+/**
+ * Prometheus metrics (prom-client, one registry per gateway): requests by surface, endpoint and
+ * status, latency histograms, payments by outcome, broker debits, store errors, and the default
+ * process metrics. Label values are bounded: endpoint ids and route templates, never raw paths.
+ */
+import type { RequestHandler } from 'express';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Collection, DocumentStore } from '../store/port';
+
+export type PaymentOutcome =
+  'challenged' | 'refused' | 'verified' | 'settled' | 'settle_failed' | 'settle_unknown';
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'gateway_http_requests_total',
+    help: 'HTTP requests by surface, endpoint (endpoint id or route) and status code',
+    labelNames: ['surface', 'endpoint', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'gateway_http_request_duration_seconds',
+    help: 'Time from request to response end, by surface and endpoint',
+    labelNames: ['surface', 'endpoint'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly payments = new Counter({
+    name: 'gateway_payments_total',
+    help: 'x402 payments by outcome (challenged, refused, verified, settled, settle_failed, settle_unknown)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly debits = new Counter({
+    name: 'gateway_broker_debits_total',
+    help: 'Broker calls charged to an API key',
+    labelNames: ['endpoint'] as const,
+    registers: [this.registry],
+  });
+  private readonly debitAmount = new Counter({
+    name: 'gateway_broker_debit_micro_usdc_total',
+    help: 'Credit charged by the broker, in micro-USDC',
+    registers: [this.registry],
+  });
+  private readonly storeErrors = new Counter({
+    name: 'gateway_store_errors_total',
+    help: 'Store operations that failed (duplicate keys, which are expected, are not counted)',
+    labelNames: ['operation'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Times every request; surfaces name themselves in res.locals.surface / res.locals.endpointId. */
+  middleware(): RequestHandler {
+    return (req, res, next) => {
+      const start = process.hrtime.bigint();
+      res.once('finish', () => {
+        const surface = typeof res.locals.surface === 'string' ? res.locals.surface : 'gateway';
+        const route = (req.route as { path?: unknown } | undefined)?.path;
+        const endpoint =
+          typeof res.locals.endpointId === 'string'
+            ? res.locals.endpointId
+            : typeof route === 'string'
+              ? route
+              : 'unmatched';
+        this.requests.inc({ surface, endpoint, status: String(res.statusCode) });
+        this.latency.observe({ surface, endpoint }, Number(process.hrtime.bigint() - start) / 1e9);
+      });
+      next();
+    };
+  }
+
+  payment(outcome: PaymentOutcome): void {
+    this.payments.inc({ outcome });
+  }
+
+  debit(endpointId: string, micro: number): void {
+    this.debits.inc({ endpoint: endpointId });
+    this.debitAmount.inc(micro);
+  }
+
+  storeError(operation: string): void {
+    this.storeErrors.inc({ operation });
+  }
+}
+
+const COLLECTION_METHODS = [
+  'insertOne',
+  'findOne',
+  'find',
+  'count',
+  'updateOne',
+  'findOneAndUpdate',
+  'deleteOne',
+  'deleteMany',
+  'bulkUpsert',
+];
+
+/** Wraps a store so that failing operations are counted (and still thrown). */
+export function instrumentStore(store: DocumentStore, metrics: GatewayMetrics): DocumentStore {
+  const wrap = <T extends object>(target: T, label: (method: string) => string, methods: string[]): T =>
+    new Proxy(target, {
+      get(obj, prop, receiver) {
+        const value = Reflect.get(obj, prop, receiver) as unknown;
+        if (typeof prop !== 'string' || !methods.includes(prop) || typeof value !== 'function') return value;
+        return (...args: unknown[]) =>
+          (value as (...a: unknown[]) => Promise<unknown>).apply(obj, args).catch((err: unknown) => {
+            if ((err as Error)?.name !== 'DuplicateKeyError') metrics.storeError(label(prop));
+            throw err;
+          });
+      },
+    });
+  return new Proxy(store, {
+    get(obj, prop, receiver) {
+      if (prop === 'collection') {
+        return async (name: string, spec: Parameters<DocumentStore['collection']>[1]) => {
+          const c = await obj.collection(name, spec);
+          return wrap(c as Collection, (m) => `${name}.${m}`, COLLECTION_METHODS);
+        };
+      }
+      if (prop === 'ping') {
+        return () =>
+          obj.ping().catch((err: unknown) => {
+            metrics.storeError('ping');
+            throw err;
+          });
+      }
+      return Reflect.get(obj, prop, receiver) as unknown;
+    },
+  });
+}

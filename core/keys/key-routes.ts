@@ -1,0 +1,190 @@
+/** POST /keys/create and GET /keys/status. */
+import type { Request, RequestHandler, Router } from 'express';
+import { IsString, MaxLength, MinLength } from 'class-validator';
+import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
+import { HttpError } from '../http/errors';
+import { BodySpec } from '../http/json-body';
+import type { GatewayServices } from '../http/services';
+import { ref } from '../discovery/schemas';
+import { Doc, Trim } from '../plugins/query-rules';
+import { formatUsd } from '../util/money';
+import type { KeyDoc } from './key-ledger';
+
+export class CreateKeyBody {
+  @Doc({
+    description: 'A free label for the owner of the key (1..100 characters, trimmed)',
+    example: 'my agent',
+  })
+  @Trim()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  owner_label!: string;
+}
+
+const createKeyBody = new BodySpec(CreateKeyBody);
+
+function apiKeyOf(req: Request): string | undefined {
+  const v = req.headers['x-api-key'];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** Resolves X-API-Key into res.locals.key, or answers 401 (JSON on the broker). */
+export function requireApiKey(s: GatewayServices): RequestHandler {
+  return async (req, res, next) => {
+    const presented = apiKeyOf(req);
+    if (!presented) {
+      return next(
+        new HttpError(401, 'api_key_required', 'This call needs an API key in the X-API-Key header.', {
+          hint: 'Create one with POST /keys/create {"owner_label": "..."}; it comes with free trial credit.',
+        }),
+      );
+    }
+    const key = await s.keys.authenticate(presented);
+    if (!key) {
+      return next(
+        new HttpError(401, 'api_key_invalid', 'The X-API-Key header does not hold a valid API key.', {
+          hint: 'Check the key (it starts with jpgw_) or create a new one with POST /keys/create.',
+        }),
+      );
+    }
+    res.locals.key = key;
+    next();
+  };
+}
+
+export function entitlementsOf(s: GatewayServices) {
+  return s.registry.products.map((p) => ({ product_id: p.id, status: 'active', basis: 'trial_credit' }));
+}
+
+function usd(micro: number) {
+  return { micro_usdc: micro, usd: formatUsd(micro) };
+}
+
+export function mountKeyRoutes(router: Router, s: GatewayServices): void {
+  const keyRule = { bucket: 'keys_create', limit: s.config.limits.keyCreatePerHour, windowSeconds: 3600 };
+
+  mount(
+    router,
+    s.catalog,
+    'post',
+    '/keys/create',
+    {
+      operationId: 'createKey',
+      summary: 'Create an API key with free trial credit (no signup, no wallet)',
+      description:
+        'The key is returned exactly once; only its hash is stored. Rate-limited per client address.',
+      tags: ['broker'],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: createKeyBody.spec.objectSchema(),
+            example: { owner_label: 'my agent' },
+          },
+        },
+      },
+      responses: {
+        '201': jsonResponse(
+          'The new key (shown once), its trial credit and entitlements.',
+          ref('KeyCreated'),
+        ),
+        '400': jsonResponse(
+          'The body is not a JSON object (code `invalid_body` / `invalid_json`).',
+          ERROR_REF,
+        ),
+        '413': jsonResponse('The body is too large (code `body_too_large`).', ERROR_REF),
+        '422': jsonResponse(
+          'owner_label is missing or not 1..100 characters (code `invalid_body`, with correction_hints).',
+          ERROR_REF,
+        ),
+        '429': jsonResponse(
+          'Too many keys from this client address (code `rate_limited`; see Retry-After).',
+          ERROR_REF,
+        ),
+      },
+    },
+    s.jsonBody,
+    async (req, res) => {
+      const body = createKeyBody.parse(req);
+      await s.rateLimiter.enforce(keyRule, s.clientIdentity.of(req), res, 'API keys from this address');
+      const now = s.clock.now();
+      const { apiKey, doc } = await s.keys.create(body.owner_label, s.config.trialCreditMicroUsdc, now);
+      req.log?.info({ key_id: doc._id, prefix: doc.prefix }, 'api key created');
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(201).json({
+        api_key: apiKey,
+        key_id: doc._id,
+        prefix: doc.prefix,
+        owner_label: doc.owner_label,
+        created_at: doc.created_at.toISOString(),
+        trial_credit: usd(doc.trial_granted_micro),
+        entitlements: entitlementsOf(s),
+        notice:
+          'Store this key now: it is shown once and only its hash is kept. Send it in the X-API-Key header.',
+        next: {
+          call: 'POST /broker/call',
+          status: 'GET /keys/status',
+          manifest: '/.well-known/broker-manifest.json',
+        },
+      });
+    },
+  );
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/keys/status',
+    {
+      operationId: 'getKeyStatus',
+      summary: "The key's balance, entitlements and recent usage",
+      tags: ['broker'],
+      parameters: [{ name: 'X-API-Key', in: 'header', required: true, schema: { type: 'string' } }],
+      responses: {
+        '200': jsonResponse('Key state.', ref('KeyStatus')),
+        '401': {
+          description: 'Missing or invalid key (text body).',
+          content: { 'text/plain': { schema: { type: 'string' } } },
+        },
+      },
+    },
+    async (req, res) => {
+      const presented = apiKeyOf(req);
+      const key = presented ? await s.keys.authenticate(presented) : null;
+      res.setHeader('Cache-Control', 'no-store');
+      if (!key) {
+        // The spec asks for a text-only body here.
+        res
+          .status(401)
+          .type('text/plain')
+          .send(presented ? 'invalid API key' : 'missing API key');
+        return;
+      }
+      res.json(statusView(s, key));
+    },
+  );
+}
+
+function statusView(s: GatewayServices, key: KeyDoc) {
+  const reserved = key.holds.reduce((sum, h) => sum + h.amount, 0);
+  return {
+    key_id: key._id,
+    prefix: key.prefix,
+    owner_label: key.owner_label,
+    created_at: key.created_at.toISOString(),
+    balance: usd(key.balance_micro),
+    reserved_in_flight: usd(reserved),
+    trial_credit: usd(key.trial_granted_micro),
+    spent: { ...usd(key.spent_micro), calls: key.calls },
+    entitlements: entitlementsOf(s),
+    recent_usage: [...key.recent].reverse().map((u) => ({
+      broker_id: u.broker_id,
+      price_micro_usdc: u.price_micro,
+      price_usd: formatUsd(u.price_micro),
+      status: u.status,
+      at: u.at.toISOString(),
+      request_id: u.request_id,
+    })),
+  };
+}

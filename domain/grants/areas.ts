@@ -1,0 +1,101 @@
+/**
+ * Prefectures in queries and in jGrants target areas. A query names a prefecture by its JIS
+ * X 0401 code (01..47), its Japanese name with or without 都/府/県 (東京都, 東京) or its romaji
+ * name in any case (tokyo). jGrants' target_area_search holds 全国, prefecture names or region
+ * names, joined by "/".
+ */
+import { PREFECTURES, type Prefecture } from '../shared/prefectures';
+
+const BY_FORM = new Map<string, Prefecture>();
+for (const p of PREFECTURES) {
+  BY_FORM.set(p.code, p);
+  BY_FORM.set(p.name_ja, p);
+  BY_FORM.set(p.name_en.toLowerCase(), p);
+  // 東京都 → 東京, 大阪府 → 大阪, 青森県 → 青森; 北海道 has no suffix to drop.
+  const short = p.name_ja.replace(/[都府県]$/, '');
+  if (short !== p.name_ja) BY_FORM.set(short, p);
+}
+
+export const PREFECTURE_FORMS_TEXT =
+  'a JIS X 0401 prefecture code 01..47, a Japanese prefecture name with or without 都/府/県 (東京都, 東京), or a romaji name (tokyo)';
+
+export function resolvePrefecture(input: unknown): Prefecture | undefined {
+  if (typeof input !== 'string') return undefined;
+  const t = input.normalize('NFKC').trim();
+  return BY_FORM.get(t) ?? BY_FORM.get(t.toLowerCase());
+}
+
+export function prefectureByCode(code: string): Prefecture | undefined {
+  return PREFECTURES.find((p) => p.code === code);
+}
+
+/** jGrants region names; which prefectures each covers is not documented, so none is inferred. */
+const REGIONS = new Set([
+  '北海道地方',
+  '東北地方',
+  '関東・甲信越地方',
+  '東海・北陸地方',
+  '近畿地方',
+  '中国地方',
+  '四国地方',
+  '九州・沖縄地方',
+]);
+
+export interface TargetAreas {
+  /** The upstream text, as given. */
+  text: string | null;
+  nationwide: boolean;
+  prefecture_codes: string[];
+  prefectures: string[];
+  /** Region names (their prefectures are not inferred). */
+  regions: string[];
+  /** Parts that are neither 全国, a prefecture nor a region. */
+  unrecognised: string[];
+  /** target_area_detail: free text that may narrow the area further. */
+  detail: string | null;
+}
+
+export function readTargetAreas(
+  search: string | null | undefined,
+  detail: string | null | undefined,
+): TargetAreas {
+  const text = typeof search === 'string' && search.trim() !== '' ? search : null;
+  const parts = (text ?? '')
+    .split('/')
+    .map((s) => s.normalize('NFKC').trim())
+    .filter((s) => s !== '');
+  const codes = new Set<string>();
+  const regions: string[] = [];
+  const unrecognised: string[] = [];
+  let nationwide = false;
+  for (const part of parts) {
+    if (part === '全国') nationwide = true;
+    else if (REGIONS.has(part)) regions.push(part);
+    else {
+      const p = PREFECTURES.find((x) => x.name_ja === part);
+      if (p) codes.add(p.code);
+      else unrecognised.push(part);
+    }
+  }
+  const sorted = [...codes].sort();
+  return {
+    text,
+    nationwide,
+    prefecture_codes: sorted,
+    prefectures: sorted.map((c) => prefectureByCode(c)!.name_ja),
+    regions,
+    unrecognised,
+    detail: typeof detail === 'string' && detail.trim() !== '' ? detail : null,
+  };
+}
+
+/** How a grant's area relates to a prefecture. */
+export type AreaMatch = 'nationwide' | 'prefecture' | 'no' | 'unknown';
+
+export function areaMatch(areas: TargetAreas, code: string): AreaMatch {
+  if (areas.nationwide) return 'nationwide';
+  if (areas.prefecture_codes.includes(code)) return 'prefecture';
+  // A region or unreadable area might include the prefecture: say so rather than guess.
+  if (areas.regions.length > 0 || areas.unrecognised.length > 0 || areas.text === null) return 'unknown';
+  return 'no';
+}

@@ -1,0 +1,96 @@
+/**
+ * The grants catalogue the plugins query: it asks the source for items, normalises them, filters
+ * and orders them, and (for the live source, whose search items carry only a few fields) fetches
+ * the detail of just the grants it is about to return. Filters see each record twice in live
+ * mode: leniently on list-level records (fields a list item lacks count as unknown), then
+ * strictly on detail-level ones.
+ */
+import { Lifecycle, scoped } from 'tsyringe';
+import type { DataProvenance } from '../../core/plugins/contract';
+import { mergeProvenance } from './attribution';
+import { GrantsData } from './grants-data';
+import type { ListRequest } from './grants-source';
+import { normaliseGrant, type GrantRecord } from './grant-record';
+
+/** list: a search item (lacks industry, purpose, rate, texts); detail: every field. */
+export type RecordLevel = 'list' | 'detail';
+
+export interface FindSpec {
+  request: ListRequest;
+  keep(record: GrantRecord, level: RecordLevel): boolean;
+  order(a: GrantRecord, b: GrantRecord): number;
+  limit: number;
+}
+
+export interface Found {
+  records: GrantRecord[];
+  /** Records matching the filters (in live mode: list-level matches before the detail check). */
+  total_matched: number;
+  provenance: DataProvenance;
+}
+
+/** At most this many detail fetches per listing call, whatever the limit. */
+const MAX_DETAIL_FETCHES = 100;
+const DETAIL_CONCURRENCY = 4;
+
+@scoped(Lifecycle.ContainerScoped)
+export class GrantsCatalogue {
+  constructor(readonly data: GrantsData) {}
+
+  async find(spec: FindSpec, now: Date): Promise<Found> {
+    const listed = await this.data.list(spec.request, now);
+    const level: RecordLevel = listed.value.detailed ? 'detail' : 'list';
+    const matched = listed.value.items
+      .map((item) => normaliseGrant(item, now))
+      .filter((r) => spec.keep(r, level))
+      .sort(spec.order);
+    if (level === 'detail') {
+      return {
+        records: matched.slice(0, spec.limit),
+        total_matched: matched.length,
+        provenance: listed.provenance,
+      };
+    }
+    const records: GrantRecord[] = [];
+    const provenances: DataProvenance[] = [listed.provenance];
+    let next = 0;
+    while (records.length < spec.limit && next < matched.length && next < MAX_DETAIL_FETCHES) {
+      const batch = matched.slice(next, Math.min(next + spec.limit - records.length, MAX_DETAIL_FETCHES));
+      next += batch.length;
+      const details = await mapLimited(batch, DETAIL_CONCURRENCY, (r) => this.data.detail(r.grant_id, now));
+      for (const answer of details) {
+        provenances.push(answer.provenance);
+        if (!answer.value) continue;
+        const full = normaliseGrant(answer.value, now);
+        if (spec.keep(full, 'detail')) records.push(full);
+      }
+    }
+    records.sort(spec.order);
+    const provenance = mergeProvenance(provenances);
+    if (next < matched.length && records.length < spec.limit) {
+      provenance.notes = [
+        ...(provenance.notes ?? []),
+        `Only the first ${MAX_DETAIL_FETCHES} matches were checked in detail.`,
+      ];
+    }
+    return { records: records.slice(0, spec.limit), total_matched: matched.length, provenance };
+  }
+
+  async detail(id: string, now: Date): Promise<{ record: GrantRecord | null; provenance: DataProvenance }> {
+    const answer = await this.data.detail(id, now);
+    return { record: answer.value ? normaliseGrant(answer.value, now) : null, provenance: answer.provenance };
+  }
+}
+
+async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let cursor = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (cursor < items.length) {
+      const i = cursor++;
+      results[i] = await fn(items[i]);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}

@@ -1,0 +1,40 @@
+import { injectable } from 'tsyringe';
+import type { EndpointHandler, HandlerContext } from '../../core/plugins/contract';
+import { areaMatch, resolvePrefecture } from '../../domain/grants/areas';
+import { GrantsCatalogue } from '../../domain/grants/catalogue';
+import { availableIn, byRelevance } from '../../domain/grants/filters';
+import type { GrantSummary } from '../../domain/grants/grant-record';
+import { listingPayload, prefectureView, type ListingPayload } from '../../domain/grants/payloads';
+import type { GrantsByPrefectureQuery } from './query';
+
+export type PrefectureItem = GrantSummary & { scope: 'national' | 'prefecture' };
+
+@injectable()
+export class GrantsByPrefectureHandler implements EndpointHandler<
+  GrantsByPrefectureQuery,
+  ListingPayload<PrefectureItem>
+> {
+  constructor(private readonly catalogue: GrantsCatalogue) {}
+
+  async handle(q: GrantsByPrefectureQuery, ctx: HandlerContext): Promise<ListingPayload<PrefectureItem>> {
+    const pref = resolvePrefecture(q.pref)!;
+    const found = await this.catalogue.find(
+      {
+        request: { acceptingOnly: q.open_only },
+        keep: (r) => (!q.open_only || r.status === 'open') && availableIn(r, pref.code),
+        order: byRelevance,
+        limit: q.limit,
+      },
+      ctx.now,
+    );
+    return listingPayload(
+      found,
+      ctx.now,
+      { pref: prefectureView(pref), open_only: q.open_only, limit: q.limit },
+      (s) => ({
+        ...s,
+        scope: areaMatch(s.target_areas, pref.code) === 'nationwide' ? 'national' : 'prefecture',
+      }),
+    );
+  }
+}

@@ -1,0 +1,33 @@
+import { injectable } from 'tsyringe';
+import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import { NotFoundError } from '../../core/plugins/errors';
+import { grantsAttribution } from '../../domain/grants/attribution';
+import { GrantsCatalogue } from '../../domain/grants/catalogue';
+import type { GrantRecord } from '../../domain/grants/grant-record';
+import { tokyoDateOf } from '../../domain/grants/tokyo-dates';
+import type { GrantsDetailQuery } from './query';
+
+export type GrantDetailPayload = GrantRecord & EndpointPayload & { today: string };
+
+@injectable()
+export class GrantsDetailHandler implements EndpointHandler<GrantsDetailQuery, GrantDetailPayload> {
+  constructor(private readonly catalogue: GrantsCatalogue) {}
+
+  async handle(q: GrantsDetailQuery, ctx: HandlerContext): Promise<GrantDetailPayload> {
+    const { record, provenance } = await this.catalogue.detail(q.id, ctx.now);
+    if (!record) {
+      throw new NotFoundError(
+        'grant_not_found',
+        `No grant with id ${q.id} in ${provenance.kind === 'live' ? 'jGrants' : `the jGrants snapshot of ${provenance.as_of}`}.`,
+        'Find grant ids with grants/search (grant_id); ids are case-sensitive.',
+        { id: q.id, source: provenance.kind },
+      );
+    }
+    return {
+      today: tokyoDateOf(ctx.now),
+      ...record,
+      _attribution: grantsAttribution(provenance),
+      _provenance: provenance,
+    };
+  }
+}

@@ -1,0 +1,3 @@
+import { listingSchema } from '../../domain/grants/payloads';
+
+export const grantsSearchPayloadSchema = listingSchema();

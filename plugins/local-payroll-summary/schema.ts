@@ -1,0 +1,35 @@
+import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
+import { PAYROLL_FIELD_PROPERTIES, PAYROLL_REQUIRED_FIELDS } from '../../domain/payroll/payroll-view-schema';
+
+export const payrollSummaryPayloadSchema = {
+  type: 'object',
+  required: [...PAYROLL_REQUIRED_FIELDS, 'year_month_source', 'calendar'],
+  properties: {
+    ...PAYROLL_FIELD_PROPERTIES,
+    year_month_source: { enum: ['query', 'default_current_month_asia_tokyo'] },
+    calendar: {
+      type: 'object',
+      required: ['working_days', 'national_holidays', 'working_day_rule'],
+      properties: {
+        working_days: { type: 'integer', description: 'Weekdays of the month that are not holidays.' },
+        national_holidays: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['date', 'weekday', 'name_ja', 'name_en', 'kind'],
+            properties: {
+              date: { type: 'string', format: 'date' },
+              weekday: { type: 'string' },
+              name_ja: { type: 'string' },
+              name_en: { type: 'string' },
+              kind: { enum: ['national_holiday', 'substitute_holiday', 'citizens_holiday'] },
+            },
+          },
+        },
+        working_day_rule: { type: 'string' },
+      },
+    },
+    _attribution: { type: 'string' },
+    _provenance: PROVENANCE_SCHEMA,
+  },
+};

@@ -1,0 +1,27 @@
+import { definePlugin } from '../../core/plugins/contract';
+import { StandardRemunerationHandler } from './handler';
+import { StandardRemunerationQuery } from './query';
+import { standardRemunerationPayloadSchema } from './schema';
+
+export default definePlugin({
+  endpointId: 'local-standard-remuneration',
+  product: 'jp-local-pack',
+  tail: 'local/social-insurance/standard-remuneration',
+  priceMicroUsdc: 10_000,
+  lifecycle: 'paid_open',
+  summary: "Standard monthly remuneration grade (標準報酬月額) for health insurance and employees' pension",
+  description:
+    "The health-insurance grade (1-50) and employees' pension grade (1-32) of a monthly remuneration, with the standard monthly remuneration of each grade and the pay bracket it covers (以上/未満). verbose adds both whole grade tables.",
+  source: {
+    name: "Standard monthly remuneration tables (Health Insurance Act Art. 40, Employees' Pension Insurance Act Art. 20), FY2026",
+    freshness: 'static table, FY2026 (unchanged from FY2025; pension scale valid to the August 2027 premium)',
+    url: 'https://www.kyoukaikenpo.or.jp/about/business/insurance_rate/rate_prefectures/r08/index.html',
+  },
+  query: StandardRemunerationQuery,
+  handler: StandardRemunerationHandler,
+  payloadSchema: standardRemunerationPayloadSchema,
+  examples: [
+    { title: 'Grade of a 300,000 yen salary', query: { monthly_salary: 300000 } },
+    { title: 'With both grade tables', query: { monthly_salary: 92999, verbose: true } },
+  ],
+});

@@ -1,0 +1,50 @@
+import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
+
+const GRADE = {
+  type: 'object',
+  required: ['grade', 'standard_monthly_remuneration_jpy', 'bracket'],
+  properties: {
+    grade: { type: 'integer' },
+    standard_monthly_remuneration_jpy: { type: 'integer', description: '標準報酬月額 of the grade, yen.' },
+    bracket: {
+      type: 'object',
+      description: 'Monthly remuneration covered: from_jpy (以上, included) to below_jpy (未満, excluded).',
+      required: ['from_jpy', 'below_jpy'],
+      properties: { from_jpy: { type: 'integer' }, below_jpy: { type: ['integer', 'null'] } },
+    },
+    grades_in_scale: { type: 'integer' },
+  },
+};
+
+export const standardRemunerationPayloadSchema = {
+  type: 'object',
+  required: [
+    'monthly_salary',
+    'month_applied',
+    'health_insurance',
+    'employees_pension',
+    'notes',
+    '_attribution',
+    '_provenance',
+  ],
+  properties: {
+    monthly_salary: { type: 'integer' },
+    month_applied: {
+      type: 'string',
+      description: 'The month (YYYY-MM, Asia/Tokyo) whose grade tables were applied: the current month.',
+    },
+    health_insurance: { ...GRADE, description: 'Health insurance grade (1-50), also used for nursing care.' },
+    employees_pension: { ...GRADE, description: "Employees' pension grade (1-32)." },
+    notes: { type: 'array', items: { type: 'string' } },
+    grade_table: {
+      type: 'object',
+      description: 'With verbose: every grade of both scales.',
+      properties: {
+        health_insurance: { type: 'array', items: GRADE },
+        employees_pension: { type: 'array', items: GRADE },
+      },
+    },
+    _attribution: { type: 'string' },
+    _provenance: PROVENANCE_SCHEMA,
+  },
+};

@@ -1,0 +1,251 @@
+import { expect } from 'chai';
+import { rmSync } from 'node:fs';
+import { PLUGINS_DIR } from '../../../config/paths';
+import { describeEndpoint, queryString } from '../../../core/discovery/describe';
+import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
+import { OpenApiValidator } from '../../support/openapi-validator';
+
+describe('discovery documents', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({ env: { TRIAL_CREDIT_MICRO_USDC: '123000' } });
+  });
+  after(() => gw.close());
+
+  it('the broker manifest lists how to get a key, how to call, the trial credit and every endpoint-level id', async () => {
+    const res = await gw.get('/.well-known/broker-manifest.json');
+    expect(res.status).to.equal(200);
+    const m = res.body;
+    expect(m).to.include({ interface_version: 'v1', name: 'Japan Public-Data Gateway' });
+    expect(m.get_a_key).to.include({ method: 'POST', url: 'http://gateway.test/keys/create' });
+    expect(m.call).to.include({ method: 'POST', url: 'http://gateway.test/broker/call' });
+    expect(m.call.headers).to.have.property('X-API-Key');
+    expect(m.trial_credit).to.include({ micro_usdc: 123000, usd: '0.123' });
+    const sold = gw.gateway.registry.sold();
+    expect(m.endpoints.map((e: { product_id: string }) => e.product_id)).to.deep.equal(
+      sold.map((p) => p.brokerId),
+    );
+    const holiday = m.endpoints.find((e: { endpoint_id: string }) => e.endpoint_id === 'local-holiday');
+    expect(holiday).to.deep.include({
+      product: 'jp-local-pack',
+      tail: 'local/holiday/jp',
+      price: { micro_usdc: 1000, usd: '0.001' },
+      preview_url: 'http://gateway.test/preview/v1/local/holiday/jp',
+    });
+    expect(holiday.parameters.find((p: { name: string }) => p.name === 'year')).to.include({
+      type: 'integer',
+      required: false,
+      minimum: 2024,
+      maximum: 2027,
+    });
+  });
+
+  it('llms.txt is a plain-text quick start with the four ways in, every endpoint with its price, and the machine documents', async () => {
+    const res = await gw.get('/llms.txt');
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^text\/plain/);
+    const t = res.text;
+    expect(t).to.match(
+      /not final legal, payroll, corporate-verification, tax or grant-eligibility decisions/,
+    );
+    expect(t).to.include("curl 'http://gateway.test/preview/v1/local/holiday/jp?year=2026'");
+    expect(t).to.include("curl -X POST 'http://gateway.test/keys/create'");
+    expect(t).to.include("curl -X POST 'http://gateway.test/broker/call' -H 'X-API-Key: jpgw_...'");
+    expect(t).to.include("curl -i 'http://gateway.test/v1/local/holiday/jp?year=2026'");
+    expect(t).to.include('http://gateway.test/marketplace/partner/v1/local/holiday/jp');
+    for (const p of gw.gateway.registry.sold())
+      expect(t).to.include(`- ${p.tail}  ${p.priceUsd} USD  broker id ${p.brokerId}`);
+    for (const doc of ['/openapi.json', '/.well-known/x402', '/.well-known/broker-manifest.json', '/portal'])
+      expect(t).to.include(`http://gateway.test${doc}`);
+  });
+
+  it('portal.md documents every endpoint: parameters, price, source, freshness, examples per surface; errors, limits, data honesty', async () => {
+    const res = await gw.get('/portal.md');
+    expect(res.headers.get('content-type')).to.match(/^text\/markdown/);
+    const md = res.text;
+    for (const p of gw.gateway.registry.sold()) {
+      const e = describeEndpoint(p, gw.gateway.services.config);
+      const qs = queryString(e.examples[0].query);
+      expect(md).to.include(`#### ${p.endpointId}: ${p.manifest.summary}`);
+      expect(md).to.include(`| Price | ${p.priceUsd} USD (${p.priceMicroUsdc} micro-USDC) per call |`);
+      expect(md).to.include(p.manifest.source.freshness);
+      for (const q of e.parameters) expect(md).to.include(`| \`${q.name}\` |`);
+      expect(md).to.include(`curl 'http://gateway.test${e.paths.preview}${qs}'`);
+      expect(md).to.include(`curl -i 'http://gateway.test${e.paths.x402}${qs}'`);
+      expect(md).to.include(
+        `curl 'http://gateway.test${e.paths.marketplace}${qs}' -H 'X-Marketplace-Proxy-Secret`,
+      );
+      expect(md).to.include(`"product_id":"${p.brokerId}"`);
+    }
+    for (const section of [
+      '## Errors and what to do',
+      '## Limits',
+      '## Data honesty',
+      '## Machine documents',
+    ])
+      expect(md).to.include(section);
+    expect(md)
+      .to.include('`insufficient_credit`')
+      .and.include('`source_unavailable`')
+      .and.include('`marketplace_proxy_secret_mismatch`');
+  });
+
+  it('the HTML portal renders the same content, with a try-it form per endpoint and a strict CSP', async () => {
+    const res = await gw.get('/portal');
+    expect(res.headers.get('content-type')).to.match(/^text\/html/);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp)
+      .to.include("script-src 'self'")
+      .and.include("frame-ancestors 'none'")
+      .and.not.include('unsafe-inline');
+    const html = res.text;
+    expect(html.match(/<form class="try-it"/g)?.length).to.equal(gw.gateway.registry.sold().length);
+    expect(html).to.not.match(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
+    expect(html).to.not.match(/ style=/); // no inline style
+    for (const p of gw.gateway.registry.sold())
+      expect(html).to.include(`action="/portal/try/${p.endpointId}"`);
+    expect(html).to.include('<h2 id="errors-and-what-to-do">');
+    expect((await gw.get('/portal.js')).headers.get('content-type')).to.match(/javascript/);
+    expect((await gw.get('/portal.css')).headers.get('content-type')).to.match(/text\/css/);
+  });
+
+  it('the try-it form works without JavaScript: /portal/try drops empty fields and redirects to the preview', async () => {
+    const res = await fetch(`${gw.url}/portal/try/local-holiday?year=2026&verbose=`, { redirect: 'manual' });
+    expect(res.status).to.equal(303);
+    expect(res.headers.get('location')).to.equal('/preview/v1/local/holiday/jp?year=2026');
+    expect((await gw.get('/portal/try/nope')).status).to.equal(404);
+  });
+
+  it('real responses of the gateway operations validate against their published schemas', async () => {
+    const doc = (await gw.get('/openapi.json')).body;
+    const v = new OpenApiValidator(doc);
+    const key = await gw.post('/keys/create', { owner_label: 'schema' });
+    const status = await gw.get('/keys/status', { 'X-API-Key': key.body.api_key });
+    const fb = await gw.post('/feedback', { product_id: 'jp-grants', rating: 4 });
+    const checks: Array<[string, string, string, unknown]> = [
+      ['/health', 'get', '200', (await gw.get('/health')).body],
+      ['/products', 'get', '200', (await gw.get('/products')).body],
+      ['/products/{id}', 'get', '200', (await gw.get('/products/jp-local-pack')).body],
+      ['/products/{id}', 'get', '404', (await gw.get('/products/x')).body],
+      ['/product-status.json', 'get', '200', (await gw.get('/product-status.json')).body],
+      [
+        '/.well-known/broker-manifest.json',
+        'get',
+        '200',
+        (await gw.get('/.well-known/broker-manifest.json')).body,
+      ],
+      ['/keys/create', 'post', '201', key.body],
+      ['/keys/status', 'get', '200', status.body],
+      ['/feedback/schema', 'get', '200', (await gw.get('/feedback/schema')).body],
+      ['/feedback', 'post', '201', fb.body],
+    ];
+    for (const [path, method, code, body] of checks)
+      expect(v.responseErrors(path, method, code, body), `${method} ${path} ${code}`).to.deep.equal([]);
+  });
+
+  it('the preview answer to every example of every endpoint validates against its published schema', async () => {
+    const doc = (await gw.get('/openapi.json')).body;
+    const v = new OpenApiValidator(doc);
+    for (const p of gw.gateway.registry.sold()) {
+      for (const example of p.manifest.examples) {
+        const path = `/preview/v1/${p.tail}`;
+        const res = await gw.get(path + queryString(example.query));
+        expect(res.status, `${path} ${JSON.stringify(example.query)}`).to.equal(200);
+        expect(
+          v.responseErrors(path, 'get', '200', res.body),
+          `${path} ${JSON.stringify(example.query)}`,
+        ).to.deep.equal([]);
+        const invalid = await gw.get(`${path}?zz_not_a_parameter=1`);
+        expect(v.responseErrors(path, 'get', '422', invalid.body)).to.deep.equal([]);
+      }
+    }
+  });
+
+  it('a plugin folder added shows up in every document with no other edit', async () => {
+    const dir = makePluginsDir();
+    writeJsPlugin(dir, { folder: 'local-zz-extra', fields: { summary: "'Extra endpoint for discovery'" } });
+    const extra = await startTestGateway({
+      pluginDirs: [PLUGINS_DIR, dir],
+      plugins: ['local-holiday', 'local-zz-extra'],
+    });
+    try {
+      expect(
+        (await extra.get('/.well-known/broker-manifest.json')).body.endpoints.map(
+          (e: { product_id: string }) => e.product_id,
+        ),
+      ).to.include('jp-local-pack-v1-zz-extra');
+      expect((await extra.get('/llms.txt')).text).to.include('local/zz-extra/echo');
+      expect((await extra.get('/portal.md')).text).to.include(
+        '#### local-zz-extra: Extra endpoint for discovery',
+      );
+      expect((await extra.get('/portal')).text).to.include('action="/portal/try/local-zz-extra"');
+      expect((await extra.get('/openapi.json')).body.paths).to.have.property(
+        '/preview/v1/local/zz-extra/echo',
+      );
+      expect(
+        (await extra.get('/products/jp-local-pack')).body.endpoints.map(
+          (e: { endpoint_id: string }) => e.endpoint_id,
+        ),
+      ).to.include('local-zz-extra');
+    } finally {
+      await extra.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('GET /metrics', () => {
+  it('counts requests by surface, endpoint and status, latency, and broker debits, in Prometheus format', async () => {
+    const gw = await startTestGateway({ plugins: ['local-holiday'] });
+    try {
+      await gw.get('/preview/v1/local/holiday/jp?year=2026');
+      await gw.get('/preview/v1/local/holiday/jp?year=1999');
+      const key = (await gw.post('/keys/create', { owner_label: 'm' })).body.api_key;
+      await gw.post('/broker/call', { product_id: 'jp-local-pack-v1-holiday' }, { 'X-API-Key': key });
+      await gw.get('/nope');
+      const res = await gw.get('/metrics');
+      expect(res.headers.get('content-type')).to.match(/^text\/plain/);
+      const t = res.text;
+      expect(t).to.include(
+        'gateway_http_requests_total{surface="preview",endpoint="local-holiday",status="200"} 1',
+      );
+      expect(t).to.include(
+        'gateway_http_requests_total{surface="preview",endpoint="local-holiday",status="422"} 1',
+      );
+      expect(t).to.include(
+        'gateway_http_requests_total{surface="broker",endpoint="local-holiday",status="200"} 1',
+      );
+      expect(t).to.include(
+        'gateway_http_requests_total{surface="gateway",endpoint="unmatched",status="404"} 1',
+      );
+      expect(t).to.match(
+        /gateway_http_request_duration_seconds_bucket\{le="0\.1",surface="preview",endpoint="local-holiday"\} 2/,
+      );
+      expect(t).to.include('gateway_broker_debits_total{endpoint="local-holiday"} 1');
+      expect(t).to.include('gateway_broker_debit_micro_usdc_total 1000');
+      expect(t).to.include('gateway_store_errors_total');
+      expect(t).to.include('process_resident_memory_bytes');
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('requires the bearer token when METRICS_TOKEN is set', async () => {
+    const gw = await startTestGateway({
+      plugins: ['local-holiday'],
+      env: { METRICS_TOKEN: 'metrics-token-0123456789' },
+    });
+    try {
+      expect((await gw.get('/metrics')).status).to.equal(401);
+      expect((await gw.get('/metrics', { Authorization: 'Bearer wrong-token-000000000' })).status).to.equal(
+        401,
+      );
+      expect(
+        (await gw.get('/metrics', { Authorization: 'Bearer metrics-token-0123456789' })).status,
+      ).to.equal(200);
+    } finally {
+      await gw.close();
+    }
+  });
+});

@@ -1,0 +1,283 @@
+import { expect } from 'chai';
+import { rmSync } from 'node:fs';
+import { PLUGINS_DIR } from '../../../config/paths';
+import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
+
+const HOLIDAY = { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } };
+
+describe('broker: POST /broker/call', () => {
+  let gw: TestGateway;
+  let fixtures: string;
+  before(async () => {
+    fixtures = makePluginsDir();
+    writeJsPlugin(fixtures, {
+      folder: 'local-flaky',
+      handleBody: "throw new errors.SourceUnavailableError('upstream down', 'retry later');",
+    });
+    writeJsPlugin(fixtures, { folder: 'local-crash', handleBody: "throw new Error('boom');" });
+    gw = await startTestGateway({
+      pluginDirs: [PLUGINS_DIR, fixtures],
+      plugins: ['local-holiday', 'local-flaky', 'local-crash'],
+      env: { TRIAL_CREDIT_MICRO_USDC: '10000' },
+    });
+  });
+  after(async () => {
+    await gw.close();
+    rmSync(fixtures, { recursive: true, force: true });
+  });
+
+  async function newKey(): Promise<string> {
+    return (await gw.post('/keys/create', { owner_label: 'broker test' })).body.api_key;
+  }
+  const balanceOf = async (key: string) =>
+    (await gw.get('/keys/status', { 'X-API-Key': key })).body.balance.micro_usdc as number;
+
+  it('answers the endpoint JSON with _gateway surface broker, and charges the price', async () => {
+    const key = await newKey();
+    const res = await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key });
+    expect(res.status).to.equal(200);
+    expect(res.body.count).to.equal(18);
+    expect(res.body._gateway).to.include({
+      surface: 'broker',
+      broker_id: 'jp-local-pack-v1-holiday',
+      endpoint_id: 'local-holiday',
+    });
+    expect(res.body._gateway.credit).to.include({ charged_micro_usdc: 1000, balance_micro_usdc: 9000 });
+    expect(res.headers.get('x-credit-charged-micro-usdc')).to.equal('1000');
+    expect(res.headers.get('x-credit-balance-micro-usdc')).to.equal('9000');
+    expect(await balanceOf(key)).to.equal(9000);
+  });
+
+  it('accepts query values as JSON numbers or text alike', async () => {
+    const key = await newKey();
+    const res = await gw.post(
+      '/broker/call',
+      { product_id: 'jp-local-pack-v1-holiday', query: { year: '2027' } },
+      { 'X-API-Key': key },
+    );
+    expect(res.body.year).to.equal(2027);
+  });
+
+  it('validates the query exactly as the other surfaces, before any credit is touched', async () => {
+    const key = await newKey();
+    const res = await gw.post(
+      '/broker/call',
+      { product_id: 'jp-local-pack-v1-holiday', query: { year: 2030 } },
+      { 'X-API-Key': key },
+    );
+    expect(res.status).to.equal(422);
+    expect(res.body.error).to.equal('invalid_query');
+    expect(res.body.correction_hints[0]).to.include({ parameter: 'year', code: 'out_of_range' });
+    expect(await balanceOf(key)).to.equal(10000);
+  });
+
+  it('answers 404 unknown_product_id with the closest valid ids as correction hints', async () => {
+    const key = await newKey();
+    const res = await gw.post(
+      '/broker/call',
+      { product_id: 'jp-local-pack-v1-holidays' },
+      { 'X-API-Key': key },
+    );
+    expect(res.status).to.equal(404);
+    expect(res.body.error).to.equal('unknown_product_id');
+    expect(res.body.correction_hints[0]).to.deep.equal({
+      parameter: 'product_id',
+      suggestion: 'jp-local-pack-v1-holiday',
+    });
+    expect(res.body.valid_product_ids).to.include('jp-local-pack-v1-holiday');
+  });
+
+  it('answers 401 as JSON for a missing or invalid key', async () => {
+    const missing = await gw.post('/broker/call', HOLIDAY);
+    expect(missing.status).to.equal(401);
+    expect(missing.body.error).to.equal('api_key_required');
+    const invalid = await gw.post('/broker/call', HOLIDAY, {
+      'X-API-Key': 'jpgw_1111111111111111111111111111111111111111111',
+    });
+    expect(invalid.status).to.equal(401);
+    expect(invalid.body.error).to.equal('api_key_invalid');
+  });
+
+  it('answers 400 for a malformed body and 413 for an extra-large one', async () => {
+    const key = await newKey();
+    const h = { 'X-API-Key': key };
+    for (const [body, field] of [
+      [{ query: {} }, 'product_id'],
+      [{ product_id: 7 }, 'product_id'],
+      [{ product_id: 'jp-local-pack-v1-holiday', query: 'year=2026' }, 'query'],
+      [{ product_id: 'jp-local-pack-v1-holiday', query: [2026] }, 'query'],
+    ] as const) {
+      const res = await gw.post('/broker/call', body, h);
+      expect(res.status, JSON.stringify(body)).to.equal(400);
+      expect(res.body.error).to.equal('invalid_body');
+      expect(res.body.correction_hints[0].parameter).to.equal(field);
+    }
+    const notJson = await gw.post('/broker/call', 'product_id=x', h);
+    expect(notJson.status).to.equal(400);
+    const broken = await gw.post('/broker/call', '{"product_id":', h);
+    expect(broken.body.error).to.equal('invalid_json');
+    const huge = await gw.post('/broker/call', { product_id: 'x', query: { pad: 'y'.repeat(50_000) } }, h);
+    expect(huge.status).to.equal(413);
+    expect(huge.body.error).to.equal('body_too_large');
+    expect(await balanceOf(key)).to.equal(10000);
+  });
+
+  it('answers 402 insufficient_credit with balance, price and where to buy more', async () => {
+    const key = await newKey();
+    for (let i = 0; i < 10; i++)
+      expect((await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key })).status).to.equal(200);
+    const res = await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key });
+    expect(res.status).to.equal(402);
+    expect(res.body.error).to.equal('insufficient_credit');
+    expect(res.body.balance).to.deep.equal({ micro_usdc: 0, usd: '0' });
+    expect(res.body.price).to.deep.equal({ micro_usdc: 1000, usd: '0.001' });
+    expect(res.body.buy_more.x402).to.equal('http://gateway.test/v1/local/holiday/jp');
+    expect(res.body.buy_more.marketplace).to.equal(
+      'http://gateway.test/marketplace/partner/v1/local/holiday/jp',
+    );
+  });
+
+  it('releases the reservation when the handler fails: the buyer pays nothing', async () => {
+    const key = await newKey();
+    const flaky = await gw.post(
+      '/broker/call',
+      { product_id: 'jp-local-pack-v1-flaky', query: { n: 1 } },
+      { 'X-API-Key': key },
+    );
+    expect(flaky.status).to.equal(503);
+    expect(flaky.body.error).to.equal('source_unavailable');
+    expect(flaky.headers.get('x-credit-charged-micro-usdc')).to.equal('0');
+    const crash = await gw.post(
+      '/broker/call',
+      { product_id: 'jp-local-pack-v1-crash', query: {} },
+      { 'X-API-Key': key },
+    );
+    expect(crash.status).to.equal(500);
+    expect(crash.body.error).to.equal('internal_error');
+    expect(crash.text).to.not.include('boom');
+    const status = (await gw.get('/keys/status', { 'X-API-Key': key })).body;
+    expect(status.balance.micro_usdc).to.equal(10000);
+    expect(status.reserved_in_flight.micro_usdc).to.equal(0);
+    expect(
+      status.recent_usage.map((u: { status: number; price_micro_usdc: number }) => [
+        u.status,
+        u.price_micro_usdc,
+      ]),
+    ).to.deep.equal([
+      [500, 0],
+      [503, 0],
+    ]);
+  });
+
+  describe('Idempotency-Key', () => {
+    it('replays the first response to a sequential retry with the same body, charging once', async () => {
+      const key = await newKey();
+      const h = { 'X-API-Key': key, 'Idempotency-Key': 'call-1' };
+      const first = await gw.post('/broker/call', HOLIDAY, h);
+      const second = await gw.post('/broker/call', HOLIDAY, h);
+      expect(second.status).to.equal(first.status);
+      expect(second.body).to.deep.equal(first.body);
+      expect(second.headers.get('idempotent-replayed')).to.equal('true');
+      expect(await balanceOf(key)).to.equal(9000);
+    });
+
+    it('charges concurrent retries once and gives them all the same response', async () => {
+      const key = await newKey();
+      const h = { 'X-API-Key': key, 'Idempotency-Key': 'burst-1' };
+      const all = await Promise.all(Array.from({ length: 12 }, () => gw.post('/broker/call', HOLIDAY, h)));
+      for (const r of all) {
+        expect(r.status).to.equal(200);
+        expect(r.body).to.deep.equal(all[0].body);
+      }
+      expect(await balanceOf(key)).to.equal(9000);
+      const status = (await gw.get('/keys/status', { 'X-API-Key': key })).body;
+      expect(status.spent.calls).to.equal(1);
+    });
+
+    it('answers 409 when the same key comes with a different body', async () => {
+      const key = await newKey();
+      const h = { 'X-API-Key': key, 'Idempotency-Key': 'call-2' };
+      await gw.post('/broker/call', HOLIDAY, h);
+      const other = await gw.post(
+        '/broker/call',
+        { product_id: 'jp-local-pack-v1-holiday', query: { year: 2025 } },
+        h,
+      );
+      expect(other.status).to.equal(409);
+      expect(other.body.error).to.equal('idempotency_key_reused');
+    });
+
+    it('treats the same key on another API key as a different call', async () => {
+      const a = await newKey();
+      const b = await newKey();
+      await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': a, 'Idempotency-Key': 'shared' });
+      const res = await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': b, 'Idempotency-Key': 'shared' });
+      expect(res.headers.get('idempotent-replayed')).to.equal(null);
+      expect(await balanceOf(b)).to.equal(9000);
+    });
+
+    it('does not replay a failure that cost nothing, so a retry can succeed', async () => {
+      const key = await newKey();
+      const h = { 'X-API-Key': key, 'Idempotency-Key': 'flaky-1' };
+      const body = { product_id: 'jp-local-pack-v1-flaky', query: {} };
+      expect((await gw.post('/broker/call', body, h)).status).to.equal(503);
+      const again = await gw.post('/broker/call', body, h);
+      expect(again.headers.get('idempotent-replayed')).to.equal(null);
+    });
+
+    it('refuses a malformed Idempotency-Key', async () => {
+      const key = await newKey();
+      const res = await gw.post('/broker/call', HOLIDAY, {
+        'X-API-Key': key,
+        'Idempotency-Key': 'x'.repeat(300),
+      });
+      expect(res.status).to.equal(400);
+      expect(res.body.error).to.equal('invalid_idempotency_key');
+    });
+  });
+});
+
+describe('broker: concurrency and rate limits', () => {
+  it('with credit for exactly K calls, 4K calls at once: K succeed, the rest get 402, balance ends at 0, K usage records', async () => {
+    const K = 15;
+    const gw = await startTestGateway({
+      plugins: ['local-holiday'],
+      env: { TRIAL_CREDIT_MICRO_USDC: String(K * 1000), BROKER_LIMIT_PER_MINUTE: '1000' },
+    });
+    try {
+      const { api_key: key, key_id: keyId } = (await gw.post('/keys/create', { owner_label: 'race' })).body;
+      const results = await Promise.all(
+        Array.from({ length: 4 * K }, () => gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key })),
+      );
+      expect(results.filter((r) => r.status === 200).length).to.equal(K);
+      expect(results.filter((r) => r.status === 402).length).to.equal(3 * K);
+      const status = (await gw.get('/keys/status', { 'X-API-Key': key })).body;
+      expect(status.balance.micro_usdc).to.equal(0);
+      expect(status.reserved_in_flight.micro_usdc).to.equal(0);
+      expect(status.spent).to.include({ micro_usdc: K * 1000, calls: K });
+      const usage = await gw.gateway.services.keys.usageOf(keyId);
+      expect(usage.length).to.equal(K);
+      expect(usage.every((u) => u.price_micro === 1000 && u.status === 200)).to.equal(true);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('limits calls per key with 429 and Retry-After', async () => {
+    const gw = await startTestGateway({ plugins: ['local-holiday'], env: { BROKER_LIMIT_PER_MINUTE: '3' } });
+    try {
+      const key = (await gw.post('/keys/create', { owner_label: 'rl' })).body.api_key;
+      for (let i = 0; i < 3; i++)
+        expect((await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key })).status).to.equal(200);
+      const res = await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key });
+      expect(res.status).to.equal(429);
+      expect(res.body.error).to.equal('rate_limited');
+      expect(Number(res.headers.get('retry-after'))).to.be.within(1, 60);
+      const balance = (await gw.get('/keys/status', { 'X-API-Key': key })).body.balance.micro_usdc;
+      expect(balance).to.equal(250000 - 3000);
+    } finally {
+      await gw.close();
+    }
+  });
+});

@@ -1,0 +1,227 @@
+import { expect } from 'chai';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+
+const PATH = '/preview/v1/local/combined/payroll-summary';
+
+describe('local-payroll-summary (local/combined/payroll-summary)', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({ plugins: ['local-payroll-summary'], clock: '2026-11-22T03:00:00Z' });
+  });
+  after(() => gw.close());
+
+  const get = (q: string) => gw.get(`${PATH}?${q}`);
+
+  describe('worked example of the team reference (section 7): Tokyo, general business, 300,000 yen, May 2026 pay', () => {
+    it('under 40: 14,775 + 345 health, 27,450 pension, 1,500 employment, tax 6,320', async () => {
+      const res = await get('monthly_salary=300000&age=39&year_month=2026-05&pref_code=13');
+      expect(res.status).to.equal(200);
+      expect(res.body).to.include({
+        monthly_salary: 300000,
+        year_month: '2026-05',
+        year_month_source: 'query',
+        health_insurance_jpy: 15120,
+        pension_jpy: 27450,
+        employment_insurance_jpy: 1500,
+        social_insurance_total_jpy: 44070,
+        taxable_amount_jpy: 255930,
+        income_tax_jpy: 6320,
+        net_pay_jpy: 249610,
+      });
+      expect(res.body.health_insurance_breakdown).to.deep.equal({
+        health_jpy: 14775,
+        nursing_care_jpy: 0,
+        child_support_jpy: 345,
+      });
+      expect(res.body.standard_monthly_remuneration).to.deep.equal({
+        health_insurance: { grade: 22, amount_jpy: 300000 },
+        employees_pension: { grade: 19, amount_jpy: 300000 },
+      });
+    });
+
+    it('40-64: health + nursing 17,205 + support 345, total 46,500, tax 6,220', async () => {
+      const b = (await get('monthly_salary=300000&age=45&year_month=2026-05&pref_code=13')).body;
+      expect(b).to.include({
+        health_insurance_jpy: 17550,
+        pension_jpy: 27450,
+        employment_insurance_jpy: 1500,
+        social_insurance_total_jpy: 46500,
+        taxable_amount_jpy: 253500,
+        income_tax_jpy: 6220,
+        net_pay_jpy: 300000 - 46500 - 6220,
+      });
+      expect(
+        b.health_insurance_breakdown.health_jpy + b.health_insurance_breakdown.nursing_care_jpy,
+      ).to.equal(17205);
+    });
+  });
+
+  it('every yen adds up: net = salary - health - pension - employment insurance - income tax', async () => {
+    for (const q of [
+      'monthly_salary=187654&age=52&dependents=1&pref_code=41&year_month=2026-02',
+      'monthly_salary=1234567&age=66&dependents=3&pref_code=15&year_month=2026-09',
+      'monthly_salary=99999999&age=71&dependents=10&pref_code=47&year_month=2026-12',
+    ]) {
+      const b = (await get(q)).body;
+      const social = b.health_insurance_jpy + b.pension_jpy + b.employment_insurance_jpy;
+      expect(b.social_insurance_total_jpy, q).to.equal(social);
+      expect(b.net_pay_jpy, q).to.equal(b.monthly_salary - social - b.income_tax_jpy);
+      const parts = b.health_insurance_breakdown;
+      expect(parts.health_jpy + parts.nursing_care_jpy + parts.child_support_jpy, q).to.equal(
+        b.health_insurance_jpy,
+      );
+    }
+  });
+
+  describe('the month each FY2026 change takes effect, before and after', () => {
+    const at = async (ym: string, extra = '') =>
+      (await get(`monthly_salary=300000&age=45&pref_code=13&year_month=${ym}${extra}`)).body;
+
+    it('health and nursing rates: FY2025 (9.91% + 1.59%) in the March pay, FY2026 (9.85% + 1.62%) from April', async () => {
+      const march = await at('2026-03', '&verbose=true');
+      const april = await at('2026-04', '&verbose=true');
+      expect(march.conventions.premium_month).to.equal('2026-02');
+      expect(march.details.rates).to.include({ health_percent: '9.91', nursing_care_percent: '1.59' });
+      expect(march.health_insurance_jpy).to.equal(17250);
+      expect(april.details.rates).to.include({ health_percent: '9.85', nursing_care_percent: '1.62' });
+      expect(april.health_insurance_jpy).to.equal(17205);
+    });
+
+    it('child and child-rearing support contribution: none in the April pay, 0.23% from the May pay', async () => {
+      const april = await at('2026-04');
+      const may = await at('2026-05');
+      expect(april.health_insurance_breakdown.child_support_jpy).to.equal(0);
+      expect(april.notes.join(' ')).to.match(/April 2026 premium/);
+      expect(may.health_insurance_breakdown.child_support_jpy).to.equal(345);
+    });
+
+    it('employment insurance: 5.5/1000 in the March pay, 5/1000 from April', async () => {
+      expect((await at('2026-03')).employment_insurance_jpy).to.equal(1650);
+      expect((await at('2026-04')).employment_insurance_jpy).to.equal(1500);
+    });
+
+    it('withholding table 2026: January to December 2026 pay; 2025-12 and 2027-01 are refused, naming the span', async () => {
+      expect((await get('monthly_salary=300000&year_month=2026-01')).status).to.equal(200);
+      expect((await get('monthly_salary=300000&year_month=2026-12')).status).to.equal(200);
+      for (const ym of ['2025-12', '2027-01', '2024-06']) {
+        const res = await get(`monthly_salary=300000&year_month=${ym}`);
+        expect(res.status, ym).to.equal(422);
+        expect(res.body.correction_hints[0]).to.include({
+          parameter: 'year_month',
+          code: 'year_month_not_covered',
+          accepted: 'a month written YYYY-MM from 2026-01 to 2026-12',
+          example: '2026-12',
+        });
+        expect(res.body.correction_hints[0].hint).to.match(/year_month=2026-12/);
+      }
+    });
+  });
+
+  it("adds the month's working days and national holidays", async () => {
+    const sept = (await get('monthly_salary=300000&year_month=2026-09')).body.calendar;
+    expect(sept.working_days).to.equal(19);
+    expect(sept.national_holidays.map((h: { date: string; kind: string }) => [h.date, h.kind])).to.deep.equal(
+      [
+        ['2026-09-21', 'national_holiday'],
+        ['2026-09-22', 'citizens_holiday'],
+        ['2026-09-23', 'national_holiday'],
+      ],
+    );
+    const may = (await get('monthly_salary=300000&year_month=2026-05')).body.calendar;
+    expect(may.working_days).to.equal(18);
+    expect(may.national_holidays).to.have.length(4);
+    const dec = (await get('monthly_salary=300000&year_month=2026-12')).body.calendar;
+    expect(dec).to.include({ working_days: 23 });
+    expect(dec.national_holidays).to.deep.equal([]);
+  });
+
+  it('defaults year_month to the current month in Asia/Tokyo and the prefecture to Tokyo, saying so', async () => {
+    const b = (await get('monthly_salary=300000')).body;
+    expect(b).to.include({ year_month: '2026-11', year_month_source: 'default_current_month_asia_tokyo' });
+    expect(b.prefecture).to.include({ code: '13', source: 'default' });
+    expect(b.calendar.working_days).to.equal(19);
+    const later = await startTestGateway({
+      plugins: ['local-payroll-summary'],
+      clock: '2026-12-31T15:00:00Z',
+    });
+    try {
+      const res = await later.get(`${PATH}?monthly_salary=300000`);
+      expect(res.status).to.equal(422);
+      expect(res.body.correction_hints[0]).to.include({
+        parameter: 'year_month',
+        code: 'year_month_not_covered',
+      });
+      expect(res.body.correction_hints[0].problem).to.match(/current month in Asia\/Tokyo \(2027-01\)/);
+      expect((await later.get(`${PATH}?monthly_salary=300000&year_month=2026-12`)).status).to.equal(200);
+    } finally {
+      await later.close();
+    }
+  });
+
+  it('states its premium-month convention', async () => {
+    const b = (await get('monthly_salary=300000&year_month=2026-07')).body;
+    expect(b.conventions).to.include({ pay_month: '2026-07', premium_month: '2026-06' });
+    expect(b.conventions.premium_month_rule).to.match(/翌月徴収/);
+    expect(b.conventions.employment_insurance).to.match(/General business/);
+    expect(b.conventions.income_tax).to.match(/column 甲/);
+  });
+
+  const bounds: Array<[string, number, string | null]> = [
+    ['monthly_salary=-1', 422, 'out_of_range'],
+    ['monthly_salary=0', 200, null],
+    ['monthly_salary=99999999', 200, null],
+    ['monthly_salary=100000000', 422, 'out_of_range'],
+    ['age=30', 422, 'missing_required'],
+    ['monthly_salary=1&age=14', 422, 'out_of_range'],
+    ['monthly_salary=1&age=15', 200, null],
+    ['monthly_salary=1&age=100', 200, null],
+    ['monthly_salary=1&age=101', 422, 'out_of_range'],
+    ['monthly_salary=1&dependents=-1', 422, 'out_of_range'],
+    ['monthly_salary=1&dependents=0', 200, null],
+    ['monthly_salary=1&dependents=10', 200, null],
+    ['monthly_salary=1&dependents=11', 422, 'out_of_range'],
+    ['monthly_salary=1&dependents=two', 422, 'not_an_integer'],
+    ['monthly_salary=1&pref_code=00', 422, 'pattern_mismatch'],
+    ['monthly_salary=1&pref_code=01', 200, null],
+    ['monthly_salary=1&pref_code=47', 200, null],
+    ['monthly_salary=1&pref_code=48', 422, 'pattern_mismatch'],
+    ['monthly_salary=1&year_month=2026-13', 422, 'invalid_year_month'],
+    ['monthly_salary=1&year_month=2026-1', 422, 'invalid_year_month'],
+    ['monthly_salary=1&year_month=2026-11-01', 422, 'invalid_year_month'],
+    ['monthly_salary=1&verbose=maybe', 422, 'not_a_boolean'],
+    ['monthly_salary=1&verbose=true', 200, null],
+  ];
+  for (const [q, status, code] of bounds) {
+    it(`${q} -> ${status}${code ? ` ${code} with correction_hints` : ''}`, async () => {
+      const res = await get(q);
+      expect(res.status).to.equal(status);
+      if (code) {
+        expect(res.body.error).to.equal('invalid_query');
+        expect(res.body.correction_hints[0]).to.include({ code });
+        expect(res.body.correction_hints[0].hint).to.be.a('string').and.not.equal('');
+      }
+    });
+  }
+
+  it('carries the spec fields as integers, the attribution and a dated-snapshot provenance', async () => {
+    const b = (await get('monthly_salary=412345&age=41&dependents=2&pref_code=23&year_month=2026-10')).body;
+    for (const f of [
+      'monthly_salary',
+      'income_tax_jpy',
+      'health_insurance_jpy',
+      'pension_jpy',
+      'employment_insurance_jpy',
+      'net_pay_jpy',
+    ]) {
+      expect(Number.isInteger(b[f]), f).to.equal(true);
+    }
+    expect(b.year_month).to.match(/^\d{4}-\d{2}$/);
+    expect(b._attribution).to.match(/Cabinet Office/);
+    expect(b._provenance.kind).to.equal('snapshot');
+    expect(b._gateway).to.include({
+      endpoint_id: 'local-payroll-summary',
+      price_micro_usdc: 15000,
+      preview: true,
+    });
+  });
+});

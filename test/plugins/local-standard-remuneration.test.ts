@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+
+const PATH = '/preview/v1/local/social-insurance/standard-remuneration';
+
+describe('local-standard-remuneration (local/social-insurance/standard-remuneration)', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({ plugins: ['local-standard-remuneration'], clock: '2026-11-22T03:00:00Z' });
+  });
+  after(() => gw.close());
+
+  const get = (q: string) => gw.get(`${PATH}?${q}`);
+
+  it('answers the health and pension grade of a salary with the bracket bounds (以上/未満)', async () => {
+    const res = await get('monthly_salary=300000');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ monthly_salary: 300000, month_applied: '2026-11' });
+    expect(res.body.health_insurance).to.deep.equal({
+      grade: 22,
+      standard_monthly_remuneration_jpy: 300000,
+      bracket: { from_jpy: 290000, below_jpy: 310000 },
+      grades_in_scale: 50,
+    });
+    expect(res.body.employees_pension).to.deep.equal({
+      grade: 19,
+      standard_monthly_remuneration_jpy: 300000,
+      bracket: { from_jpy: 290000, below_jpy: 310000 },
+      grades_in_scale: 32,
+    });
+    expect(res.body.grade_table).to.equal(undefined);
+  });
+
+  const cases: Array<[number, number, number, number, number]> = [
+    // salary, health grade, health amount, pension grade, pension amount
+    [0, 1, 58000, 1, 88000],
+    [62999, 1, 58000, 1, 88000],
+    [63000, 2, 68000, 1, 88000],
+    [92999, 4, 88000, 1, 88000],
+    [93000, 5, 98000, 2, 98000],
+    [634999, 34, 620000, 31, 620000],
+    [635000, 35, 650000, 32, 650000],
+    [665000, 36, 680000, 32, 650000],
+    [1354999, 49, 1330000, 32, 650000],
+    [1355000, 50, 1390000, 32, 650000],
+    [99999999, 50, 1390000, 32, 650000],
+  ];
+  for (const [salary, hg, ha, pg, pa] of cases) {
+    it(`${salary} yen: health grade ${hg} (${ha}), pension grade ${pg} (${pa})`, async () => {
+      const res = await get(`monthly_salary=${salary}`);
+      expect(res.body.health_insurance).to.include({ grade: hg, standard_monthly_remuneration_jpy: ha });
+      expect(res.body.employees_pension).to.include({ grade: pg, standard_monthly_remuneration_jpy: pa });
+    });
+  }
+
+  it('shows open brackets at the ends of the scales', async () => {
+    const low = await get('monthly_salary=1000');
+    expect(low.body.employees_pension.bracket).to.deep.equal({ from_jpy: 0, below_jpy: 93000 });
+    const high = await get('monthly_salary=2000000');
+    expect(high.body.health_insurance.bracket).to.deep.equal({ from_jpy: 1355000, below_jpy: null });
+    expect(high.body.employees_pension.bracket).to.deep.equal({ from_jpy: 635000, below_jpy: null });
+  });
+
+  it('verbose adds both whole grade tables', async () => {
+    const res = await get('monthly_salary=300000&verbose=true');
+    expect(res.body.grade_table.health_insurance).to.have.length(50);
+    expect(res.body.grade_table.employees_pension).to.have.length(32);
+    expect(res.body.grade_table.health_insurance[49]).to.deep.equal({
+      grade: 50,
+      standard_monthly_remuneration_jpy: 1390000,
+      bracket: { from_jpy: 1355000, below_jpy: null },
+    });
+    expect((await get('monthly_salary=300000&verbose=0')).body.grade_table).to.equal(undefined);
+  });
+
+  const bounds: Array<[string, number, string | null]> = [
+    ['monthly_salary=-1', 422, 'out_of_range'],
+    ['monthly_salary=0', 200, null],
+    ['monthly_salary=99999999', 200, null],
+    ['monthly_salary=100000000', 422, 'out_of_range'],
+    ['monthly_salary=1.5', 422, 'not_an_integer'],
+    ['monthly_salary=abc', 422, 'not_an_integer'],
+    ['', 422, 'missing_required'],
+    ['monthly_salary=1&verbose=yes', 422, 'not_a_boolean'],
+    ['monthly_salary=1&verbose=1', 200, null],
+    ['monthly_salary=1&month=2026-11', 422, 'unknown_parameter'],
+  ];
+  for (const [q, status, code] of bounds) {
+    it(`${q || '(no query)'} -> ${status}${code ? ` ${code} with correction_hints` : ''}`, async () => {
+      const res = await get(q);
+      expect(res.status).to.equal(status);
+      if (code) {
+        expect(res.body.error).to.equal('invalid_query');
+        expect(res.body.correction_hints[0]).to.include({ code });
+        expect(res.body.correction_hints[0].hint).to.be.a('string').and.not.equal('');
+      }
+    });
+  }
+
+  it('refuses with 422 naming the span once the current month is past the pension scale (September 2027)', async () => {
+    const later = await startTestGateway({
+      plugins: ['local-standard-remuneration'],
+      clock: '2027-08-31T15:00:00Z',
+    });
+    const last = await startTestGateway({
+      plugins: ['local-standard-remuneration'],
+      clock: '2027-08-31T14:59:59Z',
+    });
+    try {
+      const res = await later.get(`${PATH}?monthly_salary=300000`);
+      expect(res.status).to.equal(422);
+      expect(res.body.correction_hints[0]).to.include({
+        parameter: 'current_month',
+        code: 'current_month_not_covered',
+      });
+      expect(res.body.correction_hints[0].problem).to.match(/2020-09 to 2027-08/);
+      expect((await last.get(`${PATH}?monthly_salary=300000`)).body.month_applied).to.equal('2027-08');
+    } finally {
+      await later.close();
+      await last.close();
+    }
+  });
+
+  it('names its sources, and that it is a dated snapshot', async () => {
+    const res = await get('monthly_salary=300000');
+    expect(res.body._attribution).to.match(/Health Insurance Act/);
+    expect(res.body._provenance.kind).to.equal('snapshot');
+    expect(res.body._provenance.as_of).to.match(/^\d{4}-\d{2}-\d{2}$/);
+    expect(res.body._gateway).to.include({
+      endpoint_id: 'local-standard-remuneration',
+      price_micro_usdc: 10000,
+    });
+  });
+});

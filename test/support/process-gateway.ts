@@ -1,0 +1,57 @@
+/** Runs a compiled gateway entry point (`dist/main.js`) as a child process, as `npm start` does. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../config/paths';
+
+export interface ProcessGateway {
+  url: string;
+  child: ChildProcess;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<void>;
+  /** SIGKILL (kill -9) and wait for exit. */
+  kill(): Promise<void>;
+}
+
+export function spawnGateway(
+  env: Record<string, string>,
+  root: string = PROJECT_ROOT,
+): Promise<ProcessGateway> {
+  const child = spawn(process.execPath, [path.join(root, 'dist', 'main.js')], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += String(c)));
+  child.stderr!.on('data', (c) => (out += String(c)));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line within 15 s\n${out}`)), 15_000);
+    const onData = () => {
+      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      resolve({
+        url: m[1],
+        child,
+        output: () => out,
+        stop: async () => {
+          child.kill('SIGTERM');
+          await exited;
+        },
+        kill: async () => {
+          child.kill('SIGKILL');
+          await exited;
+        },
+      });
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited with ${code}\n${out}`));
+    });
+  });
+}
