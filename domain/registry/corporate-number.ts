@@ -27,11 +27,6 @@ export function isValidCorporateNumber(value: unknown): value is string {
   );
 }
 
-/** For a 13-digit text, what the check digit should have been (for hints); undefined otherwise. */
-export function expectedCheckDigit(value: string): number | undefined {
-  return THIRTEEN_DIGITS.test(value) ? checkDigitOf(value.slice(1)) : undefined;
-}
-
 export interface ParsedRegistrationNumber {
   /** The 13 digits after the optional T. */
   digits: string;

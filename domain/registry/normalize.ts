@@ -189,8 +189,3 @@ export function isLatin(text: string): boolean {
   const t = text.normalize('NFKC');
   return /[a-zA-Z]/.test(t) && /^[\x20-\x7e]+$/.test(t);
 }
-
-/** True when the text is kana only (hiragana, katakana, long vowel marks, spaces, middle dots). */
-export function isKana(text: string): boolean {
-  return readingKey(text) !== undefined;
-}
