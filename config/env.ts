@@ -102,6 +102,17 @@ export class EnvSchema {
   @MinLength(1)
   X402_FACILITATOR_AUTH?: string;
 
+  @Doc({
+    description:
+      "Milliseconds to wait for the facilitator's /verify or /settle answer; a settle answer that does not come in time leaves the payment reserved for a retry with the same payment",
+  })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  X402_FACILITATOR_TIMEOUT_MS: number = 30_000;
+
   @Doc({ description: 'Seconds a signed payment may take to be settled (maxTimeoutSeconds)' })
   @IsOptional()
   @ToInt()
@@ -279,6 +290,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         assetVersion: e.X402_ASSET_VERSION,
         facilitatorUrl: e.X402_FACILITATOR_URL?.replace(/\/+$/, ''),
         facilitatorAuth: e.X402_FACILITATOR_AUTH,
+        facilitatorTimeoutMs: e.X402_FACILITATOR_TIMEOUT_MS,
         maxTimeoutSeconds: e.X402_MAX_TIMEOUT_SECONDS,
       },
       marketplace: {

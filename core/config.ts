@@ -18,6 +18,8 @@ export interface GatewayConfig {
     assetVersion: string;
     facilitatorUrl?: string;
     facilitatorAuth?: string;
+    /** How long to wait for the facilitator's /verify or /settle answer (default 30000). */
+    facilitatorTimeoutMs?: number;
     maxTimeoutSeconds: number;
   };
   marketplace: { segment: string; secrets: string[] };

@@ -8,7 +8,7 @@ const body: unknown = JSON.parse(process.env.BENCH_BODY ?? '{}');
 const app = express();
 app.disable('x-powered-by');
 app.set('etag', false);
-app.get('/*path', (_req, res) => {
+app.all('/*path', (_req, res) => {
   res.json(body);
 });
 const server = app.listen(0, '127.0.0.1', () => {

@@ -6,6 +6,7 @@ import type { RegisteredPlugin } from '../plugins/registry';
 import type { OperationDoc } from '../http/api-catalog';
 import { ERROR_REF, INVALID_QUERY_REF, jsonResponse } from '../http/api-catalog';
 import type { SurfaceName } from '../surfaces/execute';
+import type { PaymentTerms } from '../payments/requirements';
 import { PREVIEW_PATH_PREFIX } from './paths';
 
 export function payloadSchemaName(plugin: RegisteredPlugin): string {
@@ -47,7 +48,155 @@ const SURFACE_WORDS: Record<SurfaceName, string> = {
   broker: 'Key-metered broker.',
 };
 
-export function dataOperationDoc(plugin: RegisteredPlugin, surface: SurfaceName): OperationDoc {
+/** What a surface adds to the operation: payment terms (x402). */
+export interface SurfaceDocContext {
+  terms?: PaymentTerms;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const errorWithCode = (...codes: string[]) => ({
+  allOf: [ERROR_REF, { type: 'object', properties: { error: { enum: codes } } }],
+});
+const headerDoc = (description: string, schema: unknown = { type: 'string' }) => ({ description, schema });
+
+/** The payment terms of one paid operation (spec 2.3 `x-x402`). */
+export function x402Terms(plugin: RegisteredPlugin, terms: PaymentTerms): Record<string, unknown> {
+  return {
+    amount_micro_usdc: String(plugin.priceMicroUsdc),
+    price_usdc: plugin.priceUsd,
+    network: terms.network,
+    asset: terms.asset,
+    payTo: terms.payTo,
+    scheme: terms.scheme,
+    preview_url: previewPathOf(plugin),
+    mimeType: 'application/json',
+  };
+}
+
+function paidAdditions(plugin: RegisteredPlugin, terms: PaymentTerms) {
+  const challengeHeaders = {
+    'Accept-Payment': headerDoc('Always `x402`.', { const: 'x402' }),
+    'X-Payment-Currency': headerDoc('Always `USDC`.', { const: 'USDC' }),
+    'X-Payment-Network': headerDoc('CAIP-2 network of the payment.', { const: terms.network }),
+    'X-Payment-Info': headerDoc('Where the payment terms of every endpoint are listed.', {
+      const: '/.well-known/x402',
+    }),
+    'PAYMENT-REQUIRED': headerDoc(
+      'x402 v2: base64 of the JSON PaymentRequired object (x402Version 2, resource, accepts with amount).',
+    ),
+  };
+  const settlementHeaders = {
+    'PAYMENT-RESPONSE': headerDoc(
+      'x402 v2: base64 JSON settlement result {success, transaction, network, payer}.',
+    ),
+    'X-PAYMENT-RESPONSE': headerDoc('x402 v1 name of the same settlement result.'),
+  };
+  const retry = { 'Retry-After': headerDoc('Seconds to wait before retrying.', { type: 'integer' }) };
+  return {
+    parameters: [
+      {
+        name: 'X-PAYMENT',
+        in: 'header',
+        required: false,
+        description:
+          'Signed payment: base64 JSON x402 payment payload (x402Version 1 or 2) with an EIP-3009 authorization. Absent on the first request, which gets the 402.',
+        schema: { type: 'string' },
+      },
+      {
+        name: 'PAYMENT-SIGNATURE',
+        in: 'header',
+        required: false,
+        description: 'x402 v2 name of the signed payment header (x402Version 2 payloads).',
+        schema: { type: 'string' },
+      },
+    ],
+    responses: {
+      '402': jsonResponse(
+        'Payment required: the normal x402 handshake on every unpaid request, not an outage. Also answered when a payment is refused (`payment_error.code`). Nothing was charged.',
+        ref('PaymentRequired'),
+        { headers: challengeHeaders },
+      ),
+      '409': jsonResponse(
+        'The same payment is being used by a concurrent request (code `payment_in_progress`); one payment buys one response.',
+        errorWithCode('payment_in_progress'),
+        { headers: retry },
+      ),
+      '502': jsonResponse(
+        'The facilitator answered something unusable (code `facilitator_unavailable`); nothing was charged.',
+        errorWithCode('facilitator_unavailable'),
+      ),
+      '503': jsonResponse(
+        'Payments are not configured on this deployment (`payments_not_configured`, with an operator runbook); the facilitator is unreachable (`facilitator_unavailable`, nothing charged); or the settlement outcome is not known yet (`settlement_pending`: retry with the same payment, it is settled at most once).',
+        {
+          anyOf: [
+            ref('PaymentsNotConfigured'),
+            errorWithCode('facilitator_unavailable', 'settlement_pending'),
+          ],
+        },
+        { headers: retry },
+      ),
+    },
+    settlementHeaders,
+    extensions: { 'x-x402': x402Terms(plugin, terms) },
+  };
+}
+
+function marketplaceAdditions() {
+  const secretHeader = (name: string, who: string) => ({
+    name,
+    in: 'header',
+    required: false,
+    description: `Shared secret injected by ${who}; one of X-Marketplace-Proxy-Secret and X-Service-Marketplace-Secret is required. Buyers never set it.`,
+    schema: { type: 'string' },
+  });
+  return {
+    parameters: [
+      secretHeader('X-Marketplace-Proxy-Secret', 'the marketplace provider'),
+      secretHeader('X-Service-Marketplace-Secret', 'compatible marketplaces'),
+    ],
+    responses: {
+      '401': jsonResponse(
+        'Both accepted secret headers are missing (code `marketplace_proxy_secret_required`).',
+        errorWithCode('marketplace_proxy_secret_required'),
+      ),
+      '403': jsonResponse(
+        'The secret does not match the configured secret (code `marketplace_proxy_secret_mismatch`).',
+        errorWithCode('marketplace_proxy_secret_mismatch'),
+      ),
+      '503': jsonResponse(
+        'No shared secret is configured on this deployment (code `marketplace_proxy_not_configured`).',
+        errorWithCode('marketplace_proxy_not_configured'),
+      ),
+    },
+    extensions: { 'x-sales-channel': 'marketplace_partner' },
+  };
+}
+
+interface JsonResponseDoc {
+  description: string;
+  content: { 'application/json': { schema: unknown } };
+  headers?: unknown;
+}
+
+function mergeResponses(surface: unknown, own: unknown): JsonResponseDoc {
+  const a = surface as JsonResponseDoc;
+  const b = own as JsonResponseDoc;
+  return {
+    ...a,
+    description: `${a.description} Or: ${b.description}`,
+    content: {
+      'application/json': {
+        schema: { anyOf: [a.content['application/json'].schema, b.content['application/json'].schema] },
+      },
+    },
+  };
+}
+
+export function dataOperationDoc(
+  plugin: RegisteredPlugin,
+  surface: SurfaceName,
+  context: SurfaceDocContext = {},
+): OperationDoc {
   const m = plugin.manifest;
   const description = [
     m.description ?? m.summary,
@@ -62,18 +211,37 @@ export function dataOperationDoc(plugin: RegisteredPlugin, surface: SurfaceName)
   for (const e of m.errors ?? []) {
     responses[String(e.status)] = jsonResponse(`${e.description} (code \`${e.code}\`).`, ERROR_REF);
   }
+  const parameters = queryParameters(plugin);
+  const extensions: Record<string, unknown> = {
+    'x-product-id': plugin.product.id,
+    'x-endpoint-id': plugin.endpointId,
+    'x-lifecycle': m.lifecycle,
+    'x-preview-url': previewPathOf(plugin),
+  };
+  const surfaceAdditions =
+    surface === 'x402' && context.terms
+      ? paidAdditions(plugin, context.terms)
+      : surface === 'marketplace'
+        ? marketplaceAdditions()
+        : undefined;
+  if (surfaceAdditions) {
+    parameters.push(...surfaceAdditions.parameters);
+    for (const [status, response] of Object.entries(surfaceAdditions.responses)) {
+      // A plugin's own 503 (source unavailable) and the surface's 503 share one response.
+      responses[status] = responses[status] ? mergeResponses(response, responses[status]) : response;
+    }
+    if ('settlementHeaders' in surfaceAdditions) {
+      responses['200'] = { ...(responses['200'] as object), headers: surfaceAdditions.settlementHeaders };
+    }
+    Object.assign(extensions, surfaceAdditions.extensions);
+  }
   return {
     operationId: `${surface}_${plugin.endpointId.replace(/-/g, '_')}`,
     summary: m.summary,
     description,
     tags: [plugin.product.id],
-    parameters: queryParameters(plugin),
+    parameters,
     responses,
-    extensions: {
-      'x-product-id': plugin.product.id,
-      'x-endpoint-id': plugin.endpointId,
-      'x-lifecycle': m.lifecycle,
-      'x-preview-url': previewPathOf(plugin),
-    },
+    extensions,
   };
 }

@@ -16,6 +16,9 @@ import type { PluginRegistry } from '../plugins/registry';
 import { EndpointExecutor } from '../surfaces/execute';
 import { mountBrokerSurface } from '../surfaces/broker';
 import { mountPreviewSurface } from '../surfaces/preview';
+import { mountPaidSurface } from '../surfaces/paid';
+import { mountMarketplaceSurface } from '../surfaces/marketplace';
+import { mountPaymentDiscovery } from '../discovery/well-known';
 import { mountFeedbackRoutes } from '../feedback/feedback-routes';
 import { IdempotencyStore } from '../keys/idempotency';
 import { KeyLedger } from '../keys/key-ledger';
@@ -23,6 +26,7 @@ import { mountKeyRoutes } from '../keys/key-routes';
 import { RateLimiter } from '../ratelimit/rate-limiter';
 import { ClientIdentity } from './client-identity';
 import { Drain } from './drain';
+import { compose } from './compose';
 import { answerClientError, urlLengthLimit } from './client-errors';
 import { securityHeaders } from './security-headers';
 import { GatewayMetrics, instrumentStore } from './metrics';
@@ -31,6 +35,7 @@ import { openStore } from '../store/open-store';
 import { DOCUMENT_STORE, type DocumentStore } from '../store/port';
 import { CLOCK, systemClock, type Clock } from '../util/clock';
 import { ApiCatalog } from './api-catalog';
+import { cors } from './cors';
 import { errorMiddleware, HttpError } from './errors';
 import { mountGatewayRoutes } from './gateway-routes';
 import { createLogger, requestLogger } from './logging';
@@ -146,19 +151,28 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   app.set('query parser', 'simple');
   app.set('trust proxy', config.trustProxy);
   const drain = new Drain();
-  app.use(metrics.middleware());
-  app.use(requestLogger(logger));
-  app.use(securityHeaders());
-  app.use(urlLengthLimit());
-  app.use(drain.middleware());
+  app.use(
+    compose(
+      metrics.middleware(),
+      requestLogger(logger),
+      securityHeaders(),
+      cors({ excludePathPrefix: '/marketplace/' }),
+      urlLengthLimit(),
+      drain.middleware(),
+    ),
+  );
 
   const router: Router = express.Router();
-  mountGatewayRoutes(router, services);
+  // Data surfaces first: Express tries routes in order, and these carry the traffic.
   mountPreviewSurface(router, services);
-  mountKeyRoutes(router, services);
+  mountPaidSurface(router, services);
+  mountMarketplaceSurface(router, services);
   mountBrokerSurface(router, services);
+  mountGatewayRoutes(router, services);
+  mountKeyRoutes(router, services);
   await mountFeedbackRoutes(router, services);
   mountDiscoveryRoutes(router, services);
+  mountPaymentDiscovery(router, services);
   app.use(router);
 
   app.use((req, _res, next) => {

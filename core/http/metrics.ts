@@ -8,7 +8,7 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 import type { Collection, DocumentStore } from '../store/port';
 
 export type PaymentOutcome =
-  'challenged' | 'refused' | 'verified' | 'settled' | 'settle_failed' | 'settle_unknown';
+  'challenged' | 'refused' | 'settled' | 'settle_failed' | 'settle_unknown' | 'not_settled_handler_failed';
 
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -27,7 +27,7 @@ export class GatewayMetrics {
   });
   private readonly payments = new Counter({
     name: 'gateway_payments_total',
-    help: 'x402 payments by outcome (challenged, refused, verified, settled, settle_failed, settle_unknown)',
+    help: 'x402 payments by outcome: challenged (no payment), refused, settled, settle_failed (facilitator down), settle_unknown (timeout), not_settled_handler_failed',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

@@ -27,7 +27,8 @@ export interface UsageEntry {
   broker_id: string;
   price_micro: number;
   status: number;
-  at: Date;
+  /** Epoch milliseconds (a number keeps the key document cheap to copy and write). */
+  at_ms: number;
   request_id: string;
 }
 
@@ -47,8 +48,8 @@ export interface KeyDoc {
   [k: string]: unknown;
 }
 
-/** Calls kept on the key document (for /keys/status and idempotent retries). */
-export const RECENT_KEPT = 20;
+/** Calls kept on the key document (for /keys/status and idempotent retries); the usage log has all. */
+export const RECENT_KEPT = 10;
 
 /** A hold's state in this process: exactly one of commit and release may start on it. */
 type HoldState = 'open' | 'committing' | 'releasing';
@@ -146,7 +147,15 @@ export class KeyLedger {
       const usage = entry(hold, hold.amount, status, now, requestId);
       const [doc] = await Promise.all([
         this.closeHold(keyId, hold, usage, true),
-        this.store.appendLog('usage', { ...usage, key_id: keyId } as unknown as LogEntry),
+        this.store.appendLog('usage', {
+          at: now,
+          key_id: keyId,
+          id: hold.id,
+          broker_id: hold.broker_id,
+          price_micro: hold.amount,
+          status,
+          request_id: requestId,
+        }),
       ]);
       return doc;
     } finally {
@@ -230,5 +239,12 @@ export class KeyLedger {
 }
 
 function entry(hold: Hold, price: number, status: number, at: Date, requestId: string): UsageEntry {
-  return { id: hold.id, broker_id: hold.broker_id, price_micro: price, status, at, request_id: requestId };
+  return {
+    id: hold.id,
+    broker_id: hold.broker_id,
+    price_micro: price,
+    status,
+    at_ms: at.getTime(),
+    request_id: requestId,
+  };
 }

@@ -183,7 +183,7 @@ function statusView(s: GatewayServices, key: KeyDoc) {
       price_micro_usdc: u.price_micro,
       price_usd: formatUsd(u.price_micro),
       status: u.status,
-      at: u.at.toISOString(),
+      at: new Date(u.at_ms).toISOString(),
       request_id: u.request_id,
     })),
   };

@@ -8,6 +8,8 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { startFacilitatorStandin, type FacilitatorStandin } from '../support/facilitator-standin';
+import { randomAddress, TestPayer, toBase64, USDC_ON_BASE, type Terms } from '../core/payments/payer';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const CASES = Number(process.env.FUZZ_CASES ?? 4000);
@@ -267,12 +269,24 @@ function send(
 describe(`fuzz: ${CASES} seeded requests (seed ${SEED}) against every operation on every surface`, function () {
   this.timeout(180_000);
   let gw: TestGateway;
+  let standin: FacilitatorStandin;
+  let payTo: string;
   before(async () => {
+    standin = await startFacilitatorStandin();
+    payTo = randomAddress();
     gw = await startTestGateway({
-      env: { MARKETPLACE_SECRETS: 'fuzz-secret-value-0001', TRIAL_CREDIT_MICRO_USDC: '1000000' },
+      env: {
+        MARKETPLACE_SECRETS: 'fuzz-secret-value-0001',
+        TRIAL_CREDIT_MICRO_USDC: '1000000',
+        X402_PAY_TO: payTo,
+        X402_FACILITATOR_URL: standin.url,
+      },
     });
   });
-  after(() => gw.close());
+  after(async () => {
+    await gw.close();
+    await standin.close();
+  });
 
   it('never answers 5xx, answers every error as JSON with a stable code, and stays up', async () => {
     const doc = (await gw.get('/openapi.json')).body as {
@@ -301,6 +315,8 @@ describe(`fuzz: ${CASES} seeded requests (seed ${SEED}) against every operation 
     ];
     const r = rng(SEED);
     const base = new URL(gw.url);
+    const payer = new TestPayer();
+    const prices = new Map(gw.gateway.registry.sold().map((p) => [`/v1/${p.tail}`, p.priceMicroUsdc]));
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     let done = 0;
@@ -317,6 +333,21 @@ describe(`fuzz: ${CASES} seeded requests (seed ${SEED}) against every operation 
         template.replace(/\{[^}]+\}/g, () => enc(randomValue(r)).slice(0, 200) || 'x') +
         randomQuery(r, op.params);
       const headers = randomHeaders(r);
+      // Some paid calls carry a real payment for the endpoint's price: the success path is fuzzed too.
+      const paid = !useJunk && template.startsWith('/v1/') ? prices.get(template) : undefined;
+      if (paid !== undefined && r() < 0.15) {
+        const terms: Terms = {
+          network: 'eip155:8453',
+          chainId: 8453,
+          asset: USDC_ON_BASE,
+          payTo,
+          price: paid,
+          name: 'USD Coin',
+          version: '2',
+          maxTimeoutSeconds: 300,
+        };
+        headers['X-PAYMENT'] = toBase64(payer.v1(await payer.sign(terms, Math.floor(Date.now() / 1000))));
+      }
       const body = method === 'POST' || r() < 0.05 ? randomBody(r) : undefined;
       if (body !== undefined && !headers['Content-Type']) headers['Content-Type'] = 'application/json';
       const res = await send(base, method, path, headers, body);
@@ -359,6 +390,12 @@ describe(`fuzz: ${CASES} seeded requests (seed ${SEED}) against every operation 
     const health = await gw.get('/health');
     expect(health.status).to.equal(200);
     // At least the main outcomes were exercised.
-    for (const s of [200, 404, 422]) expect(statuses.get(s) ?? 0, `status ${s}`).to.be.greaterThan(0);
+    for (const s of [200, 401, 402, 403, 404, 422])
+      expect(statuses.get(s) ?? 0, `status ${s}`).to.be.greaterThan(0);
+    expect(standin.calls.settle, 'paid calls settled').to.be.greaterThan(0);
+    if (process.env.REPORT_FUZZ)
+      console.log(
+        `fuzz statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}; settled ${standin.calls.settle}`,
+      );
   });
 });

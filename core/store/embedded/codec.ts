@@ -2,10 +2,20 @@
  * JSON lines that keep Dates as Dates ({"$date": "..."}), for the journal, snapshots and logs.
  */
 export function encodeLine(value: unknown): string {
-  return JSON.stringify(value, function (this: Record<string, unknown>, key, v: unknown) {
-    const raw = this[key];
-    return raw instanceof Date ? { $date: raw.toISOString() } : v;
-  });
+  // A walk that tags Dates, then the native stringify: much faster than a replacer function.
+  return JSON.stringify(tagDates(value));
+}
+
+function tagDates(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (v instanceof Date) return { $date: v.toISOString() };
+  if (Array.isArray(v)) return v.map(tagDates);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined) out[k] = tagDates(x);
+  }
+  return out;
 }
 
 export function decodeLine<T>(line: string): T {

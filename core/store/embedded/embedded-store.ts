@@ -5,7 +5,8 @@
  * Files, under DATA_DIR/store: snapshot.jsonl, journal.jsonl, <log>.log.jsonl, LOCK.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { BatchWriter } from './batch-writer';
 import path from 'node:path';
 import type { Collection, CollectionSpec, Doc, DocumentStore, LogEntry } from '../port';
 import { decodeLine, encodeLine } from './codec';
@@ -31,7 +32,7 @@ export class EmbeddedStore implements DocumentStore {
   private readonly collections = new Map<string, MemoryCollection<Doc>>();
   private recovered = new Map<string, Map<string, Record<string, unknown>>>();
   private readonly ready: Promise<void>;
-  private readonly logs = new Map<string, Promise<FileHandle>>();
+  private readonly logs = new Map<string, Promise<BatchWriter>>();
   private readonly options: Required<EmbeddedOptions>;
   private compacting: Promise<void> | undefined;
   private sweeper: NodeJS.Timeout | undefined;
@@ -103,13 +104,13 @@ export class EmbeddedStore implements DocumentStore {
 
   async appendLog(name: string, entry: LogEntry): Promise<void> {
     if (!NAME.test(name)) throw new Error(`bad log name ${name}`);
-    let fh = this.logs.get(name);
-    if (!fh) {
-      fh = open(path.join(this.dir, `${name}.log.jsonl`), 'a');
-      this.logs.set(name, fh);
+    let writer = this.logs.get(name);
+    if (!writer) {
+      const file = path.join(this.dir, `${name}.log.jsonl`);
+      writer = open(file, 'a').then((fh) => new BatchWriter(fh, this.options.fsync));
+      this.logs.set(name, writer);
     }
-    // Appends of one turn of the event loop are few and small; each is one write.
-    await (await fh).write(`${encodeLine(entry)}\n`);
+    await (await writer).append(`${encodeLine(entry)}\n`);
   }
 
   async readLog(name: string, where: Record<string, string | number>, limit: number): Promise<LogEntry[]> {
@@ -144,7 +145,7 @@ export class EmbeddedStore implements DocumentStore {
     this.closed = true;
     if (this.sweeper) clearInterval(this.sweeper);
     await this.journal.close();
-    for (const fh of this.logs.values()) await (await fh).close();
+    for (const w of this.logs.values()) await (await w).close();
     this.logs.clear();
     rmSync(this.lockFile, { force: true });
   }

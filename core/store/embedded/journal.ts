@@ -1,8 +1,6 @@
 /**
- * The embedded store's durability: a write-ahead journal with group commit. Every change is one
- * JSON line with a sequence number; all changes made in one turn of the event loop are written
- * with one write, and each change is acknowledged only after its write completed (it then
- * survives a crash of the process; FSYNC=true also survives a crash of the machine, at a cost).
+ * The embedded store's durability: a write-ahead journal with group commit (BatchWriter). Every
+ * change is one JSON line with a sequence number, acknowledged only after its write.
  * A snapshot (all documents, with the last sequence number it contains) replaces the journal when
  * it grows; a crash between writing the snapshot and truncating the journal is harmless because
  * replay skips lines the snapshot already contains.
@@ -17,26 +15,16 @@ import {
   writeSync,
   type PathLike,
 } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { BatchWriter } from './batch-writer';
 import { decodeLine, encodeLine } from './codec';
 
 export type JournalRecord = { seq: number; c: string } & (
   { op: 'put'; doc: Record<string, unknown> } | { op: 'del'; id: string }
 );
 
-interface Pending {
-  line: string;
-  resolve: () => void;
-  reject: (err: Error) => void;
-}
-
 export class Journal {
-  private fh: FileHandle | undefined;
-  private pending: Pending[] = [];
-  private flushing: Promise<void> | undefined;
-  private scheduled = false;
-  private failed: Error | undefined;
-  private size = 0;
+  private writer: BatchWriter | undefined;
   seq = 0;
 
   constructor(
@@ -44,52 +32,24 @@ export class Journal {
     private readonly fsync: boolean,
   ) {}
 
-  async open(startSeq: number, existingSize: number): Promise<void> {
+  async open(startSeq: number, existingBytes: number): Promise<void> {
     this.seq = startSeq;
-    this.size = existingSize;
-    this.fh = await open(this.file, 'a');
+    this.writer = new BatchWriter(await open(this.file, 'a'), this.fsync, existingBytes);
   }
 
   get bytes(): number {
-    return this.size;
+    return this.writer?.bytes ?? 0;
   }
 
   /** Queues a change; resolves once it is written. */
-  append(record: Omit<JournalRecord, 'seq'>): Promise<void> {
-    if (this.failed) return Promise.reject(this.failed);
-    const line = `${encodeLine({ seq: ++this.seq, ...record })}\n`;
-    return new Promise((resolve, reject) => {
-      this.pending.push({ line, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => void this.flush());
-      }
-    });
+  append(
+    record: { c: string; op: 'put'; doc: Record<string, unknown> } | { c: string; op: 'del'; id: string },
+  ): Promise<void> {
+    return this.writer!.append(`${encodeLine({ seq: ++this.seq, ...record })}\n`);
   }
 
-  /** Writes everything queued (one write per batch); resolves when all of it is on disk. */
-  async flush(): Promise<void> {
-    this.scheduled = false;
-    while (this.flushing) await this.flushing;
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
-    this.flushing = (async () => {
-      try {
-        const buf = Buffer.from(batch.map((p) => p.line).join(''));
-        await this.fh!.write(buf);
-        if (this.fsync) await this.fh!.sync();
-        this.size += buf.length;
-        for (const p of batch) p.resolve();
-      } catch (err) {
-        // A store that cannot write must not acknowledge anything more.
-        this.failed = err as Error;
-        for (const p of batch) p.reject(this.failed);
-      } finally {
-        this.flushing = undefined;
-      }
-    })();
-    await this.flushing;
+  flush(): Promise<void> {
+    return this.writer!.flush();
   }
 
   /**
@@ -97,17 +57,14 @@ export class Journal {
    * snapshot is written beside, synced, renamed into place, then the journal is emptied.
    */
   async compact(snapshotFile: string, lines: Iterable<string>, seq: number): Promise<void> {
-    await this.flush();
+    await this.writer!.flush();
     writeSnapshot(snapshotFile, lines, seq);
-    await this.fh!.truncate(0);
-    await this.fh!.sync();
-    this.size = 0;
+    await this.writer!.truncate();
   }
 
   async close(): Promise<void> {
-    await this.flush();
-    await this.fh?.close();
-    this.fh = undefined;
+    await this.writer?.close();
+    this.writer = undefined;
   }
 }
 

@@ -4,7 +4,6 @@
  * filters). Every change is applied in memory first and acknowledged once the journal has it;
  * volatile changes are written with the document's next durable change or the next snapshot.
  */
-import { update as applyUpdate } from 'mingo/updater';
 import { randomId } from '../../util/ids';
 import {
   DuplicateKeyError,
@@ -20,6 +19,7 @@ import {
 } from '../port';
 import { deepCopy, encodeLine } from './codec';
 import { matches } from './match';
+import { applyUpdate } from './apply-update';
 
 export type JournalWrite = (
   record: { c: string; op: 'put'; doc: Doc } | { c: string; op: 'del'; id: string },
@@ -215,8 +215,7 @@ export class MemoryCollection<T extends Doc> implements Collection<T> {
   ): Promise<{ doc: Doc | undefined; matched: boolean; upserted: boolean }> {
     const prev = this.first(filter);
     if (prev) {
-      const next = deepCopy(prev);
-      applyUpdate(next, upd as never, undefined, undefined, { cloneMode: 'none' });
+      const next = applyUpdate(prev, upd) as Doc;
       await this.put(next, prev, options.volatile === true);
       return { doc: next, matched: true, upserted: false };
     }
@@ -230,9 +229,9 @@ export class MemoryCollection<T extends Doc> implements Collection<T> {
       )
         base[k] = deepCopy(v);
     }
-    applyUpdate(base, upd as never, undefined, undefined, { cloneMode: 'none' });
-    await this.put(base, undefined, options.volatile === true);
-    return { doc: base, matched: false, upserted: true };
+    const created = applyUpdate(base, upd) as Doc;
+    await this.put(created, undefined, options.volatile === true);
+    return { doc: created, matched: false, upserted: true };
   }
 
   async updateOne(filter: Filter, upd: Update, options: UpdateOptions = {}): Promise<UpdateResult> {

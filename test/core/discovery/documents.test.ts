@@ -249,3 +249,61 @@ describe('GET /metrics', () => {
     }
   });
 });
+
+describe('GET /metrics: payments', () => {
+  it('counts x402 payments by outcome and labels the paid and marketplace surfaces', async () => {
+    const { startFacilitatorStandin } = await import('../../support/facilitator-standin');
+    const { randomAddress, TestPayer, toBase64, USDC_ON_BASE } = await import('../payments/payer');
+    const standin = await startFacilitatorStandin();
+    const payTo = randomAddress();
+    const gw = await startTestGateway({
+      plugins: ['local-holiday'],
+      env: {
+        X402_PAY_TO: payTo,
+        X402_FACILITATOR_URL: standin.url,
+        MARKETPLACE_SECRETS: 'metrics-secret-000001',
+      },
+    });
+    try {
+      expect((await gw.get('/v1/local/holiday/jp?year=2026')).status).to.equal(402);
+      const payer = new TestPayer();
+      const terms = {
+        network: 'eip155:8453',
+        chainId: 8453,
+        asset: USDC_ON_BASE,
+        payTo,
+        price: 1000,
+        name: 'USD Coin',
+        version: '2',
+        maxTimeoutSeconds: 300,
+      };
+      const paid = await gw.get('/v1/local/holiday/jp?year=2026', {
+        'X-PAYMENT': toBase64(payer.v1(await payer.sign(terms, Math.floor(Date.now() / 1000)))),
+      });
+      expect(paid.status).to.equal(200);
+      expect((await gw.get('/v1/local/holiday/jp?year=2026', { 'X-PAYMENT': 'garbage' })).status).to.equal(
+        402,
+      );
+      expect(
+        (
+          await gw.get('/marketplace/partner/v1/local/holiday/jp?year=2026', {
+            'X-Marketplace-Proxy-Secret': 'metrics-secret-000001',
+          })
+        ).status,
+      ).to.equal(200);
+      const t = (await gw.get('/metrics')).text;
+      expect(t).to.include('gateway_payments_total{outcome="challenged"} 1');
+      expect(t).to.include('gateway_payments_total{outcome="settled"} 1');
+      expect(t).to.include('gateway_payments_total{outcome="refused"} 1');
+      expect(t).to.include(
+        'gateway_http_requests_total{surface="x402",endpoint="local-holiday",status="200"} 1',
+      );
+      expect(t).to.include(
+        'gateway_http_requests_total{surface="marketplace",endpoint="local-holiday",status="200"} 1',
+      );
+    } finally {
+      await gw.close();
+      await standin.close();
+    }
+  });
+});

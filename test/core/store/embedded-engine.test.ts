@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EmbeddedStore } from '../../../core/store/embedded/embedded-store';
 import { matches, matchesByMingo } from '../../../core/store/embedded/match';
+import { applyUpdate, applyUpdateByMingo } from '../../../core/store/embedded/apply-update';
+import { deepCopy, encodeLine } from '../../../core/store/embedded/codec';
 import type { Doc } from '../../../core/store/port';
 
 type Item = Doc & { n?: number; tag?: string; at?: Date };
@@ -254,5 +256,105 @@ describe('embedded store engine: the fast filter path agrees with mingo', () => 
       checked++;
     }
     expect(checked).to.equal(20000);
+  });
+});
+
+describe('embedded store engine: the fast update path agrees with mingo', () => {
+  function rng(seed: number) {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  it('on 20000 random (document, update) pairs', () => {
+    const r = rng(Number(process.env.UPDATE_SEED ?? 7));
+    const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
+    const scalar = () => pick<unknown>([0, 1, 5, -3, 'a', 'b', true, null, new Date(1000)]);
+    const element = () =>
+      pick<unknown>([{ id: 'h1', amount: 1 }, { id: 'h2', amount: 2, at: new Date(5) }, 'x', 3]);
+    for (let i = 0; i < 20000; i++) {
+      const doc: Record<string, unknown> = {
+        _id: 'd',
+        n: pick([0, 7, undefined]),
+        holds: pick([
+          [],
+          [{ id: 'h1', amount: 1 }],
+          [{ id: 'h1', amount: 1 }, { id: 'h2', amount: 2, at: new Date(5) }, 'x'],
+        ]),
+        nested: pick([{ v: 1 }, {}, undefined]),
+      };
+      for (const k of Object.keys(doc)) if (doc[k] === undefined) delete doc[k];
+      const paths = ['n', 'm', 'nested.v', 'nested.w', 'holds', 'list', 'deep.a.b'];
+      const upd: Record<string, Record<string, unknown>> = {};
+      const used = new Set<string>();
+      for (let k = 0; k < 1 + Math.floor(r() * 3); k++) {
+        const path = pick(paths);
+        if (used.has(path) || [...used].some((u) => u.startsWith(`${path}.`) || path.startsWith(`${u}.`)))
+          continue;
+        used.add(path);
+        const op = pick(['$set', '$unset', '$inc', '$push', '$pull']);
+        const arg =
+          op === '$set'
+            ? pick([scalar(), { x: scalar() }, [1, 2]])
+            : op === '$unset'
+              ? 1
+              : op === '$inc'
+                ? pick([1, -1000, 2.5])
+                : op === '$push'
+                  ? pick([
+                      element(),
+                      { $each: [element(), element()], $slice: pick([-2, -1, 3]) },
+                      { $each: [element()] },
+                    ])
+                  : pick([{ id: 'h1' }, 'x', 3, { amount: 2 }]);
+        (upd[op] ??= {})[path] = arg;
+      }
+      if (Object.keys(upd).length === 0) continue;
+      // mingo (unlike MongoDB and the fast path) does not apply $slice when $push creates the
+      // array; that case is left out of the comparison.
+      const pushes = Object.entries(upd.$push ?? {});
+      if (
+        pushes.some(
+          ([p, v]) =>
+            v !== null && typeof v === 'object' && '$slice' in (v as object) && !(p.split('.')[0] in doc),
+        )
+      )
+        continue;
+      if (
+        pushes.some(
+          ([p, v]) =>
+            v !== null &&
+            typeof v === 'object' &&
+            '$slice' in (v as object) &&
+            p.includes('.') &&
+            !('w' in ((doc.nested as object) ?? {})),
+        )
+      )
+        continue;
+      const before = encodeLine(doc);
+      let a: Record<string, unknown> = {};
+      const b = deepCopy(doc);
+      let errA: string | undefined;
+      let errB: string | undefined;
+      try {
+        a = applyUpdate(doc, upd);
+      } catch (e) {
+        errA = (e as Error).message;
+      }
+      expect(encodeLine(doc), 'the original document is never changed').to.equal(before);
+      try {
+        applyUpdateByMingo(b, upd);
+      } catch (e) {
+        errB = (e as Error).message;
+      }
+      const where = JSON.stringify({ doc: encodeLine(doc), upd: encodeLine(upd) });
+      expect(errA === undefined, `${where} fast error ${errA} / mingo error ${errB}`).to.equal(
+        errB === undefined,
+      );
+      if (errA === undefined) expect(encodeLine(a), where).to.equal(encodeLine(b));
+    }
   });
 });

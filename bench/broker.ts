@@ -1,0 +1,153 @@
+/**
+ * Broker path on the embedded store against a bare Express handler returning the same body.
+ *   node dist/bench/broker.js [seconds]        interleaved rounds, p50/p99 and req/s
+ *   node dist/bench/broker.js soak [requests]  a long run with a fixed number of calls: the keys'
+ *                                              balances must end exactly at the expected value, and
+ *                                              memory is sampled at the start and the end
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { load, startServer, table, type LoadResult } from './lib/harness';
+
+const KEYS = 10;
+const TRIAL = 100_000_000; // the largest trial credit allowed: 100,000 holiday calls per key
+const BODY = JSON.stringify({ product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } });
+
+async function createKeys(url: string): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < KEYS; i++) {
+    const res = await fetch(`${url}/keys/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"owner_label":"bench ${i}"}`,
+    });
+    keys.push(((await res.json()) as { api_key: string }).api_key);
+  }
+  return keys;
+}
+
+/** autocannon requests that rotate over the keys (one key per request, round robin). */
+function rotating(keys: string[]): autocannon.Request[] {
+  let i = 0;
+  return [
+    {
+      method: 'POST',
+      path: '/broker/call',
+      body: BODY,
+      setupRequest: (req) => ({
+        ...req,
+        headers: { ...req.headers, 'content-type': 'application/json', 'x-api-key': keys[i++ % keys.length] },
+      }),
+    },
+  ];
+}
+
+async function metric(url: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  return m ? Number(m[1]) : NaN;
+}
+
+async function balances(url: string, keys: string[]): Promise<number> {
+  let sum = 0;
+  for (const k of keys)
+    sum += (
+      (await (await fetch(`${url}/keys/status`, { headers: { 'x-api-key': k } })).json()) as {
+        balance: { micro_usdc: number };
+      }
+    ).balance.micro_usdc;
+  return sum;
+}
+
+async function main(): Promise<void> {
+  const soak = process.argv[2] === 'soak';
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-bench-broker-'));
+  const gateway = await startServer('gateway.js', {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    DATA_DIR: dataDir,
+    TRIAL_CREDIT_MICRO_USDC: String(TRIAL),
+    BROKER_LIMIT_PER_MINUTE: '100000',
+    KEY_CREATE_LIMIT_PER_HOUR: '1000',
+  });
+  try {
+    const keys = await createKeys(gateway.url);
+    if (soak) {
+      const requests = Number(process.argv[3] ?? 300_000);
+      await autocannon({ url: gateway.url, connections: 50, amount: 2000, requests: rotating(keys) });
+      const rssStart = await metric(gateway.url, 'process_resident_memory_bytes');
+      const heapStart = await metric(gateway.url, 'nodejs_heap_size_used_bytes');
+      const started = Date.now();
+      const r = await autocannon({
+        url: gateway.url,
+        connections: 50,
+        amount: requests,
+        requests: rotating(keys),
+      });
+      const seconds = (Date.now() - started) / 1000;
+      const rssEnd = await metric(gateway.url, 'process_resident_memory_bytes');
+      const heapEnd = await metric(gateway.url, 'nodejs_heap_size_used_bytes');
+      const ok = r['2xx'] + 2000; // the warm-up calls were charged too
+      const expected = KEYS * TRIAL - 1000 * ok;
+      const actual = await balances(gateway.url, keys);
+      console.log(
+        `soak: ${requests} calls in ${seconds.toFixed(0)} s (${Math.round(requests / seconds)} req/s), 2xx ${r['2xx']}, non-2xx ${r.non2xx}, errors ${r.errors}, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms`,
+      );
+      console.log(
+        `balance: expected ${expected} micro-USDC, actual ${actual}: ${expected === actual ? 'EXACT' : 'MISMATCH'}`,
+      );
+      console.log(
+        `memory: RSS ${(rssStart / 2 ** 20).toFixed(0)} -> ${(rssEnd / 2 ** 20).toFixed(0)} MiB, heap used ${(heapStart / 2 ** 20).toFixed(0)} -> ${(heapEnd / 2 ** 20).toFixed(0)} MiB`,
+      );
+      if (expected !== actual) process.exitCode = 1;
+      return;
+    }
+    const seconds = Number(process.argv[2] ?? 10);
+    const sample = await fetch(`${gateway.url}/broker/call`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': keys[0] },
+      body: BODY,
+    });
+    const bare = await startServer('bare-express.js', { BENCH_BODY: await sample.text() });
+    const rows: LoadResult[] = [];
+    try {
+      const bareOpts = {
+        url: `${bare.url}/broker/call`,
+        method: 'POST' as const,
+        body: BODY,
+        headers: { 'content-type': 'application/json' },
+      };
+      const run = async (label: string, opts: Parameters<typeof autocannon>[0]) => {
+        const r = await autocannon({ connections: 50, duration: seconds, ...opts });
+        return {
+          label,
+          requestsPerSec: Math.round(r.requests.average),
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          non2xx: r.non2xx,
+          errors: r.errors + r.timeouts,
+        };
+      };
+      await load('warm-up', { ...bareOpts, duration: 3 });
+      await autocannon({ url: gateway.url, connections: 50, duration: 3, requests: rotating(keys) });
+      for (let round = 1; round <= 2; round++) {
+        rows.push(await run(`bare express #${round}`, bareOpts));
+        rows.push(await run(`gateway broker #${round}`, { url: gateway.url, requests: rotating(keys) }));
+      }
+    } finally {
+      await bare.stop();
+    }
+    const avg = (p: string) =>
+      rows.filter((x) => x.label.startsWith(p)).reduce((s, x) => s + x.requestsPerSec, 0) / 2;
+    console.log(table(rows));
+    console.log(
+      `\nbroker (embedded store) / bare express throughput ratio: ${(avg('gateway') / avg('bare')).toFixed(2)} (50 connections, ${seconds}s rounds)`,
+    );
+  } finally {
+    await gateway.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+void main();

@@ -1,0 +1,216 @@
+/**
+ * Paid path (x402) against the preview path, and local signature verification per second.
+ *
+ *   npm run bench:paid [-- seconds]
+ *
+ * 1. Signature checks on one core: viem's recoverTypedDataAddress, the gateway's verifier
+ *    (tiny-secp256k1 + keccak), and the whole local check of a payment header (decode + checks).
+ * 2. Load: the gateway (child process, embedded store, payments configured) with the facilitator
+ *    stand-in (child process) behind it, driven by autocannon; every paid request carries a fresh
+ *    signed payment, so each one runs claim → /verify → handler → /settle → ledger writes.
+ *    Preview and paid rounds are interleaved.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import { signRecoverable } from 'tiny-secp256k1';
+import { recoverTypedDataAddress, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { checkPayment } from '../core/payments/check-payment';
+import { TransferSignatureVerifier, type TransferAuthorization } from '../core/payments/eip3009-signature';
+import { decodePayment, type PaymentAttempt } from '../core/payments/payment-header';
+import type { PaymentTerms } from '../core/payments/requirements';
+import { load, startServer, table, type LoadResult } from './lib/harness';
+
+const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const PAY_TO = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
+const DOMAIN = { name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: USDC_ON_BASE };
+const TYPES = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const;
+const PREVIEW = '/preview/v1/local/holiday/jp?year=2026';
+const PAID = '/v1/local/holiday/jp?year=2026';
+
+interface Signed {
+  authorization: TransferAuthorization & { from: Hex; to: Hex; nonce: Hex };
+  signature: Hex;
+}
+
+/** Signs with libsecp256k1 (fast) over the gateway's digest; the tests prove the digest equals viem's. */
+function makeSigner(count: number) {
+  const verifier = new TransferSignatureVerifier(DOMAIN);
+  const keys = Array.from({ length: count }, () => {
+    const pk = generatePrivateKey();
+    return { secret: Buffer.from(pk.slice(2), 'hex'), address: privateKeyToAccount(pk).address };
+  });
+  let i = 0;
+  return (price: number): Signed => {
+    const key = keys[i++ % keys.length];
+    const now = Math.floor(Date.now() / 1000);
+    const authorization = {
+      from: key.address,
+      to: PAY_TO as Hex,
+      value: String(price),
+      validAfter: String(now - 600),
+      validBefore: String(now + 3600),
+      nonce: `0x${randomBytes(32).toString('hex')}` as Hex,
+    };
+    const { signature, recoveryId } = signRecoverable(verifier.digest(authorization), key.secret);
+    return {
+      authorization,
+      signature: `0x${Buffer.from(signature).toString('hex')}${(27 + recoveryId).toString(16)}` as Hex,
+    };
+  };
+}
+
+const header = (s: Signed) =>
+  Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base', payload: s })).toString(
+    'base64',
+  );
+
+async function signatureBench(n: number): Promise<string> {
+  const sign = makeSigner(50);
+  const items = Array.from({ length: n }, () => sign(1000));
+  const verifier = new TransferSignatureVerifier(DOMAIN);
+  const headers = items.map(header);
+  const terms: PaymentTerms = {
+    scheme: 'exact',
+    network: 'eip155:8453',
+    chainId: 8453,
+    asset: USDC_ON_BASE,
+    assetName: 'USD Coin',
+    assetVersion: '2',
+    payTo: PAY_TO,
+    configured: true,
+    maxTimeoutSeconds: 300,
+  };
+  const rows: Array<[string, number]> = [];
+  const time = async (label: string, fn: (i: number) => unknown) => {
+    for (let i = 0; i < Math.min(200, n); i++) await fn(i); // warm-up
+    const t = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) await fn(i);
+    rows.push([label, Math.round(n / (Number(process.hrtime.bigint() - t) / 1e9))]);
+  };
+  await time('viem recoverTypedDataAddress', async (i) => {
+    const a = items[i].authorization;
+    const from = await recoverTypedDataAddress({
+      domain: DOMAIN as typeof DOMAIN & { verifyingContract: Hex },
+      types: TYPES,
+      primaryType: 'TransferWithAuthorization',
+      message: {
+        ...a,
+        value: BigInt(a.value),
+        validAfter: BigInt(a.validAfter),
+        validBefore: BigInt(a.validBefore),
+      },
+      signature: items[i].signature,
+    });
+    if (from !== a.from) throw new Error('viem disagrees');
+  });
+  await time('gateway verifier (tiny-secp256k1 + keccak)', (i) => {
+    if (
+      verifier.signerOf(items[i].authorization, items[i].signature) !==
+      items[i].authorization.from.toLowerCase()
+    ) {
+      throw new Error('verifier disagrees');
+    }
+  });
+  await time('whole local check of an X-PAYMENT header', (i) => {
+    const read = decodePayment(headers[i], 'X-PAYMENT');
+    if (read.kind !== 'attempt') throw new Error('decode failed');
+    const r = checkPayment(read.attempt as PaymentAttempt, {
+      terms,
+      priceMicroUsdc: 1000,
+      resourcePath: '/v1/local/holiday/jp',
+      nowSeconds: Math.floor(Date.now() / 1000),
+      verifier,
+    });
+    if (!('payer' in r)) throw new Error(`refused: ${r.code}`);
+  });
+  return [
+    `| check (${n} signatures, one core) | per second |`,
+    '|---|---:|',
+    ...rows.map(([l, v]) => `| ${l} | ${v} |`),
+  ].join('\n');
+}
+
+async function paidLoad(label: string, url: string, seconds: number, pool: string[]): Promise<LoadResult> {
+  let next = 0;
+  const r = await autocannon({
+    url,
+    connections: 50,
+    duration: seconds,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req) => {
+          const payment = pool[next++];
+          if (payment === undefined) throw new Error('payment pool exhausted; raise POOL');
+          return { ...req, headers: { ...req.headers, 'x-payment': payment } };
+        },
+      },
+    ],
+  });
+  return {
+    label,
+    requestsPerSec: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
+}
+
+async function main(): Promise<void> {
+  const seconds = Number(process.argv[2] ?? 10);
+  console.log('## Local signature verification\n');
+  console.log(await signatureBench(2000));
+
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-bench-paid-'));
+  const facilitator = await startServer('facilitator.js');
+  const gateway = await startServer('gateway.js', {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    DATA_DIR: dataDir,
+    X402_PAY_TO: PAY_TO,
+    X402_FACILITATOR_URL: facilitator.url,
+  });
+  const sign = makeSigner(200);
+  const rows: LoadResult[] = [];
+  try {
+    const probe = await fetch(gateway.url + PAID, { headers: { 'x-payment': header(sign(1000)) } });
+    if (probe.status !== 200) throw new Error(`paid probe answered ${probe.status}: ${await probe.text()}`);
+    // A generous pool: every paid request needs a payment of its own.
+    const poolSize = Math.max(20_000, seconds * 2_500);
+    const fresh = () => Array.from({ length: poolSize }, () => header(sign(1000)));
+    await load('warm-up', { url: gateway.url + PREVIEW, duration: 3 });
+    await paidLoad('warm-up', gateway.url + PAID, 3, fresh());
+    for (let round = 1; round <= 2; round++) {
+      rows.push(await load(`preview #${round}`, { url: gateway.url + PREVIEW, duration: seconds }));
+      rows.push(await paidLoad(`paid (x402) #${round}`, gateway.url + PAID, seconds, fresh()));
+    }
+  } finally {
+    await gateway.stop();
+    await facilitator.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const avg = (prefix: string) => {
+    const r = rows.filter((x) => x.label.startsWith(prefix));
+    return r.reduce((s, x) => s + x.requestsPerSec, 0) / r.length;
+  };
+  console.log('\n## Paid path vs preview path\n');
+  console.log(table(rows));
+  console.log(
+    `\npaid / preview throughput ratio: ${(avg('paid') / avg('preview')).toFixed(2)} (50 connections, ${seconds}s rounds, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}, embedded store)`,
+  );
+}
+
+void main();

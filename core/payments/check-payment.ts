@@ -1,0 +1,140 @@
+/**
+ * The gateway's own checks of a decoded payment against the endpoint's requirement, before the
+ * facilitator is asked: scheme, network, asset, recipient, exact amount, validity window and (for
+ * ordinary 65-byte EOA signatures) the EIP-712 signature. Longer signatures (smart wallets:
+ * ERC-1271 / ERC-6492) can only be checked on chain and are left to the facilitator's /verify.
+ */
+import type { TransferSignatureVerifier } from './eip3009-signature';
+import { chainIdOfAnyNetwork } from './networks';
+import type { PaymentAttempt } from './payment-header';
+import { PaymentRefusal } from './refusals';
+import type { PaymentTerms } from './requirements';
+
+/** A payer's clock may run this far ahead of ours (validAfter). */
+export const CLOCK_SKEW_SECONDS = 5;
+/**
+ * An authorization must stay valid this long to be settled; the x402 reference facilitator
+ * refuses one that expires within 6 seconds.
+ */
+export const SETTLEMENT_MARGIN_SECONDS = 6;
+
+/**
+ * The ledger must remember a nonce until its authorization expires; authorizations valid for longer
+ * than this are refused (x402 clients sign for maxTimeoutSeconds, minutes).
+ */
+export const MAX_AUTHORIZATION_SECONDS = 366 * 86_400;
+
+export interface CheckedPayment {
+  /** Lower-case address. */
+  payer: string;
+  /** Lower-case bytes32 hex. */
+  nonce: string;
+  amount: bigint;
+  validBefore: bigint;
+  signature: 'eoa_checked' | 'smart_wallet_deferred';
+}
+
+export interface CheckContext {
+  terms: PaymentTerms;
+  priceMicroUsdc: number;
+  /** Path of the requested resource, e.g. /v1/local/holiday/jp. */
+  resourcePath: string;
+  nowSeconds: number;
+  verifier: TransferSignatureVerifier;
+}
+
+const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
+
+function pathOf(url: string): string | undefined {
+  try {
+    return new URL(url, 'http://resource.invalid').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+export function checkPayment(attempt: PaymentAttempt, ctx: CheckContext): CheckedPayment | PaymentRefusal {
+  const { terms } = ctx;
+  const auth = attempt.authorization;
+  const price = BigInt(ctx.priceMicroUsdc);
+
+  if (attempt.scheme !== terms.scheme) {
+    return new PaymentRefusal(
+      'unsupported_scheme',
+      `Scheme "${attempt.scheme.slice(0, 40)}" is not accepted; use "exact".`,
+    );
+  }
+  if (chainIdOfAnyNetwork(attempt.network) !== terms.chainId) {
+    return new PaymentRefusal(
+      'network_mismatch',
+      `The payment is for network "${attempt.network.slice(0, 40)}"; this endpoint is paid on ${terms.network}.`,
+    );
+  }
+  const accepted = attempt.accepted;
+  if (accepted && accepted.asset !== undefined && !same(accepted.asset, terms.asset)) {
+    return new PaymentRefusal('asset_mismatch', `The payment is in another token; pay in ${terms.asset}.`);
+  }
+  if (
+    !same(auth.to, terms.payTo) ||
+    (accepted && accepted.payTo !== undefined && !same(accepted.payTo, terms.payTo))
+  ) {
+    return new PaymentRefusal('recipient_mismatch', `The authorization must pay ${terms.payTo}.`);
+  }
+  const value = BigInt(auth.value);
+  const acceptedAmount = accepted?.amount;
+  if (value !== price || (acceptedAmount !== undefined && String(acceptedAmount) !== String(price))) {
+    return new PaymentRefusal(
+      'amount_mismatch',
+      `The authorized value is ${value} micro-USDC; this endpoint costs exactly ${price}.`,
+      { required_micro_usdc: String(price), authorized_micro_usdc: String(value) },
+    );
+  }
+  if (attempt.resourceUrl !== undefined && pathOf(attempt.resourceUrl) !== ctx.resourcePath) {
+    return new PaymentRefusal(
+      'resource_mismatch',
+      `The payment names ${attempt.resourceUrl.slice(0, 200)}; this request is for ${ctx.resourcePath}.`,
+    );
+  }
+  const now = BigInt(ctx.nowSeconds);
+  const validAfter = BigInt(auth.validAfter);
+  const validBefore = BigInt(auth.validBefore);
+  if (validAfter > now + BigInt(CLOCK_SKEW_SECONDS)) {
+    return new PaymentRefusal(
+      'authorization_not_yet_valid',
+      `validAfter ${validAfter} is in the future (now ${now}).`,
+    );
+  }
+  if (validBefore < now + BigInt(SETTLEMENT_MARGIN_SECONDS)) {
+    return new PaymentRefusal(
+      'authorization_expired',
+      `validBefore ${validBefore} has passed or is less than ${SETTLEMENT_MARGIN_SECONDS} s away (now ${now}); sign a fresh authorization.`,
+    );
+  }
+  if (validBefore > now + BigInt(MAX_AUTHORIZATION_SECONDS)) {
+    return new PaymentRefusal(
+      'authorization_too_long',
+      `validBefore ${validBefore} is more than a year away.`,
+    );
+  }
+
+  let signature: CheckedPayment['signature'] = 'smart_wallet_deferred';
+  if (attempt.signature.length === 132) {
+    let signer: string | null;
+    try {
+      signer = ctx.verifier.signerOf(auth, attempt.signature);
+    } catch {
+      signer = null;
+    }
+    if (signer === null || signer !== auth.from.toLowerCase()) {
+      return new PaymentRefusal('invalid_signature');
+    }
+    signature = 'eoa_checked';
+  }
+  return {
+    payer: auth.from.toLowerCase(),
+    nonce: auth.nonce.toLowerCase(),
+    amount: value,
+    validBefore,
+    signature,
+  };
+}

@@ -1,0 +1,347 @@
+/**
+ * One paid call, in the order that keeps buyers whole: local checks → claim the nonce → facilitator
+ * /verify → the handler → facilitator /settle → the data. Only a successful settlement releases the
+ * data; a failed handler or a definite settlement failure charges nothing and frees the payment for
+ * a retry; a settlement whose outcome is unknown keeps the payment reserved and is settled at most
+ * once when the buyer retries with the same payment. Every outcome is logged with payer and nonce
+ * (never the signature).
+ */
+import { HttpError } from '../http/errors';
+import type { EndpointPayload, HandlerLogger } from '../plugins/contract';
+import type { RegisteredPlugin } from '../plugins/registry';
+import type { Clock } from '../util/clock';
+import { formatUsd } from '../util/money';
+import { paymentChallenge } from './challenge';
+import { checkPayment } from './check-payment';
+import type { TransferSignatureVerifier } from './eip3009-signature';
+import type { FacilitatorClient, FacilitatorRequest } from './facilitator-client';
+import type { Claim, NonceLedger } from './nonce-ledger';
+import type { PaymentAttempt } from './payment-header';
+import { PaymentRefusal } from './refusals';
+import { encodeHeaderJson, PAID_MIME_TYPE, requirementV2, type PaymentTerms } from './requirements';
+
+/** Facilitator reasons meaning "this authorization was already used on chain". */
+const NONCE_USED = /nonce_already_used|authorization_(already_)?used|authorization_is_used/i;
+const RETRY_AFTER_SECONDS = '5';
+
+export interface PaidCall {
+  plugin: RegisteredPlugin;
+  attempt: PaymentAttempt;
+  /** e.g. /v1/local/holiday/jp */
+  resourcePath: string;
+  resourceUrl: string;
+  previewPath: string;
+  log: HandlerLogger;
+  run(): Promise<EndpointPayload>;
+}
+
+/** What a paid body's `_gateway.payment` says. */
+export interface PaymentReceipt {
+  payer: string;
+  amount_micro_usdc: string;
+  amount_usd: string;
+  network: string;
+  asset: string;
+  pay_to: string;
+  scheme: string;
+  transaction: string | null;
+  x402_version: number;
+  note?: string;
+}
+
+export interface PaidResult {
+  payload: EndpointPayload;
+  receipt: PaymentReceipt;
+  /** base64 settlement result for PAYMENT-RESPONSE / X-PAYMENT-RESPONSE. */
+  settlementHeader: string;
+}
+
+export interface CheckoutDeps {
+  terms: PaymentTerms;
+  facilitator: FacilitatorClient;
+  ledger: () => Promise<NonceLedger>;
+  clock: Clock;
+  verifier: TransferSignatureVerifier;
+  /** Lease of a claim while verifying and running the handler. */
+  claimLeaseSeconds: number;
+  /** Lease while settling (covers the settle call's timeout). */
+  settleLeaseSeconds: number;
+}
+
+export class X402Checkout {
+  constructor(private readonly d: CheckoutDeps) {}
+
+  async process(call: PaidCall): Promise<PaidResult> {
+    const { plugin, attempt } = call;
+    const { terms } = this.d;
+    const auth = attempt.authorization;
+    const logged = {
+      endpoint_id: plugin.endpointId,
+      payer: auth.from.toLowerCase(),
+      nonce: auth.nonce.toLowerCase(),
+      amount_micro_usdc: auth.value,
+      x402_version: attempt.version,
+    };
+    const log = (
+      outcome: string,
+      extra: Record<string, unknown> = {},
+      level: 'info' | 'warn' | 'error' = 'info',
+    ) => call.log[level]({ x402: { outcome, ...logged, ...extra } }, `x402 payment ${outcome}`);
+    const challenge = (refusal: PaymentRefusal, settlement?: Record<string, unknown>) =>
+      paymentChallenge({
+        terms,
+        plugin,
+        resourcePath: call.resourcePath,
+        resourceUrl: call.resourceUrl,
+        previewPath: call.previewPath,
+        refusal,
+        ...(settlement ? { settlement } : {}),
+      });
+
+    const checked = checkPayment(attempt, {
+      terms,
+      priceMicroUsdc: plugin.priceMicroUsdc,
+      resourcePath: call.resourcePath,
+      nowSeconds: Math.floor(this.d.clock.now().getTime() / 1000),
+      verifier: this.d.verifier,
+    });
+    if (checked instanceof PaymentRefusal) {
+      log('refused', { reason: checked.code });
+      throw challenge(checked);
+    }
+
+    const ledger = await this.d.ledger();
+    const claim = await ledger.claim(
+      { chainId: terms.chainId, asset: terms.asset, payer: checked.payer, nonce: checked.nonce },
+      {
+        endpointId: plugin.endpointId,
+        resource: call.resourcePath,
+        amountMicroUsdc: String(checked.amount),
+        validBefore: checked.validBefore,
+      },
+    );
+    if (claim.kind === 'used') {
+      log('replay_refused', { first_used_for: claim.entry.resource });
+      throw challenge(new PaymentRefusal('payment_already_used'));
+    }
+    if (claim.kind === 'in_progress') {
+      log('concurrent_use_refused');
+      throw inProgressError();
+    }
+
+    const body = this.facilitatorRequest(call);
+    if (claim.kind === 'fresh') {
+      const verified = await this.d.facilitator.verify(body);
+      if (verified.kind === 'invalid') {
+        await ledger.release(claim.id, claim.token, `verify: ${verified.reason}`);
+        log('facilitator_rejected', { reason: verified.reason });
+        throw challenge(
+          new PaymentRefusal(
+            'facilitator_rejected',
+            `The facilitator refused the payment: ${verified.reason}${verified.message ? ` (${verified.message.slice(0, 200)})` : ''}.`,
+            { facilitator_reason: verified.reason },
+          ),
+        );
+      }
+      if (verified.kind === 'unavailable') {
+        await ledger.release(claim.id, claim.token, `verify: ${verified.detail}`);
+        log('facilitator_unavailable', { step: 'verify', detail: verified.detail }, 'warn');
+        throw facilitatorUnavailable(verified.status, verified.detail);
+      }
+    }
+
+    let payload: EndpointPayload;
+    try {
+      payload = await call.run();
+    } catch (err) {
+      await this.putBack(ledger, claim, 'handler failed');
+      log('not_settled_handler_failed', { status: (err as HttpError)?.status ?? 500 });
+      throw err;
+    }
+
+    if (!(await ledger.advance(claim.id, claim.token, 'settle', this.d.settleLeaseSeconds))) {
+      throw inProgressError();
+    }
+    const settled = await this.d.facilitator.settle(body);
+    switch (settled.kind) {
+      case 'settled': {
+        await this.record(() => ledger.settled(claim.id, claim.token, settled.transaction), call, logged);
+        log('settled', { transaction: settled.transaction, resettled: claim.kind === 'resettle' });
+        return this.result(call, payload, settled.transaction, settled.payer);
+      }
+      case 'failed': {
+        if (claim.kind === 'resettle' && NONCE_USED.test(settled.reason)) {
+          // The earlier settle call, whose answer was lost, went through: serve what was paid for.
+          const tx = claim.entry.transaction;
+          await this.record(
+            () =>
+              ledger.settled(
+                claim.id,
+                claim.token,
+                tx,
+                'settled by an earlier attempt whose answer was lost',
+              ),
+            call,
+            logged,
+          );
+          log('settled_by_earlier_attempt', { transaction: tx ?? null, facilitator_reason: settled.reason });
+          return this.result(
+            call,
+            payload,
+            tx,
+            undefined,
+            'Settled by your earlier attempt, whose answer was lost.',
+          );
+        }
+        await ledger.release(claim.id, claim.token, `settle: ${settled.reason}`);
+        log('settlement_failed', { reason: settled.reason }, 'warn');
+        throw challenge(
+          new PaymentRefusal(
+            'settlement_failed',
+            `Settlement failed: ${settled.reason}${settled.message ? ` (${settled.message.slice(0, 200)})` : ''}. Nothing was charged and no data was served.`,
+            { facilitator_reason: settled.reason },
+          ),
+          {
+            success: false,
+            errorReason: settled.reason,
+            transaction: '',
+            network: terms.network,
+            payer: logged.payer,
+          },
+        );
+      }
+      case 'unreachable': {
+        if (claim.kind === 'resettle') {
+          await this.putBack(ledger, claim, settled.detail);
+          log('settlement_pending', { detail: settled.detail }, 'warn');
+          throw settlementPending(claim.entry.transaction);
+        }
+        await ledger.release(claim.id, claim.token, settled.detail);
+        log('facilitator_unavailable', { step: 'settle', detail: settled.detail }, 'warn');
+        throw facilitatorUnavailable(503, settled.detail);
+      }
+      case 'unknown': {
+        const tx = settled.transaction ?? claim.entry.transaction;
+        await this.record(() => ledger.unknown(claim.id, claim.token, settled.detail, tx), call, logged);
+        log('settlement_unknown', { detail: settled.detail, transaction: tx ?? null }, 'warn');
+        throw settlementPending(tx);
+      }
+    }
+  }
+
+  /** After a failure that settled nothing: free a fresh claim, or return a re-settlement to unknown. */
+  private async putBack(ledger: NonceLedger, claim: Claim, reason: string): Promise<void> {
+    if (claim.kind === 'fresh') await ledger.release(claim.id, claim.token, reason);
+    else if (claim.kind === 'resettle') {
+      await ledger.unknown(claim.id, claim.token, claim.entry.reason ?? reason, claim.entry.transaction);
+    }
+  }
+
+  /** A ledger write after money may have moved must not turn into a lost response. */
+  private async record(write: () => Promise<void>, call: PaidCall, logged: Record<string, unknown>) {
+    try {
+      await write();
+    } catch (err) {
+      call.log.error({ x402: logged, err }, 'x402 payment ledger write failed after settlement');
+    }
+  }
+
+  private facilitatorRequest(call: PaidCall): FacilitatorRequest {
+    const { terms } = this.d;
+    const { plugin, attempt } = call;
+    if (attempt.version === 2) {
+      return {
+        x402Version: 2,
+        paymentPayload: attempt.payload,
+        paymentRequirements: requirementV2(terms, plugin),
+      };
+    }
+    return {
+      x402Version: 1,
+      paymentPayload: attempt.payload,
+      paymentRequirements: {
+        scheme: terms.scheme,
+        // v1 facilitators name networks as the payload does.
+        network: attempt.network,
+        maxAmountRequired: String(plugin.priceMicroUsdc),
+        resource: call.resourceUrl,
+        description: plugin.manifest.summary,
+        mimeType: PAID_MIME_TYPE,
+        payTo: terms.payTo,
+        maxTimeoutSeconds: terms.maxTimeoutSeconds,
+        asset: terms.asset,
+        extra: { name: terms.assetName, version: terms.assetVersion },
+      },
+    };
+  }
+
+  private result(
+    call: PaidCall,
+    payload: EndpointPayload,
+    transaction: string | undefined,
+    payer: string | undefined,
+    note?: string,
+  ): PaidResult {
+    const { terms } = this.d;
+    const auth = call.attempt.authorization;
+    const receipt: PaymentReceipt = {
+      payer: payer ?? auth.from,
+      amount_micro_usdc: auth.value,
+      amount_usd: formatUsd(BigInt(auth.value)),
+      network: terms.network,
+      asset: terms.asset,
+      pay_to: terms.payTo,
+      scheme: terms.scheme,
+      transaction: transaction ?? null,
+      x402_version: call.attempt.version,
+      ...(note ? { note } : {}),
+    };
+    return {
+      payload,
+      receipt,
+      settlementHeader: encodeHeaderJson({
+        success: true,
+        transaction: transaction ?? '',
+        network: terms.network,
+        payer: receipt.payer,
+      }),
+    };
+  }
+}
+
+function inProgressError(): HttpError {
+  return new HttpError(
+    409,
+    'payment_in_progress',
+    'This payment is being used by another request right now; one payment buys exactly one response. ' +
+      'Wait for that response. Nothing more will be charged for this payment.',
+    { hint: 'Sign a new payment for another call.' },
+    { 'Retry-After': RETRY_AFTER_SECONDS, 'Cache-Control': 'no-store' },
+  );
+}
+
+function facilitatorUnavailable(status: 502 | 503, detail: string): HttpError {
+  return new HttpError(
+    status,
+    'facilitator_unavailable',
+    `The payment facilitator could not be used (${detail}). Your payment was not settled, nothing was charged and no data was served.`,
+    { hint: 'Retry the same request with the same payment in a few seconds.', retryable: true },
+    { 'Retry-After': RETRY_AFTER_SECONDS, 'Cache-Control': 'no-store' },
+  );
+}
+
+function settlementPending(transaction: string | undefined): HttpError {
+  return new HttpError(
+    503,
+    'settlement_pending',
+    'Your payment was sent for settlement but its outcome is not known yet (the facilitator did not answer in time). ' +
+      'Do not sign a new payment: repeat this same request with the same payment header. It is settled at most once, ' +
+      'and then the data is served.',
+    {
+      hint: 'Retry with the identical X-PAYMENT / PAYMENT-SIGNATURE header in a few seconds.',
+      retryable: true,
+      ...(transaction ? { transaction } : {}),
+    },
+    { 'Retry-After': RETRY_AFTER_SECONDS, 'Cache-Control': 'no-store' },
+  );
+}

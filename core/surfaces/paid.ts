@@ -1,0 +1,142 @@
+/**
+ * Paid direct surface `GET /v1/{tail}` (x402). In order: payments not configured → 503 with the
+ * operator runbook; unknown tail → 404; no payment → the 402 challenge (even for an invalid query,
+ * whose problems it lists, because crawlers probe paid paths without parameters); a payment with
+ * an invalid query → 422, the payment untouched; then the checkout (core/payments/checkout.ts),
+ * and 200 with `_gateway.payment` and the settlement headers.
+ */
+import type { Router } from 'express';
+import type { PaymentOutcome } from '../http/metrics';
+import { HttpError } from '../http/errors';
+import type { GatewayServices } from '../http/services';
+import { invalidQueryError } from '../http/errors';
+import { dataOperationDoc, previewPathOf } from '../discovery/operations';
+import { PAID_PATH_PREFIX } from '../discovery/paths';
+import type { HandlerLogger } from '../plugins/contract';
+import { paymentChallenge } from '../payments/challenge';
+import { X402Checkout } from '../payments/checkout';
+import { TransferSignatureVerifier } from '../payments/eip3009-signature';
+import { FacilitatorClient } from '../payments/facilitator-client';
+import { NonceLedger } from '../payments/nonce-ledger';
+import { readPayment } from '../payments/payment-header';
+import { paymentTerms, type PaymentTerms } from '../payments/requirements';
+import { paymentsNotConfiguredError } from '../payments/runbook';
+import { soldPluginFor, tailOf } from './lookup';
+
+export const DEFAULT_FACILITATOR_TIMEOUT_MS = 30_000;
+
+export function mountPaidSurface(router: Router, s: GatewayServices): void {
+  const terms = paymentTerms(s.config);
+  for (const plugin of s.registry.sold()) {
+    s.catalog.add('get', `${PAID_PATH_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'x402', { terms }));
+  }
+  const checkout = terms.configured ? createCheckout(s, terms) : undefined;
+
+  router.get(`${PAID_PATH_PREFIX}/*tail`, async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.locals.surface = 'x402';
+    if (!checkout) {
+      const plugin = s.registry.soldByTail(tailOf(req));
+      throw paymentsNotConfiguredError(s.config, plugin, plugin && previewPathOf(plugin));
+    }
+    const plugin = soldPluginFor(s.registry, req, PAID_PATH_PREFIX);
+    res.locals.endpointId = plugin.endpointId;
+    const resourcePath = `${PAID_PATH_PREFIX}/${plugin.tail}`;
+    const resource = {
+      terms,
+      plugin,
+      resourcePath,
+      resourceUrl: `${s.config.baseUrl}${resourcePath}`,
+      previewPath: previewPathOf(plugin),
+    };
+    const log = (req.log as HandlerLogger | undefined) ?? s.logger;
+    const parsed = plugin.query.parse(req.query);
+    // A HEAD answer has no body to pay for: it always gets the challenge, and a payment is never used.
+    const payment = req.method === 'HEAD' ? ({ kind: 'none' } as const) : readPayment(req.headers);
+    if (payment.kind === 'none') {
+      s.metrics.payment('challenged');
+      throw paymentChallenge({ ...resource, ...(parsed.ok ? {} : { queryProblems: parsed.problems }) });
+    }
+    if (!parsed.ok) {
+      if (payment.kind === 'attempt') {
+        const a = payment.attempt.authorization;
+        log.info(
+          {
+            x402: {
+              outcome: 'not_used_invalid_query',
+              endpoint_id: plugin.endpointId,
+              payer: a.from.toLowerCase(),
+              nonce: a.nonce.toLowerCase(),
+            },
+          },
+          'x402 payment not_used_invalid_query',
+        );
+      }
+      throw invalidQueryError(plugin, parsed.problems);
+    }
+    if (payment.kind === 'refused') {
+      log.info(
+        { x402: { outcome: 'refused', endpoint_id: plugin.endpointId, reason: payment.refusal.code } },
+        'x402 payment refused',
+      );
+      s.metrics.payment('refused');
+      throw paymentChallenge({ ...resource, refusal: payment.refusal });
+    }
+    let handlerFailed = false;
+    let result;
+    try {
+      result = await checkout.process({
+        ...resource,
+        attempt: payment.attempt,
+        log,
+        run: () =>
+          s.executor.run(plugin, parsed.value, req).catch((err: unknown) => {
+            handlerFailed = true;
+            throw err;
+          }),
+      });
+    } catch (err) {
+      s.metrics.payment(paymentOutcomeOf(err, handlerFailed));
+      throw err;
+    }
+    s.metrics.payment('settled');
+    res.setHeader('PAYMENT-RESPONSE', result.settlementHeader);
+    res.setHeader('X-PAYMENT-RESPONSE', result.settlementHeader);
+    res.json(s.executor.envelope(plugin, result.payload, 'x402', req, { payment: result.receipt }));
+  });
+}
+
+/** The metrics outcome of a paid call that did not end in data. */
+function paymentOutcomeOf(err: unknown, handlerFailed: boolean): PaymentOutcome {
+  if (handlerFailed) return 'not_settled_handler_failed';
+  const code = err instanceof HttpError ? err.code : '';
+  if (code === 'settlement_pending') return 'settle_unknown';
+  if (code === 'facilitator_unavailable') return 'settle_failed';
+  return 'refused';
+}
+
+function createCheckout(s: GatewayServices, terms: PaymentTerms): X402Checkout {
+  const x = s.config.x402;
+  const timeoutMs = x.facilitatorTimeoutMs ?? DEFAULT_FACILITATOR_TIMEOUT_MS;
+  const timeoutSeconds = Math.ceil(timeoutMs / 1000);
+  let ledger: Promise<NonceLedger> | undefined;
+  const claimLeaseSeconds = 2 * timeoutSeconds + 60;
+  return new X402Checkout({
+    terms,
+    facilitator: new FacilitatorClient(x.facilitatorUrl!, timeoutMs, x.facilitatorAuth),
+    ledger: () =>
+      (ledger ??= NonceLedger.open(s.store, s.clock, claimLeaseSeconds).catch((err: unknown) => {
+        ledger = undefined;
+        throw err;
+      })),
+    clock: s.clock,
+    verifier: new TransferSignatureVerifier({
+      name: terms.assetName,
+      version: terms.assetVersion,
+      chainId: terms.chainId,
+      verifyingContract: terms.asset,
+    }),
+    claimLeaseSeconds,
+    settleLeaseSeconds: timeoutSeconds + 60,
+  });
+}

@@ -1,0 +1,126 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { NonceLedger, type PaymentKey } from '../../../core/payments/nonce-ledger';
+import { EmbeddedStore } from '../../../core/store/embedded/embedded-store';
+import type { Clock } from '../../../core/util/clock';
+import { randomAddress, randomNonce, USDC_ON_BASE } from './payer';
+
+describe('payment ledger (nonce claims in the store)', () => {
+  let dir: string;
+  let store: EmbeddedStore;
+  let now = Date.parse('2026-11-22T03:00:00Z');
+  const clock: Clock = { now: () => new Date(now) };
+  let ledger: NonceLedger;
+  const info = {
+    endpointId: 'local-holiday',
+    resource: '/v1/local/holiday/jp',
+    amountMicroUsdc: '1000',
+    validBefore: 1_900_000_000n,
+  };
+  const key = (): PaymentKey => ({
+    chainId: 8453,
+    asset: USDC_ON_BASE,
+    payer: randomAddress(),
+    nonce: randomNonce(),
+  });
+
+  beforeEach(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'jpgw-ledger-unit-'));
+    store = new EmbeddedStore(dir);
+    ledger = await NonceLedger.open(store, clock, 60);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lets exactly one of many simultaneous claims of one payment win', async () => {
+    const k = key();
+    const claims = await Promise.all(Array.from({ length: 10 }, () => ledger.claim(k, info)));
+    expect(claims.filter((c) => c.kind === 'fresh')).to.have.length(1);
+    expect(claims.filter((c) => c.kind === 'in_progress')).to.have.length(9);
+  });
+
+  it('treats the key case-insensitively (addresses and nonces are hex)', async () => {
+    const k = key();
+    expect((await ledger.claim(k, info)).kind).to.equal('fresh');
+    const upper = {
+      ...k,
+      payer: k.payer.toUpperCase().replace('0X', '0x'),
+      nonce: k.nonce.toUpperCase().replace('0X', '0x'),
+    };
+    expect((await ledger.claim(upper, info)).kind).to.equal('in_progress');
+  });
+
+  it('walks pending → settled, and refuses the payment afterwards', async () => {
+    const k = key();
+    const c = await ledger.claim(k, info);
+    if (c.kind !== 'fresh') throw new Error(c.kind);
+    expect(await ledger.advance(c.id, c.token, 'settle')).to.equal(true);
+    await ledger.settled(c.id, c.token, '0xtx');
+    const entry = await ledger.get(c.id);
+    expect(entry).to.include({
+      state: 'settled',
+      transaction: '0xtx',
+      endpoint_id: 'local-holiday',
+      amount_micro_usdc: '1000',
+    });
+    expect(entry).to.not.have.property('claim');
+    expect((await ledger.claim(k, info)).kind).to.equal('used');
+  });
+
+  it('frees a released payment for a new claim, and counts the attempts', async () => {
+    const k = key();
+    const c = await ledger.claim(k, info);
+    if (c.kind !== 'fresh') throw new Error(c.kind);
+    await ledger.release(c.id, c.token, 'handler failed');
+    const again = await ledger.claim(k, info);
+    expect(again.kind).to.equal('fresh');
+    expect(again.entry.attempts).to.equal(2);
+    // The old claim can no longer change the entry.
+    await ledger.settled(c.id, c.token, '0xstale');
+    expect((await ledger.get(c.id))?.state).to.equal('pending');
+  });
+
+  it('hands an unknown settlement to one retry at a time, as a re-settlement keeping the transaction', async () => {
+    const k = key();
+    const c = await ledger.claim(k, info);
+    if (c.kind !== 'fresh') throw new Error(c.kind);
+    await ledger.advance(c.id, c.token, 'settle');
+    await ledger.unknown(c.id, c.token, 'settle timed out', '0xpending');
+    const retries = await Promise.all([ledger.claim(k, info), ledger.claim(k, info)]);
+    expect(retries.map((r) => r.kind).sort()).to.deep.equal(['in_progress', 'resettle']);
+    expect(retries.find((r) => r.kind === 'resettle')!.entry.transaction).to.equal('0xpending');
+  });
+
+  it('takes over a claim abandoned by a crashed process once its lease ran out', async () => {
+    const before = key();
+    const a = await ledger.claim(before, info);
+    if (a.kind !== 'fresh') throw new Error(a.kind);
+    const during = key();
+    const b = await ledger.claim(during, info);
+    if (b.kind !== 'fresh') throw new Error(b.kind);
+    await ledger.advance(b.id, b.token, 'settle', 30);
+    expect((await ledger.claim(before, info)).kind).to.equal('in_progress');
+    now += 61_000;
+    // Nothing was settled before the handler finished: a fresh claim.
+    expect((await ledger.claim(before, info)).kind).to.equal('fresh');
+    // A settle call may have gone out: a re-settlement, never a fresh verify-and-charge.
+    expect((await ledger.claim(during, info)).kind).to.equal('resettle');
+    // The crashed process's token is dead.
+    expect(await ledger.advance(a.id, a.token, 'settle')).to.equal(false);
+  });
+
+  it('keeps entries in the store across a reopen (restart)', async () => {
+    const k = key();
+    const c = await ledger.claim(k, info);
+    if (c.kind !== 'fresh') throw new Error(c.kind);
+    await ledger.settled(c.id, c.token, '0xtx');
+    await store.close();
+    store = new EmbeddedStore(dir);
+    ledger = await NonceLedger.open(store, clock, 60);
+    expect((await ledger.claim(k, info)).kind).to.equal('used');
+  });
+});

@@ -1,0 +1,317 @@
+/**
+ * What a buyer is charged and served when the facilitator or the handler fails, when an answer is
+ * lost, when the gateway restarts, and when several gateways share one store.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { MongoClient } from 'mongodb';
+import { container } from 'tsyringe';
+import { loadConfig } from '../../../config/env';
+import { PLUGINS_DIR } from '../../../config/paths';
+import { PRODUCTS } from '../../../config/products';
+import { SERVICE } from '../../../config/service';
+import { buildGateway, type Gateway } from '../../../core/http/app';
+import { EmbeddedStore } from '../../../core/store/embedded/embedded-store';
+import { MongoStore } from '../../../core/store/mongo';
+import type { DocumentStore } from '../../../core/store/port';
+import { fixedClock } from '../../../core/util/clock';
+import { UPSTREAM_CONFIG } from '../../../domain/shared/tokens';
+import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
+import { readResponse, startTestGateway, type TestGateway } from '../../support/gateway';
+import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
+import { randomAddress, TestPayer, toBase64, USDC_ON_BASE, type Terms } from '../payments/payer';
+
+const NOW_ISO = '2026-11-22T03:00:00Z';
+const NOW = Date.parse(NOW_ISO) / 1000;
+const PATH = '/v1/local/holiday/jp?year=2026';
+/** Long enough that a loaded machine never trips it on a loopback call; the held answers always do. */
+const TIMEOUT_MS = '3000';
+
+function termsFor(payTo: string, price = 1000): Terms {
+  return {
+    network: 'eip155:8453',
+    chainId: 8453,
+    asset: USDC_ON_BASE,
+    payTo,
+    price,
+    name: 'USD Coin',
+    version: '2',
+    maxTimeoutSeconds: 300,
+  };
+}
+
+describe('paid surface: failures, lost answers, restarts and shared stores', () => {
+  let standin: FacilitatorStandin;
+  let payer: TestPayer;
+  const payTo = randomAddress();
+  const terms = termsFor(payTo);
+  const env = () => ({
+    X402_PAY_TO: payTo,
+    X402_FACILITATOR_URL: standin.url,
+    X402_FACILITATOR_TIMEOUT_MS: TIMEOUT_MS,
+  });
+  const header = async () => toBase64(payer.v1(await payer.sign(terms, NOW)));
+
+  before(async () => {
+    standin = await startFacilitatorStandin({ now: () => NOW });
+  });
+  after(() => standin.close());
+  beforeEach(() => {
+    payer = new TestPayer();
+    standin.verifyBehaviour = 'normal';
+    standin.settleBehaviour = 'normal';
+    standin.repeatSettle = 'idempotent';
+  });
+
+  describe('on one gateway', () => {
+    let gw: TestGateway;
+    before(async () => {
+      gw = await startTestGateway({ plugins: ['local-holiday'], clock: NOW_ISO, env: env() });
+    });
+    after(() => gw.close());
+    const pay = (h: string) => gw.get(PATH, { 'X-PAYMENT': h });
+
+    it('facilitator down at verify → 503 facilitator_unavailable, no data; the same payment works once it is back', async () => {
+      const h = await header();
+      standin.goDown();
+      try {
+        const res = await pay(h);
+        expect(res.status).to.equal(503);
+        expect(res.body.error).to.equal('facilitator_unavailable');
+        expect(res.body.message).to.match(/nothing was charged/);
+        expect(res.body).to.not.have.property('holidays');
+      } finally {
+        await standin.comeBack();
+      }
+      expect((await pay(h)).status).to.equal(200);
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
+    });
+
+    it('facilitator gone between verify and settle → 503 facilitator_unavailable, nothing settled; the retry settles once', async () => {
+      const h = await header();
+      standin.downAfterNextVerify = true;
+      try {
+        const res = await pay(h);
+        expect(res.status).to.equal(503);
+        expect(res.body.error).to.equal('facilitator_unavailable');
+        expect(res.body).to.not.have.property('holidays');
+        expect(standin.transfersFrom(payer.address)).to.have.length(0);
+      } finally {
+        await standin.comeBack();
+      }
+      expect((await pay(h)).status).to.equal(200);
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
+    });
+
+    it('settlement timed out → 503 settlement_pending (not a 402); the retry with the same payment is served, charged once', async () => {
+      const h = await header();
+      standin.settleBehaviour = 'settle_then_hang';
+      standin.repeatSettle = 'nonce_used';
+      const first = await pay(h);
+      expect(first.status).to.equal(503);
+      expect(first.body.error).to.equal('settlement_pending');
+      expect(first.body.message).to.match(/same payment header/);
+      expect(first.headers.get('retry-after')).to.equal('5');
+      expect(first.headers.get('payment-required')).to.equal(null);
+      expect(first.body).to.not.have.property('holidays');
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
+
+      standin.settleBehaviour = 'normal';
+      const retry = await pay(h);
+      expect(retry.status).to.equal(200);
+      expect(retry.body.holidays).to.be.an('array');
+      expect(retry.body._gateway.payment.note).to.match(/earlier attempt/);
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
+
+      const third = await pay(h);
+      expect(third.status).to.equal(402);
+      expect(third.body.payment_error.code).to.equal('payment_already_used');
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
+    });
+
+    it('a retry after a lost answer from an idempotent facilitator gets the original transaction', async () => {
+      const h = await header();
+      standin.settleBehaviour = 'settle_then_hang';
+      expect((await pay(h)).status).to.equal(503);
+      standin.settleBehaviour = 'normal';
+      const retry = await pay(h);
+      expect(retry.status).to.equal(200);
+      const [transfer] = standin.transfersFrom(payer.address);
+      expect(retry.body._gateway.payment.transaction).to.equal(transfer.transaction);
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
+    });
+
+    it('settlement_pending from the facilitator is an unknown outcome too: 503 with the transaction, then served once', async () => {
+      const h = await header();
+      standin.settleBehaviour = 'settle_then_pending';
+      const first = await pay(h);
+      expect(first.status).to.equal(503);
+      expect(first.body.error).to.equal('settlement_pending');
+      const [transfer] = standin.transfersFrom(payer.address);
+      expect(first.body.transaction).to.equal(transfer.transaction);
+      standin.settleBehaviour = 'normal';
+      const retry = await pay(h);
+      expect(retry.status).to.equal(200);
+      expect(retry.body._gateway.payment.transaction).to.equal(transfer.transaction);
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
+    });
+
+    it('retries of an unknown settlement sent at once: one is served, the others wait; charged once', async () => {
+      const h = await header();
+      standin.settleBehaviour = 'settle_then_hang';
+      expect((await pay(h)).status).to.equal(503);
+      standin.settleBehaviour = 'normal';
+      const results = await Promise.all([pay(h), pay(h), pay(h)]);
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).to.have.length(1);
+      for (const s of statuses.filter((x) => x !== 200)) expect([402, 409]).to.include(s);
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
+    });
+  });
+
+  it('a failed handler is not settled and its payment is released: the buyer pays nothing', async () => {
+    const dir = makePluginsDir();
+    const errors = path.resolve(__dirname, '..', '..', '..', 'core', 'plugins', 'errors');
+    writeJsPlugin(dir, {
+      folder: 'local-flaky',
+      handleBody: `if (q.n === 9) { const { SourceUnavailableError } = require(${JSON.stringify(errors)}); throw new SourceUnavailableError('upstream down'); }
+        return { n: q.n, _attribution: 'test fixture', _provenance: { kind: 'snapshot', as_of: '2026-01-01', sources: [{ name: 'test' }] } };`,
+    });
+    const gw = await startTestGateway({ pluginDirs: [dir], clock: NOW_ISO, env: env() });
+    try {
+      const h = await header();
+      const before = { ...standin.calls };
+      const failed = await gw.get('/v1/local/flaky/echo?n=9', { 'X-PAYMENT': h });
+      expect(failed.status).to.equal(503);
+      expect(failed.body.error).to.equal('source_unavailable');
+      expect(failed.headers.get('payment-response')).to.equal(null);
+      expect(standin.calls.verify - before.verify).to.equal(1);
+      expect(standin.calls.settle - before.settle).to.equal(0);
+      expect(standin.transfersFrom(payer.address)).to.have.length(0);
+      const ok = await gw.get('/v1/local/flaky/echo?n=3', { 'X-PAYMENT': h });
+      expect(ok.status).to.equal(200);
+      expect(ok.body.n).to.equal(3);
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
+    } finally {
+      await gw.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  describe('ledger states survive a restart (same DATA_DIR)', () => {
+    let dataDir: string;
+    beforeEach(() => {
+      dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-ledger-'));
+    });
+    afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+    const start = () =>
+      startTestGateway({ plugins: ['local-holiday'], clock: NOW_ISO, env: { ...env(), DATA_DIR: dataDir } });
+
+    it('a settled payment is still refused after a restart', async () => {
+      const h = await header();
+      const a = await start();
+      expect((await a.get(PATH, { 'X-PAYMENT': h })).status).to.equal(200);
+      await a.close();
+      const b = await start();
+      try {
+        const replay = await b.get(PATH, { 'X-PAYMENT': h });
+        expect(replay.status).to.equal(402);
+        expect(replay.body.payment_error.code).to.equal('payment_already_used');
+      } finally {
+        await b.close();
+      }
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
+    });
+
+    it('an unknown settlement is still reserved after a restart and is served once on retry', async () => {
+      const h = await header();
+      standin.settleBehaviour = 'settle_then_hang';
+      standin.repeatSettle = 'nonce_used';
+      const a = await start();
+      expect((await a.get(PATH, { 'X-PAYMENT': h })).status).to.equal(503);
+      await a.close();
+      standin.settleBehaviour = 'normal';
+      const b = await start();
+      try {
+        const retry = await b.get(PATH, { 'X-PAYMENT': h });
+        expect(retry.status).to.equal(200);
+        expect(retry.body.holidays).to.be.an('array');
+      } finally {
+        await b.close();
+      }
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
+    });
+  });
+
+  describe('two gateway processes sharing one store', () => {
+    const mongoUri = process.env.MONGODB_URI;
+    let store: DocumentStore;
+    let storeDir: string | undefined;
+    const mongoDb = `jpgw_paid_${process.pid}_${Date.now()}`;
+    let gateways: Gateway[] = [];
+    let urls: string[] = [];
+
+    before(async () => {
+      if (mongoUri) {
+        store = await MongoStore.connect(mongoUri, mongoDb);
+      } else {
+        storeDir = mkdtempSync(path.join(tmpdir(), 'jpgw-shared-'));
+        store = new EmbeddedStore(storeDir);
+      }
+      // Each gateway closes "its" store on close; the shared one is closed once, below.
+      const shared: DocumentStore = {
+        kind: store.kind,
+        collection: (name, spec) => store.collection(name, spec),
+        appendLog: (name, entry) => store.appendLog(name, entry),
+        readLog: (name, where, limit) => store.readLog(name, where, limit),
+        ping: () => store.ping(),
+        close: async () => {},
+      };
+      const config = loadConfig({ ...env(), LOG_LEVEL: 'silent', BASE_URL: 'http://gateway.test' });
+      for (let i = 0; i < 2; i++) {
+        const scope = container.createChildContainer();
+        scope.register(UPSTREAM_CONFIG, { useValue: config.upstreams });
+        const g = await buildGateway({
+          config: config.gateway,
+          service: SERVICE,
+          products: PRODUCTS,
+          pluginDirs: [PLUGINS_DIR],
+          container: scope,
+          clock: fixedClock(NOW_ISO),
+          onlyPlugins: ['local-holiday'],
+          store: shared,
+        });
+        const { port } = await g.listen(0, '127.0.0.1');
+        gateways.push(g);
+        urls.push(`http://127.0.0.1:${port}`);
+      }
+    });
+    after(async () => {
+      for (const g of gateways) await g.close();
+      await store.close();
+      if (mongoUri) {
+        const client = await MongoClient.connect(mongoUri);
+        await client.db(mongoDb).dropDatabase();
+        await client.close();
+      }
+      if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+      gateways = [];
+      urls = [];
+    });
+
+    it(`serve one response for a payment sent to both at once (${mongoUri ? 'MongoDB' : 'embedded store shared in-process; set MONGODB_URI for MongoDB'})`, async () => {
+      const h = await header();
+      const results = await Promise.all(
+        [...urls, ...urls].map(async (u) =>
+          readResponse(await fetch(u + PATH, { headers: { 'X-PAYMENT': h } })),
+        ),
+      );
+      expect(results.filter((r) => r.status === 200)).to.have.length(1);
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
+      const late = await readResponse(await fetch(urls[1] + PATH, { headers: { 'X-PAYMENT': h } }));
+      expect(late.body.payment_error.code).to.equal('payment_already_used');
+    });
+  });
+});
