@@ -1,0 +1,60 @@
+/** Query-DTO rules shared by the registry plugins (corporate numbers, prefecture filters). */
+import { IsNotEmpty, IsString, Matches } from 'class-validator';
+import { Rule } from '../../core/plugins/query-rules';
+import { isValidCorporateNumber } from './corporate-number';
+import { parseHost } from './domain-map';
+import { isPrefecture } from './prefecture-filter';
+
+const THIRTEEN = /^[0-9]{13}$/;
+
+export const CHECK_DIGIT_ACCEPTED =
+  '13 digits whose first digit is the check digit of the other twelve: 9 - (sum of the digits counted from the right, weighted 1, 2, 1, 2 ...) mod 9 (NTA rule)';
+
+/** Exactly 13 digits (pattern_mismatch otherwise), then the NTA check digit (check_digit_mismatch). */
+export function IsCorporateNumber(): PropertyDecorator {
+  const decorators: PropertyDecorator[] = [
+    IsString(),
+    Matches(THIRTEEN),
+    Rule(
+      'corporateNumberCheckDigit',
+      // Only judged once the pattern holds, so a wrong length reports pattern_mismatch alone.
+      (v) => typeof v !== 'string' || !THIRTEEN.test(v) || isValidCorporateNumber(v),
+      {
+        code: 'check_digit_mismatch',
+        accepted: CHECK_DIGIT_ACCEPTED,
+        message:
+          'is not a corporate number: its first digit is not the check digit of the other twelve (a digit was probably mistyped)',
+      },
+    ),
+  ];
+  return (target, key) => decorators.forEach((d) => d(target, key));
+}
+
+/** A prefecture: JIS code, Japanese or romanised name (unknown_prefecture otherwise). */
+export function IsPrefectureFilter(): PropertyDecorator {
+  const decorators: PropertyDecorator[] = [
+    IsString(),
+    IsNotEmpty(),
+    Rule('isPrefecture', (v) => typeof v !== 'string' || v.trim() === '' || isPrefecture(v), {
+      code: 'unknown_prefecture',
+      accepted: 'a prefecture: JIS X 0401 code 01..47, or a name such as 東京都, 東京 or Tokyo',
+      message: 'is not a Japanese prefecture',
+    }),
+  ];
+  return (target, key) => decorators.forEach((d) => d(target, key));
+}
+
+/** A host name or URL whose host is a domain name (not_a_domain otherwise). */
+export function IsDomainOrUrl(): PropertyDecorator {
+  const decorators: PropertyDecorator[] = [
+    IsString(),
+    IsNotEmpty(),
+    Rule('isDomainOrUrl', (v) => typeof v !== 'string' || v.trim() === '' || parseHost(v) !== undefined, {
+      code: 'not_a_domain',
+      accepted:
+        'a host name or URL: hitachi.co.jp, www.sony.com, https://jpn.nec.com/about/ or an internationalised name such as 日本語.jp',
+      message: 'is not a domain name or a URL with one',
+    }),
+  ];
+  return (target, key) => decorators.forEach((d) => d(target, key));
+}

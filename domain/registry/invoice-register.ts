@@ -1,0 +1,223 @@
+/**
+ * Qualified invoice issuer registrations (適格請求書発行事業者). A registration is either
+ * confirmed from the register (the NTA invoice-issuer Web-API when NTA_INVOICE_APP_ID is set, or
+ * the dated list in data/registry/invoice-registrations.json) or only derived: a corporation's
+ * registration number, if it registered, is T + its corporate number, but whether it registered is
+ * then not checked. Web-API: /1/num?number=T...(up to 10)&type=21 (JSON), shared/reference/
+ * jp-data-sources.md 6.
+ */
+import { inject, Lifecycle, scoped } from 'tsyringe';
+import type { UpstreamConfig } from '../../config/env';
+import type { DataProvenance } from '../../core/plugins/contract';
+import { loadDataFile, snapshotProvenance, type TableProvenance } from '../shared/data-file';
+import { UPSTREAM_CONFIG } from '../shared/tokens';
+import { tokyoDate } from '../shared/tokyo-time';
+import { unavailable, UpstreamError, UpstreamHttp, type UpstreamHttpOptions } from './upstream-http';
+
+export const INVOICE_TABLE = 'registry/invoice-registrations.json';
+export const NTA_INVOICE_UPSTREAM = 'NTA qualified-invoice-issuer Web-API';
+export const NTA_INVOICE_WEB_API = {
+  name: '国税庁 適格請求書発行事業者公表システム Web-API (NTA qualified invoice issuer publication Web-API)',
+  url: 'https://www.invoice-kohyo.nta.go.jp/web-api/index.html',
+};
+
+export type RegistrationStatus = 'registered' | 'cancelled' | 'expired' | 'not_registered' | 'not_checked';
+export type RegistrationBasis = 'register_live' | 'register_snapshot' | 'derived';
+
+export interface RegistrationAnswer {
+  registration_number: string;
+  status: RegistrationStatus;
+  /** True when the register itself says so; false when only derived (T + corporate number). */
+  confirmed: boolean;
+  basis: RegistrationBasis;
+  name: string | null;
+  address: string | null;
+  registration_date: string | null;
+  update_date: string | null;
+  disposal_date: string | null;
+  expire_date: string | null;
+  /** For snapshot rows: the date of the register data the source shows, when known. */
+  seen_on: string | null;
+  sources: Array<{ name: string; url?: string }>;
+}
+
+/** One `announcement` of the invoice Web-API (JSON, type=21); only the fields used here. */
+export interface Announcement {
+  registratedNumber: string;
+  process?: string;
+  kind?: string;
+  latest?: string;
+  registrationDate?: string;
+  updateDate?: string;
+  disposalDate?: string;
+  expireDate?: string;
+  name?: string;
+  address?: string;
+  addressInside?: string;
+}
+
+interface SnapshotRow {
+  registration_number: string;
+  name: string;
+  kind: string;
+  registration_date: string | null;
+  address?: string;
+  seen_on: string | null;
+  sources: Array<{ name: string; url?: string }>;
+}
+
+export class NtaInvoiceClient {
+  private readonly http: UpstreamHttp;
+
+  constructor(
+    private readonly settings: { appId: string; baseUrl: string; http?: Omit<UpstreamHttpOptions, 'name'> },
+  ) {
+    this.http = new UpstreamHttp({ name: NTA_INVOICE_UPSTREAM, ...settings.http });
+  }
+
+  /** Latest announcements of up to 10 registration numbers per request (longer lists are split). */
+  async byNumbers(
+    tNumbers: readonly string[],
+  ): Promise<{ lastUpdateDate: string; announcements: Announcement[] }> {
+    const announcements: Announcement[] = [];
+    let lastUpdateDate = '';
+    for (let i = 0; i < tNumbers.length; i += 10) {
+      const url = new URL(`${this.settings.baseUrl.replace(/\/+$/, '')}/num`);
+      url.searchParams.set('id', this.settings.appId);
+      url.searchParams.set('number', tNumbers.slice(i, i + 10).join(','));
+      url.searchParams.set('type', '21');
+      url.searchParams.set('history', '0');
+      const response = await this.http.get(url);
+      let body: { lastUpdateDate?: string; announcement?: Announcement[] };
+      try {
+        body = JSON.parse(response.body) as typeof body;
+      } catch {
+        throw new UpstreamError(
+          NTA_INVOICE_UPSTREAM,
+          'http_status',
+          `${NTA_INVOICE_UPSTREAM} answered something that is not JSON`,
+        );
+      }
+      lastUpdateDate = body.lastUpdateDate ?? lastUpdateDate;
+      announcements.push(...(body.announcement ?? []));
+    }
+    return { lastUpdateDate, announcements };
+  }
+}
+
+const orNull = (s: string | undefined | null): string | null => (s ? s : null);
+
+/** Status on a date: registered when registered on or before it and neither cancelled nor expired by then. */
+export function statusOn(a: Announcement, isoDate: string): RegistrationStatus {
+  if (a.disposalDate && a.disposalDate <= isoDate) return 'cancelled';
+  if (a.expireDate && a.expireDate <= isoDate) return 'expired';
+  if (a.registrationDate && a.registrationDate > isoDate) return 'not_registered';
+  return 'registered';
+}
+
+@scoped(Lifecycle.ContainerScoped)
+export class InvoiceRegister {
+  readonly tableProvenance: TableProvenance;
+  private readonly snapshot: Map<string, SnapshotRow>;
+  private readonly client?: NtaInvoiceClient;
+
+  constructor(@inject(UPSTREAM_CONFIG) upstream: UpstreamConfig) {
+    const file = loadDataFile<{ registrations: SnapshotRow[] }>(INVOICE_TABLE);
+    this.tableProvenance = file.provenance;
+    this.snapshot = new Map(file.registrations.map((r) => [r.registration_number, r]));
+    if (upstream.ntaInvoice.appId) {
+      this.client = new NtaInvoiceClient({
+        appId: upstream.ntaInvoice.appId,
+        baseUrl: upstream.ntaInvoice.baseUrl,
+      });
+    }
+  }
+
+  get live(): boolean {
+    return this.client !== undefined;
+  }
+
+  provenance(now: Date): DataProvenance {
+    if (this.client) return { kind: 'live', as_of: now.toISOString(), sources: [NTA_INVOICE_WEB_API] };
+    return snapshotProvenance(this.tableProvenance, [
+      'Registrations not in this list are derived (T + corporate number) and marked not checked.',
+    ]);
+  }
+
+  /** Answers for T-numbers (T + 13 digits), from the register when possible. */
+  async lookupMany(tNumbers: readonly string[], now: Date): Promise<Map<string, RegistrationAnswer>> {
+    const out = new Map<string, RegistrationAnswer>();
+    const unique = [...new Set(tNumbers)];
+    if (this.client) {
+      const { announcements } = await this.client
+        .byNumbers(unique)
+        .catch((err) => unavailable(err, NTA_INVOICE_UPSTREAM));
+      const today = tokyoDate(now).iso;
+      for (const a of announcements) {
+        if (a.latest !== undefined && a.latest !== '1') continue;
+        out.set(a.registratedNumber, {
+          registration_number: a.registratedNumber,
+          status: statusOn(a, today),
+          confirmed: true,
+          basis: 'register_live',
+          name: orNull(a.name),
+          address: orNull(a.address) ?? orNull(a.addressInside),
+          registration_date: orNull(a.registrationDate),
+          update_date: orNull(a.updateDate),
+          disposal_date: orNull(a.disposalDate),
+          expire_date: orNull(a.expireDate),
+          seen_on: null,
+          sources: [NTA_INVOICE_WEB_API],
+        });
+      }
+      for (const t of unique) {
+        if (!out.has(t))
+          out.set(t, {
+            ...blank(t),
+            status: 'not_registered',
+            confirmed: true,
+            basis: 'register_live',
+            sources: [NTA_INVOICE_WEB_API],
+          });
+      }
+      return out;
+    }
+    for (const t of unique) {
+      const row = this.snapshot.get(t);
+      out.set(
+        t,
+        row
+          ? {
+              ...blank(t),
+              status: 'registered',
+              confirmed: true,
+              basis: 'register_snapshot',
+              name: row.name,
+              address: row.address ?? null,
+              registration_date: row.registration_date,
+              seen_on: row.seen_on,
+              sources: row.sources,
+            }
+          : { ...blank(t), status: 'not_checked', confirmed: false, basis: 'derived' },
+      );
+    }
+    return out;
+  }
+}
+
+function blank(t: string): RegistrationAnswer {
+  return {
+    registration_number: t,
+    status: 'not_checked',
+    confirmed: false,
+    basis: 'derived',
+    name: null,
+    address: null,
+    registration_date: null,
+    update_date: null,
+    disposal_date: null,
+    expire_date: null,
+    seen_on: null,
+    sources: [],
+  };
+}

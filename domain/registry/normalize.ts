@@ -1,0 +1,191 @@
+/**
+ * Normalising corporate names into search keys.
+ *
+ * - Width: NFKC (全角英数 -> half width, 半角カナ -> full width, ㈱ -> (株), ideographic space -> space).
+ * - Legal form: one 法人格 before or after the name (株式会社, (株), カブシキガイシャ, 一般社団法人 ...)
+ *   is detected and removed from the key; where it stood is reported.
+ * - Key: spaces, middle dots, punctuation and long vowel marks removed; hiragana as katakana;
+ *   Latin lower-cased; old and variant kanji folded (國 -> 国, 髙 -> 高).
+ * - Reading key (for furigana and romaji): katakana with small kana written large (the NTA writes
+ *   フリガナ that way: キギヨウ), ヂ/ヅ/ヲ/ヴ folded, long vowels collapsed (トウキョウ = トキョ).
+ * - English key: lower-cased letters and digits, English legal forms (Co., Ltd., Corporation ...)
+ *   removed.
+ */
+import { ENGLISH_LEGAL_SUFFIXES, LEGAL_FORM_VARIANTS, type LegalForm } from './legal-forms';
+import { foldKanjiVariants } from './kanji-variants';
+
+export interface LegalFormMatch {
+  form: string;
+  form_en: string;
+  /** The text as written in the input (after width normalisation), e.g. "(株)". */
+  written: string;
+  position: 'before' | 'after';
+}
+
+export interface NormalizedName {
+  input: string;
+  /** NFKC form with collapsed spaces: half-width Latin and digits, full-width kana. */
+  half_width: string;
+  /** The register's style: full-width Latin, digits and spaces (as NTA names are written). */
+  full_width: string;
+  /** The name without its legal form (width-normalised, spaces kept). */
+  core: string;
+  legal_form: LegalFormMatch | null;
+  /** The search key: what names are compared by. Empty when the input held only a legal form. */
+  key: string;
+}
+
+const SPACES = /[\s\u3000]+/g;
+// Characters that carry no identity in a name: spaces, middle dots, punctuation, quotes, symbols.
+const NOISE =
+  /[\s・·•･,，.．、。'"`’‘“”!?！？&＆＋+/／\\()（）[\]「」『』【】〈〉<>:：;；_~〜～*＊#＃@＠=＝|｜^$％%]/g;
+const LONG_VOWELS = /[ー‐‑‒–—―−－-]/g;
+
+function nfkc(text: string): string {
+  return text.normalize('NFKC').replace(SPACES, ' ').trim();
+}
+
+/** Hiragana to katakana (ぁ-ゖ -> ァ-ヶ); other characters unchanged. */
+export function toKatakana(text: string): string {
+  return text.replace(/[\u3041-\u3096\u309d\u309e]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0x60));
+}
+
+/** Half-width Latin, digits and symbols to full width (the register's style), keeping kana as is. */
+export function toFullWidth(text: string): string {
+  return text
+    .replace(/[!-~]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0))
+    .replace(/ /g, '\u3000');
+}
+
+function findLegalForm(text: string): { match: LegalFormMatch; rest: string } | null {
+  for (const { variant, form } of LEGAL_FORM_VARIANTS) {
+    if (text.startsWith(variant) && text.length > variant.length) {
+      return { match: legalMatch(form, variant, 'before'), rest: text.slice(variant.length).trim() };
+    }
+    if (text.endsWith(variant) && text.length > variant.length) {
+      return { match: legalMatch(form, variant, 'after'), rest: text.slice(0, -variant.length).trim() };
+    }
+  }
+  const only = LEGAL_FORM_VARIANTS.find(({ variant }) => text === variant);
+  return only ? { match: legalMatch(only.form, only.variant, 'before'), rest: '' } : null;
+}
+
+function legalMatch(form: LegalForm, written: string, position: 'before' | 'after'): LegalFormMatch {
+  return { form: form.form, form_en: form.en, written, position };
+}
+
+/** The search key of a name part that has no legal form left in it. */
+export function keyOf(core: string): string {
+  const folded = foldKanjiVariants(toKatakana(core.normalize('NFKC')).toLowerCase());
+  return folded.replace(NOISE, '').replace(LONG_VOWELS, '');
+}
+
+/** Full normalisation of a name as typed or as registered. */
+export function normalizeName(input: string): NormalizedName {
+  const half = nfkc(input);
+  // Katakana-reading forms of the legal form are compared in katakana, whatever the input used.
+  const found = findLegalForm(half) ?? findLegalForm(toKatakana(half));
+  const core = found ? found.rest : half;
+  return {
+    input,
+    half_width: half,
+    full_width: toFullWidth(half),
+    core,
+    legal_form: found?.match ?? null,
+    key: keyOf(core),
+  };
+}
+
+/** The search key of a name (legal form removed). */
+export function nameKey(name: string): string {
+  return normalizeName(name).key;
+}
+
+const SMALL_TO_LARGE: Record<string, string> = {
+  ァ: 'ア',
+  ィ: 'イ',
+  ゥ: 'ウ',
+  ェ: 'エ',
+  ォ: 'オ',
+  ッ: 'ツ',
+  ャ: 'ヤ',
+  ュ: 'ユ',
+  ョ: 'ヨ',
+  ヮ: 'ワ',
+  ヵ: 'カ',
+  ヶ: 'ケ',
+  ヂ: 'ジ',
+  ヅ: 'ズ',
+  ヲ: 'オ',
+  ヴ: 'ブ',
+};
+
+const VOWEL_OF = new Map<string, string>();
+for (const [vowel, row] of Object.entries({
+  a: 'アカガサザタダナハバパマヤラワ',
+  i: 'イキギシジチニヒビピミリ',
+  u: 'ウクグスズツヌフブプムユル',
+  e: 'エケゲセゼテデネヘベペメレ',
+  o: 'オコゴソゾトドノホボポモヨロ',
+})) {
+  for (const ch of row) VOWEL_OF.set(ch, vowel);
+}
+// A vowel kana after a kana of these vowels only lengthens it: オウ, オオ, ウウ, エイ, イイ, アア.
+const LENGTHENS: Record<string, string> = { ウ: 'ou', オ: 'o', イ: 'ei', ア: 'a', エ: 'e' };
+
+/** The reading key of katakana or hiragana text (furigana), or undefined when it is not kana. */
+export function readingKey(text: string): string | undefined {
+  const kana = toKatakana(text.normalize('NFKC'))
+    .replace(/[\s・]/g, '')
+    .replace(LONG_VOWELS, '');
+  if (kana === '' || !/^[\u30a1-\u30f6]+$/.test(kana)) return undefined;
+  let out = '';
+  let previousVowel = '';
+  for (const raw of kana) {
+    const ch = SMALL_TO_LARGE[raw] ?? raw;
+    if (LENGTHENS[ch]?.includes(previousVowel) && previousVowel !== '') continue;
+    out += ch;
+    previousVowel = VOWEL_OF.get(ch) ?? (ch === 'ン' ? '' : previousVowel);
+  }
+  return out;
+}
+
+/** Katakana forms of the legal forms, removed from furigana before building the reading key. */
+const KANA_LEGAL_FORMS = LEGAL_FORM_VARIANTS.map((v) => v.variant).filter((v) =>
+  /^[\u30a1-\u30f6]+$/.test(v),
+);
+
+/** The reading key of a corporation's furigana (the NTA writes it without the legal form; others may not). */
+export function furiganaKey(furigana: string): string | undefined {
+  let kana = toKatakana(furigana.normalize('NFKC')).replace(/\s/g, '');
+  for (const form of KANA_LEGAL_FORMS) {
+    if (kana.startsWith(form) && kana.length > form.length) kana = kana.slice(form.length);
+    else if (kana.endsWith(form) && kana.length > form.length) kana = kana.slice(0, -form.length);
+  }
+  return readingKey(kana);
+}
+
+/** The English key of a name written in Latin letters (legal-form words removed). */
+export function englishKey(text: string): string {
+  let t = text.normalize('NFKC').toLowerCase().replace(SPACES, ' ').trim();
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const suffix of ENGLISH_LEGAL_SUFFIXES) {
+      if (t.endsWith(suffix) && t.length > suffix.length) {
+        const before = t[t.length - suffix.length - 1];
+        // Only whole words ("NAMCO" keeps its "co").
+        if (before === ' ' || before === ',' || before === '.') {
+          t = t.slice(0, -suffix.length).replace(/[\s,.]+$/, '');
+          changed = true;
+        }
+      }
+    }
+  }
+  return t.replace(/[^a-z0-9]/g, '');
+}
+
+/** True when the text (after NFKC) is written in Latin letters, digits and punctuation only. */
+export function isLatin(text: string): boolean {
+  const t = text.normalize('NFKC');
+  return /[a-zA-Z]/.test(t) && /^[\x20-\x7e]+$/.test(t);
+}

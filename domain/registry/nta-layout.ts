@@ -1,0 +1,103 @@
+/**
+ * The NTA corporate-number record layout: the 30 columns of the bulk download (全件・差分データ,
+ * Unicode edition, no header row), which are also the element order of the Web-API v4 XML and
+ * CSV responses (shared/reference/jp-data-sources.md 5.3-5.5).
+ */
+
+export const NTA_COLUMNS = [
+  'sequenceNumber',
+  'corporateNumber',
+  'process',
+  'correct',
+  'updateDate',
+  'changeDate',
+  'name',
+  'nameImageId',
+  'kind',
+  'prefectureName',
+  'cityName',
+  'streetNumber',
+  'addressImageId',
+  'prefectureCode',
+  'cityCode',
+  'postCode',
+  'addressOutside',
+  'addressOutsideImageId',
+  'closeDate',
+  'closeCause',
+  'successorCorporateNumber',
+  'changeCause',
+  'assignmentDate',
+  'latest',
+  'enName',
+  'enPrefectureName',
+  'enCityName',
+  'enAddressOutside',
+  'furigana',
+  'hihyoji',
+] as const;
+
+export type NtaColumn = (typeof NTA_COLUMNS)[number];
+
+/** One record exactly as the NTA publishes it: every field is text, empty when absent. */
+export type NtaRecord = Record<NtaColumn, string>;
+
+export class NtaLayoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NtaLayoutError';
+  }
+}
+
+/** Builds a record from the 30 fields of one CSV row (in column order). */
+export function recordFromFields(fields: readonly string[]): NtaRecord {
+  if (fields.length !== NTA_COLUMNS.length) {
+    throw new NtaLayoutError(`expected ${NTA_COLUMNS.length} columns, got ${fields.length}`);
+  }
+  const record = {} as NtaRecord;
+  NTA_COLUMNS.forEach((column, i) => {
+    record[column] = fields[i] ?? '';
+  });
+  return record;
+}
+
+/** The record as one CSV line in the NTA layout (every field quoted, as the NTA files are). */
+export function recordToCsvLine(record: Partial<NtaRecord>): string {
+  return NTA_COLUMNS.map((c) => `"${(record[c] ?? '').replace(/"/g, '""')}"`).join(',');
+}
+
+/** 法人種別 (kind) codes. */
+export const KIND_LABELS: Readonly<Record<string, { ja: string; en: string }>> = {
+  '101': { ja: '国の機関', en: 'national government body' },
+  '201': { ja: '地方公共団体', en: 'local government' },
+  '301': { ja: '株式会社', en: 'stock company (kabushiki kaisha)' },
+  '302': { ja: '有限会社', en: 'limited company (yugen kaisha)' },
+  '303': { ja: '合名会社', en: 'general partnership company (gomei kaisha)' },
+  '304': { ja: '合資会社', en: 'limited partnership company (goshi kaisha)' },
+  '305': { ja: '合同会社', en: 'limited liability company (godo kaisha)' },
+  '399': { ja: 'その他の設立登記法人', en: 'other registered corporation' },
+  '401': { ja: '外国会社等', en: 'foreign company etc.' },
+  '499': { ja: 'その他', en: 'other' },
+};
+
+/** 処理区分 (process) codes: what the record's last change was. */
+export const PROCESS_LABELS: Readonly<Record<string, { ja: string; en: string }>> = {
+  '01': { ja: '新規', en: 'new' },
+  '11': { ja: '商号又は名称の変更', en: 'name change' },
+  '12': { ja: '国内所在地の変更', en: 'domestic address change' },
+  '13': { ja: '国外所在地の変更', en: 'overseas address change' },
+  '21': { ja: '登記記録の閉鎖等', en: 'registration closed' },
+  '22': { ja: '登記記録の復活等', en: 'registration revived' },
+  '71': { ja: '吸収合併', en: 'absorbed by merger' },
+  '72': { ja: '吸収合併無効', en: 'merger annulled' },
+  '81': { ja: '商号の登記の抹消', en: 'trade-name registration struck off' },
+  '99': { ja: '削除', en: 'deleted' },
+};
+
+/** 登記記録の閉鎖等の事由 (closeCause) codes. */
+export const CLOSE_CAUSE_LABELS: Readonly<Record<string, { ja: string; en: string }>> = {
+  '01': { ja: '清算の結了等', en: 'liquidation completed etc.' },
+  '11': { ja: '合併による解散等', en: 'dissolved by merger etc.' },
+  '21': { ja: '登記官による閉鎖', en: 'closed by the registrar' },
+  '31': { ja: 'その他の清算の結了等', en: 'other completed liquidation' },
+};

@@ -1,0 +1,104 @@
+/** JSON Schemas of the registry's shared answer parts (views.ts, invoice-register.ts), for openapi.json. */
+const NULLABLE_STRING = { type: ['string', 'null'] };
+const CODE_LABEL = {
+  type: ['object', 'null'],
+  required: ['code', 'ja', 'en'],
+  properties: { code: { type: 'string' }, ja: { type: 'string' }, en: { type: 'string' } },
+};
+
+export const ADDRESS_SCHEMA = {
+  type: 'object',
+  properties: {
+    prefecture_code: { ...NULLABLE_STRING, description: 'JIS X 0401' },
+    prefecture_name: NULLABLE_STRING,
+    city_code: { ...NULLABLE_STRING, description: 'JIS X 0402 (three digits, as the NTA writes it)' },
+    city_name: NULLABLE_STRING,
+    street_number: NULLABLE_STRING,
+    post_code: { ...NULLABLE_STRING, description: '7 digits, no hyphen' },
+    line: NULLABLE_STRING,
+    outside: NULLABLE_STRING,
+    en: { type: 'object' },
+  },
+};
+
+export const CORPORATION_SCHEMA = {
+  type: 'object',
+  required: [
+    'corporate_number',
+    'name',
+    'kind',
+    'status',
+    'address',
+    'former_names',
+    't_number_if_registered',
+  ],
+  properties: {
+    corporate_number: { type: 'string', pattern: '^[0-9]{13}$' },
+    name: { type: 'string' },
+    furigana: NULLABLE_STRING,
+    en_name: NULLABLE_STRING,
+    kind: CODE_LABEL,
+    status: { enum: ['active', 'closed', 'deleted'] },
+    closure: {
+      type: ['object', 'null'],
+      properties: { date: NULLABLE_STRING, cause: CODE_LABEL, successor_corporate_number: NULLABLE_STRING },
+    },
+    address: ADDRESS_SCHEMA,
+    last_change: { type: 'object' },
+    assignment_date: NULLABLE_STRING,
+    excluded_from_search: { type: 'boolean' },
+    former_names: { type: 'array', items: { type: 'object' } },
+    t_number_if_registered: { type: 'string', pattern: '^T[0-9]{13}$' },
+  },
+};
+
+export const CANDIDATE_SCHEMA = {
+  type: 'object',
+  required: [
+    'corporate_number_hint',
+    'legal_name',
+    'match_mode',
+    'match_reliability',
+    'match_reliability_label',
+    '_source',
+  ],
+  properties: {
+    corporate_number: { type: 'string', pattern: '^[0-9]{13}$' },
+    corporate_number_hint: { type: 'string', pattern: '^[0-9]{13}$' },
+    legal_name: { type: 'string' },
+    kana: NULLABLE_STRING,
+    en_name: NULLABLE_STRING,
+    kind: CODE_LABEL,
+    status: { enum: ['active', 'closed', 'deleted'] },
+    close_date: NULLABLE_STRING,
+    address: { type: 'object' },
+    match_mode: { enum: ['exact', 'alias', 'reading', 'prefix', 'partial'] },
+    matched_on: { enum: ['name', 'former_name', 'furigana', 'en_name', 'alias'] },
+    matched_text: { type: 'string' },
+    match_reliability: { type: 'number', minimum: 0, maximum: 1 },
+    match_reliability_label: { enum: ['high', 'medium', 'low'] },
+    _source: { type: 'string' },
+  },
+};
+
+export const REGISTRATION_SCHEMA = {
+  type: 'object',
+  required: ['registration_number', 'status', 'confirmed', 'basis'],
+  properties: {
+    registration_number: { type: 'string', pattern: '^T[0-9]{13}$' },
+    status: { enum: ['registered', 'cancelled', 'expired', 'not_registered', 'not_checked'] },
+    confirmed: {
+      type: 'boolean',
+      description: 'true: the register says so; false: only derived (T + number)',
+    },
+    basis: { enum: ['register_live', 'register_snapshot', 'derived'] },
+    name: NULLABLE_STRING,
+    address: NULLABLE_STRING,
+    registration_date: NULLABLE_STRING,
+    update_date: NULLABLE_STRING,
+    disposal_date: NULLABLE_STRING,
+    expire_date: NULLABLE_STRING,
+    seen_on: NULLABLE_STRING,
+    sources: { type: 'array' },
+  },
+};

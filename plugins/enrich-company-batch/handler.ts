@@ -1,0 +1,60 @@
+import { injectable } from 'tsyringe';
+import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import { registryProvenance } from '../../domain/registry/answers';
+import { CorporateRegistry } from '../../domain/registry/corporate-registry';
+import { normalizeName } from '../../domain/registry/normalize';
+import type { RegistrySourceKind } from '../../domain/registry/registry-source';
+import { candidateView, type CandidateView } from '../../domain/registry/views';
+import { splitNames, type CompanyBatchQuery } from './query';
+
+export interface BatchResult {
+  input: string;
+  best: CandidateView | null;
+  /** Corporations found in all for this name (before keeping the best). */
+  candidates_found: number;
+  note?: string;
+}
+
+export interface CompanyBatchPayload extends EndpointPayload {
+  count: number;
+  resolved: number;
+  results: BatchResult[];
+  source: RegistrySourceKind;
+}
+
+@injectable()
+export class CompanyBatchHandler implements EndpointHandler<CompanyBatchQuery, CompanyBatchPayload> {
+  constructor(private readonly registry: CorporateRegistry) {}
+
+  async handle(query: CompanyBatchQuery, ctx: HandlerContext): Promise<CompanyBatchPayload> {
+    const source = await this.registry.source();
+    const results: BatchResult[] = [];
+    for (const name of splitNames(query.names)) {
+      if (normalizeName(name).key === '') {
+        results.push({
+          input: name,
+          best: null,
+          candidates_found: 0,
+          note: 'only a legal form: nothing to search for',
+        });
+        continue;
+      }
+      const { report, candidates } = await source.searchByName(name, {}, 1);
+      const top = candidates[0];
+      results.push({
+        input: name,
+        best: top ? candidateView(top.match, top.corporation, source.sourceTag) : null,
+        candidates_found: report.matches.length,
+      });
+    }
+    const numbers = results.flatMap((r) => (r.best ? [r.best.corporate_number] : []));
+    return {
+      count: results.length,
+      resolved: numbers.length,
+      results,
+      source: source.kind,
+      _attribution: source.attribution,
+      _provenance: await registryProvenance(source, ctx.now, numbers),
+    };
+  }
+}

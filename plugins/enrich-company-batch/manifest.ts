@@ -1,0 +1,34 @@
+import { definePlugin } from '../../core/plugins/contract';
+import { CompanyBatchHandler } from './handler';
+import { CompanyBatchQuery } from './query';
+import { companyBatchPayloadSchema } from './schema';
+
+export default definePlugin({
+  endpointId: 'enrich-company-batch',
+  product: 'jp-data-enrich',
+  tail: 'enrich/company-batch',
+  // Up to 20 name searches in one call: the family's ceiling (0.0025 per name at 20 names).
+  priceMicroUsdc: 50_000,
+  lifecycle: 'paid_open',
+  summary:
+    'Up to 20 company names at once: the best corporate-number candidate per name with its reliability',
+  description:
+    'Resolves each comma-separated name as enrich/company-by-name does and keeps its best candidate (corporate_number_hint, legal_name, match mode, match_reliability and label), or null when nothing matches.',
+  source: {
+    name: 'NTA Corporate Number System and the brand alias map in data/registry',
+    freshness:
+      'near-real-time with an NTA application id; otherwise as of the last import or the snapshot date',
+    url: 'https://www.houjin-bangou.nta.go.jp/',
+  },
+  query: CompanyBatchQuery,
+  handler: CompanyBatchHandler,
+  payloadSchema: companyBatchPayloadSchema,
+  examples: [{ title: 'Three names', query: { names: 'トヨタ自動車,任天堂,NEC' } }],
+  errors: [
+    {
+      status: 503,
+      code: 'source_unavailable',
+      description: 'The NTA Web-API (or the registry store) could not be reached.',
+    },
+  ],
+});

@@ -1,0 +1,34 @@
+import { IsNotEmpty, IsString } from 'class-validator';
+import { Doc, Rule } from '../../core/plugins/query-rules';
+
+export const MAX_NAMES = 20;
+
+/** The names of a batch: split on commas, trimmed, empty parts dropped. */
+export function splitNames(value: string): string[] {
+  return value
+    .split(/[,，]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+export class CompanyBatchQuery {
+  @Doc({
+    description: `Up to ${MAX_NAMES} company names separated by commas (omit English legal forms that contain commas, such as "Co., Ltd.")`,
+    example: 'トヨタ自動車,任天堂,NEC',
+  })
+  @IsString()
+  @IsNotEmpty()
+  @Rule(
+    'namesCount',
+    (v) =>
+      typeof v !== 'string' ||
+      v.trim() === '' ||
+      (splitNames(v).length >= 1 && splitNames(v).length <= MAX_NAMES),
+    {
+      code: 'name_count_out_of_range',
+      accepted: `1 to ${MAX_NAMES} names separated by commas`,
+      message: `must hold 1 to ${MAX_NAMES} non-empty names separated by commas`,
+    },
+  )
+  names!: string;
+}

@@ -1,0 +1,54 @@
+import { injectable } from 'tsyringe';
+import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import { prefectureOf, registryProvenance, requireSearchableName } from '../../domain/registry/answers';
+import { CorporateRegistry } from '../../domain/registry/corporate-registry';
+import { derivedTNumber } from '../../domain/registry/corporate-number';
+import type { RegistrySourceKind } from '../../domain/registry/registry-source';
+import type { MatchMode } from '../../domain/registry/reliability';
+import { candidateView, type CandidateView } from '../../domain/registry/views';
+import type { Prefecture } from '../../domain/shared/prefectures';
+import type { CompanyByNameQuery } from './query';
+
+export interface CompanyByNameCandidate extends CandidateView {
+  t_number_if_registered: string;
+}
+
+export interface CompanyByNamePayload extends EndpointPayload {
+  query: { name: string; normalized_key: string; pref: Prefecture | null; limit: number };
+  count: number;
+  candidates: CompanyByNameCandidate[];
+  found_by_mode: Record<MatchMode, number>;
+  source: RegistrySourceKind;
+}
+
+@injectable()
+export class CompanyByNameHandler implements EndpointHandler<CompanyByNameQuery, CompanyByNamePayload> {
+  constructor(private readonly registry: CorporateRegistry) {}
+
+  async handle(query: CompanyByNameQuery, ctx: HandlerContext): Promise<CompanyByNamePayload> {
+    requireSearchableName(query.name);
+    const pref = prefectureOf(query.pref);
+    const source = await this.registry.source();
+    const { report, candidates } = await source.searchByName(
+      query.name,
+      { prefectureCode: pref?.code },
+      query.limit,
+    );
+    return {
+      query: { name: query.name, normalized_key: report.query.key, pref: pref ?? null, limit: query.limit },
+      count: candidates.length,
+      candidates: candidates.map((c) => ({
+        ...candidateView(c.match, c.corporation, source.sourceTag),
+        t_number_if_registered: derivedTNumber(c.corporation.corporate_number),
+      })),
+      found_by_mode: report.found,
+      source: source.kind,
+      _attribution: source.attribution,
+      _provenance: await registryProvenance(
+        source,
+        ctx.now,
+        candidates.map((c) => c.corporation.corporate_number),
+      ),
+    };
+  }
+}

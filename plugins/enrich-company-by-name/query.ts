@@ -1,0 +1,29 @@
+import { IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
+import { Doc, ToInt } from '../../core/plugins/query-rules';
+import { IsPrefectureFilter } from '../../domain/registry/dto-rules';
+
+export class CompanyByNameQuery {
+  @Doc({
+    description: 'Company name (URL-encoded): kanji, kana, romaji or English, with or without its legal form',
+    example: '株式会社日立製作所',
+  })
+  @IsString()
+  @IsNotEmpty()
+  name!: string;
+
+  @Doc({ description: 'Maximum number of candidates', example: 5 })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  limit: number = 5;
+
+  @Doc({
+    description: 'Prefecture of the head office: JIS code, name (東京都, 東京) or romanised name (Tokyo)',
+    example: 'Tokyo',
+  })
+  @IsOptional()
+  @IsPrefectureFilter()
+  pref?: string;
+}

@@ -1,0 +1,71 @@
+import { injectable } from 'tsyringe';
+import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import { NotFoundError } from '../../core/plugins/errors';
+import { combinedProvenance, registryProvenance } from '../../domain/registry/answers';
+import { CorporateRegistry } from '../../domain/registry/corporate-registry';
+import { derivedTNumber } from '../../domain/registry/corporate-number';
+import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
+import { normalizeName, type LegalFormMatch } from '../../domain/registry/normalize';
+import type { RegistrySourceKind } from '../../domain/registry/registry-source';
+import { corporationView, type CorporationView } from '../../domain/registry/views';
+import type { CompanyByNumberQuery } from './query';
+
+export interface CompanyByNumberPayload extends EndpointPayload {
+  corporate_number: string;
+  corporation: CorporationView;
+  names: {
+    legal: string;
+    without_legal_form: string;
+    legal_form: LegalFormMatch | null;
+    furigana: string | null;
+    english: string | null;
+    former: string[];
+  };
+  invoice: { t_number: string; registration: RegistrationAnswer };
+  registry_source: RegistrySourceKind;
+  invoice_source: 'live' | 'snapshot';
+}
+
+@injectable()
+export class CompanyByNumberHandler implements EndpointHandler<CompanyByNumberQuery, CompanyByNumberPayload> {
+  constructor(
+    private readonly registry: CorporateRegistry,
+    private readonly invoices: InvoiceRegister,
+  ) {}
+
+  async handle(query: CompanyByNumberQuery, ctx: HandlerContext): Promise<CompanyByNumberPayload> {
+    const source = await this.registry.source();
+    const corporation = await source.getByNumber(query.number);
+    if (!corporation || corporation.status === 'deleted') {
+      throw new NotFoundError(
+        'corporate_number_not_found',
+        `No corporation with number ${query.number} in the ${source.kind === 'snapshot' ? 'registry snapshot' : source.kind === 'store' ? 'imported register' : 'NTA register'}.`,
+        'The check digit is valid; resolve the company by name with enrich/company-by-name.',
+        { corporate_number: query.number, source: source.kind },
+      );
+    }
+    const tNumber = derivedTNumber(query.number);
+    const registration = (await this.invoices.lookupMany([tNumber], ctx.now)).get(tNumber)!;
+    const n = normalizeName(corporation.name);
+    return {
+      corporate_number: query.number,
+      corporation: corporationView(corporation),
+      names: {
+        legal: corporation.name,
+        without_legal_form: n.core,
+        legal_form: n.legal_form,
+        furigana: corporation.furigana || null,
+        english: corporation.en_name || null,
+        former: corporation.former_names.map((f) => f.name),
+      },
+      invoice: { t_number: tNumber, registration },
+      registry_source: source.kind,
+      invoice_source: this.invoices.live ? 'live' : 'snapshot',
+      _attribution: `${source.attribution}; invoice registration: National Tax Agency qualified invoice issuer publication`,
+      _provenance: combinedProvenance(
+        await registryProvenance(source, ctx.now, [query.number]),
+        this.invoices.provenance(ctx.now),
+      ),
+    };
+  }
+}

@@ -1,0 +1,146 @@
+import { injectable } from 'tsyringe';
+import type {
+  DataProvenance,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
+import { InvalidQueryError } from '../../core/plugins/errors';
+import { combinedProvenance, registryProvenance, requireSearchableName } from '../../domain/registry/answers';
+import { CorporateRegistry } from '../../domain/registry/corporate-registry';
+import { derivedTNumber, isValidCorporateNumber } from '../../domain/registry/corporate-number';
+import type { Corporation } from '../../domain/registry/corporation';
+import { CHECK_DIGIT_ACCEPTED } from '../../domain/registry/dto-rules';
+import { lookupDomain } from '../../domain/registry/domain-lookup';
+import { DomainMap } from '../../domain/registry/domain-map';
+import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
+import type { RegistrySource, RegistrySourceKind } from '../../domain/registry/registry-source';
+import { addressView, candidateView } from '../../domain/registry/views';
+import type { CompanyResolveQuery } from './query';
+import { detect } from './detect';
+
+/** Alternates answered besides the best candidate. */
+const ALTERNATES = 4;
+
+export interface ResolveCandidate {
+  corporate_number_hint: string;
+  legal_name: string;
+  kana: string | null;
+  en_name: string | null;
+  status: Corporation['status'];
+  prefecture_name: string | null;
+  match_mode: string;
+  match_reliability: number;
+  match_reliability_label: 'high' | 'medium' | 'low';
+  _source: string;
+}
+
+export interface ResolvePayload extends EndpointPayload {
+  q: string;
+  detected_as: 'corporate_number' | 't_number' | 'domain' | 'name';
+  best: ResolveCandidate | null;
+  alternates: ResolveCandidate[];
+  registration?: RegistrationAnswer;
+  source: RegistrySourceKind;
+  notes: string[];
+}
+
+function byNumberCandidate(c: Corporation, mode: string, source: RegistrySource): ResolveCandidate {
+  return {
+    corporate_number_hint: c.corporate_number,
+    legal_name: c.name,
+    kana: c.furigana || null,
+    en_name: c.en_name || null,
+    status: c.status,
+    prefecture_name: addressView(c).prefecture_name,
+    match_mode: mode,
+    // Identified by its own number: no ambiguity left.
+    match_reliability: 1,
+    match_reliability_label: 'high',
+    _source: source.sourceTag,
+  };
+}
+
+function slim(
+  v: Omit<ResolveCandidate, 'prefecture_name'> & { address: { prefecture_name: string | null } },
+): ResolveCandidate {
+  return {
+    corporate_number_hint: v.corporate_number_hint,
+    legal_name: v.legal_name,
+    kana: v.kana,
+    en_name: v.en_name,
+    status: v.status,
+    prefecture_name: v.address.prefecture_name,
+    match_mode: v.match_mode,
+    match_reliability: v.match_reliability,
+    match_reliability_label: v.match_reliability_label,
+    _source: v._source,
+  };
+}
+
+@injectable()
+export class CompanyResolveHandler implements EndpointHandler<CompanyResolveQuery, ResolvePayload> {
+  constructor(
+    private readonly registry: CorporateRegistry,
+    private readonly domains: DomainMap,
+    private readonly invoices: InvoiceRegister,
+  ) {}
+
+  async handle(query: CompanyResolveQuery, ctx: HandlerContext): Promise<ResolvePayload> {
+    const d = detect(query.q);
+    const source = await this.registry.source();
+    const notes: string[] = [];
+    let ranked: ResolveCandidate[] = [];
+    let registration: RegistrationAnswer | undefined;
+    let invoiceProvenance: DataProvenance | undefined;
+    if (d.as === 'corporate_number' || d.as === 't_number') {
+      const valid = isValidCorporateNumber(d.digits);
+      if (d.as === 'corporate_number' && !valid) {
+        throw new InvalidQueryError(
+          'q',
+          'check_digit_mismatch',
+          'q looks like a corporate number but its first digit is not the check digit of the other twelve',
+          CHECK_DIGIT_ACCEPTED,
+          '1180301018771',
+        );
+      }
+      if (d.as === 't_number') {
+        const t = `T${d.digits}`;
+        registration = (await this.invoices.lookupMany([t], ctx.now)).get(t);
+        invoiceProvenance = this.invoices.provenance(ctx.now);
+        if (!valid)
+          notes.push(
+            'The T-number’s digits are not a corporate number (check digit): its holder is not a corporation.',
+          );
+      }
+      const c = valid ? await source.getByNumber(d.digits) : null;
+      if (c) ranked = [byNumberCandidate(c, d.as, source)];
+      else if (valid) notes.push(`No corporation with number ${d.digits} in the ${source.kind} registry.`);
+    } else if (d.as === 'domain') {
+      ranked = (await lookupDomain(d.host, source, this.domains, ALTERNATES + 1)).map(slim);
+    } else {
+      requireSearchableName(d.name, 'q');
+      const { candidates } = await source.searchByName(d.name, {}, ALTERNATES + 1);
+      ranked = candidates.map((c) => slim(candidateView(c.match, c.corporation, source.sourceTag)));
+    }
+    const registryProv = await registryProvenance(
+      source,
+      ctx.now,
+      ranked.map((r) => r.corporate_number_hint),
+    );
+    return {
+      q: query.q,
+      detected_as: d.as,
+      best: ranked[0] ?? null,
+      alternates: ranked.slice(1, ALTERNATES + 1),
+      ...(registration ? { registration } : {}),
+      source: source.kind,
+      notes: [
+        ...notes,
+        ...(ranked[0] ? [`t_number_if_registered: ${derivedTNumber(ranked[0].corporate_number_hint)}`] : []),
+      ],
+      _attribution: source.attribution,
+      _provenance: invoiceProvenance ? combinedProvenance(registryProv, invoiceProvenance) : registryProv,
+    };
+  }
+}

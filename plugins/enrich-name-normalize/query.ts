@@ -1,0 +1,13 @@
+import { IsNotEmpty, IsString } from 'class-validator';
+import { Doc } from '../../core/plugins/query-rules';
+
+export class NameNormalizeQuery {
+  @Doc({
+    description:
+      'A corporate name as written anywhere (full or half width, with a legal form before or after)',
+    example: '㈱ｻｶﾀのﾀﾈ',
+  })
+  @IsString()
+  @IsNotEmpty()
+  name!: string;
+}

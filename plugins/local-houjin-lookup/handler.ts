@@ -1,0 +1,59 @@
+import { injectable } from 'tsyringe';
+import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import { isFlagOn } from '../../core/plugins/query-rules';
+import { prefectureOf, registryProvenance, requireSearchableName } from '../../domain/registry/answers';
+import { CorporateRegistry } from '../../domain/registry/corporate-registry';
+import type { NormalizedName } from '../../domain/registry/normalize';
+import type { RegistrySourceKind } from '../../domain/registry/registry-source';
+import { RELIABILITY_SCALE, type MatchMode } from '../../domain/registry/reliability';
+import { candidateView, type CandidateView } from '../../domain/registry/views';
+import type { Prefecture } from '../../domain/shared/prefectures';
+import type { HoujinLookupQuery } from './query';
+
+export interface HoujinLookupPayload extends EndpointPayload {
+  query: { name: string; pref: Prefecture | null; limit: number };
+  count: number;
+  candidates: CandidateView[];
+  source: RegistrySourceKind;
+  diagnostics?: {
+    normalized: NormalizedName;
+    found_by_mode: Record<MatchMode, number>;
+    reliability_scale: typeof RELIABILITY_SCALE;
+  };
+}
+
+@injectable()
+export class HoujinLookupHandler implements EndpointHandler<HoujinLookupQuery, HoujinLookupPayload> {
+  constructor(private readonly registry: CorporateRegistry) {}
+
+  async handle(query: HoujinLookupQuery, ctx: HandlerContext): Promise<HoujinLookupPayload> {
+    requireSearchableName(query.name);
+    const pref = prefectureOf(query.pref);
+    const source = await this.registry.source();
+    const { report, candidates } = await source.searchByName(
+      query.name,
+      { prefectureCode: pref?.code },
+      query.limit,
+    );
+    const payload: HoujinLookupPayload = {
+      query: { name: query.name, pref: pref ?? null, limit: query.limit },
+      count: candidates.length,
+      candidates: candidates.map((c) => candidateView(c.match, c.corporation, source.sourceTag)),
+      source: source.kind,
+      _attribution: source.attribution,
+      _provenance: await registryProvenance(
+        source,
+        ctx.now,
+        candidates.map((c) => c.corporation.corporate_number),
+      ),
+    };
+    if (isFlagOn(query.verbose)) {
+      payload.diagnostics = {
+        normalized: report.query,
+        found_by_mode: report.found,
+        reliability_scale: RELIABILITY_SCALE,
+      };
+    }
+    return payload;
+  }
+}

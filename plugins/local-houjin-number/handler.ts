@@ -1,0 +1,56 @@
+import { injectable } from 'tsyringe';
+import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import { NotFoundError } from '../../core/plugins/errors';
+import { registryProvenance } from '../../domain/registry/answers';
+import { CorporateRegistry } from '../../domain/registry/corporate-registry';
+import type { RegistrySourceKind } from '../../domain/registry/registry-source';
+import { corporationView, type CorporationView } from '../../domain/registry/views';
+import type { HoujinNumberQuery } from './query';
+
+export interface HoujinNumberPayload extends EndpointPayload {
+  corporate_number: string;
+  corporation: CorporationView;
+  source: RegistrySourceKind;
+  diagnostics?: {
+    check_digit: 'valid';
+    source: RegistrySourceKind;
+    history_records: number;
+  };
+}
+
+@injectable()
+export class HoujinNumberHandler implements EndpointHandler<HoujinNumberQuery, HoujinNumberPayload> {
+  constructor(private readonly registry: CorporateRegistry) {}
+
+  async handle(query: HoujinNumberQuery, ctx: HandlerContext): Promise<HoujinNumberPayload> {
+    const source = await this.registry.source();
+    const corporation = await source.getByNumber(query.number);
+    if (!corporation || corporation.status === 'deleted') {
+      throw new NotFoundError(
+        'corporate_number_not_found',
+        corporation
+          ? `Corporate number ${query.number} was deleted from the register.`
+          : `No corporation with number ${query.number} in the ${source.kind === 'live' ? 'NTA register' : source.kind === 'store' ? 'imported register' : 'registry snapshot'}.`,
+        source.kind === 'snapshot'
+          ? 'The check digit is valid; the snapshot holds a curated set of corporations only. Search by name with local/houjin-lookup/by-name.'
+          : 'The check digit is valid but no corporation holds this number; check the digits against the source document.',
+        { corporate_number: query.number, source: source.kind },
+      );
+    }
+    const payload: HoujinNumberPayload = {
+      corporate_number: query.number,
+      corporation: corporationView(corporation),
+      source: source.kind,
+      _attribution: source.attribution,
+      _provenance: await registryProvenance(source, ctx.now, [query.number]),
+    };
+    if (query.verbose) {
+      payload.diagnostics = {
+        check_digit: 'valid',
+        source: source.kind,
+        history_records: corporation.former_names.length,
+      };
+    }
+    return payload;
+  }
+}

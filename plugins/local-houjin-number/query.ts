@@ -1,0 +1,18 @@
+import { IsBoolean, IsOptional } from 'class-validator';
+import { Doc, ToBool } from '../../core/plugins/query-rules';
+import { IsCorporateNumber } from '../../domain/registry/dto-rules';
+
+export class HoujinNumberQuery {
+  @Doc({
+    description: 'Corporate number (法人番号): exactly 13 digits, the first being the NTA check digit',
+    example: '1180301018771',
+  })
+  @IsCorporateNumber()
+  number!: string;
+
+  @Doc({ description: 'Adds the sources checked for this corporation and how the answer was found' })
+  @IsOptional()
+  @ToBool()
+  @IsBoolean()
+  verbose: boolean = false;
+}

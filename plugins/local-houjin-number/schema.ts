@@ -1,0 +1,22 @@
+import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
+import { CORPORATION_SCHEMA } from '../../domain/registry/schemas';
+
+export const houjinNumberPayloadSchema = {
+  type: 'object',
+  required: ['corporate_number', 'corporation', 'source', '_attribution', '_provenance'],
+  properties: {
+    corporate_number: { type: 'string', pattern: '^[0-9]{13}$' },
+    corporation: CORPORATION_SCHEMA,
+    source: {
+      enum: ['snapshot', 'store', 'live'],
+      description:
+        'snapshot: curated data/registry set; store: imported NTA bulk download; live: NTA Web-API.',
+    },
+    diagnostics: {
+      type: 'object',
+      description: 'With verbose: check digit, source, number of former names.',
+    },
+    _attribution: { type: 'string' },
+    _provenance: PROVENANCE_SCHEMA,
+  },
+};

@@ -1,0 +1,113 @@
+import { injectable } from 'tsyringe';
+import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import { SourceUnavailableError } from '../../core/plugins/errors';
+import { combinedProvenance, registryProvenance } from '../../domain/registry/answers';
+import { CorporateRegistry } from '../../domain/registry/corporate-registry';
+import {
+  checkDigitOf,
+  isValidCorporateNumber,
+  parseRegistrationNumber,
+} from '../../domain/registry/corporate-number';
+import type { Corporation } from '../../domain/registry/corporation';
+import { kindLabel, type CodeLabel } from '../../domain/registry/corporation';
+import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
+import type { RegistrySourceKind } from '../../domain/registry/registry-source';
+import type { InvoiceLookupQuery } from './query';
+
+export interface InvoiceLookupPayload extends EndpointPayload {
+  registration_number: string;
+  input: { number: string; had_t_prefix: boolean };
+  registration: RegistrationAnswer;
+  corporate_number_check: {
+    digits: string;
+    check_digit_valid: boolean;
+    expected_check_digit: number;
+    /** corporation: a valid corporate number; not_a_corporate_number: the digits fail the check digit. */
+    holder: 'corporation' | 'not_a_corporate_number';
+  };
+  corporation: {
+    corporate_number: string;
+    name: string;
+    kind: CodeLabel | null;
+    status: Corporation['status'];
+    close_date: string | null;
+  } | null;
+  registry_cross_check: 'found' | 'not_found' | 'not_applicable' | 'unavailable';
+  registry_source: RegistrySourceKind | null;
+  invoice_source: 'live' | 'snapshot';
+  notes: string[];
+}
+
+@injectable()
+export class InvoiceLookupHandler implements EndpointHandler<InvoiceLookupQuery, InvoiceLookupPayload> {
+  constructor(
+    private readonly registry: CorporateRegistry,
+    private readonly invoices: InvoiceRegister,
+  ) {}
+
+  async handle(query: InvoiceLookupQuery, ctx: HandlerContext): Promise<InvoiceLookupPayload> {
+    const parsed = parseRegistrationNumber(query.number)!;
+    const validCorporate = isValidCorporateNumber(parsed.digits);
+    const registration = (await this.invoices.lookupMany([parsed.tNumber], ctx.now)).get(parsed.tNumber)!;
+    const notes: string[] = [];
+    let corporation: Corporation | null = null;
+    let crossCheck: InvoiceLookupPayload['registry_cross_check'] = 'not_applicable';
+    let registryProv;
+    let registrySource: RegistrySourceKind | null = null;
+    if (validCorporate) {
+      try {
+        const source = await this.registry.source();
+        registrySource = source.kind;
+        corporation = await source.getByNumber(parsed.digits);
+        crossCheck = corporation ? 'found' : 'not_found';
+        registryProv = await registryProvenance(source, ctx.now, corporation ? [parsed.digits] : []);
+      } catch (err) {
+        if (!(err instanceof SourceUnavailableError)) throw err;
+        crossCheck = 'unavailable';
+        notes.push(`The corporate registry could not be reached for the cross-check: ${err.message}`);
+      }
+    } else {
+      notes.push(
+        'The 13 digits fail the corporate-number check digit: this is not a corporation’s number (registration numbers of sole proprietors and other non-corporations are assigned separately).',
+      );
+    }
+    if (corporation && corporation.status !== 'active') {
+      notes.push(
+        `The corporation is ${corporation.status} (${corporation.close_date || 'date not given'}); a registration ends with it.`,
+      );
+    }
+    if (!registration.confirmed) {
+      notes.push(
+        'Not checked against the register: the T-number is only derived. Set NTA_INVOICE_APP_ID to confirm registrations with the NTA invoice-issuer Web-API.',
+      );
+    }
+    const invoiceProv = this.invoices.provenance(ctx.now);
+    return {
+      registration_number: parsed.tNumber,
+      input: { number: query.number, had_t_prefix: parsed.hadPrefix },
+      registration,
+      corporate_number_check: {
+        digits: parsed.digits,
+        check_digit_valid: validCorporate,
+        expected_check_digit: checkDigitOf(parsed.digits.slice(1)),
+        holder: validCorporate ? 'corporation' : 'not_a_corporate_number',
+      },
+      corporation: corporation
+        ? {
+            corporate_number: corporation.corporate_number,
+            name: corporation.name,
+            kind: kindLabel(corporation.kind),
+            status: corporation.status,
+            close_date: corporation.close_date || null,
+          }
+        : null,
+      registry_cross_check: crossCheck,
+      registry_source: registrySource,
+      invoice_source: this.invoices.live ? 'live' : 'snapshot',
+      notes,
+      _attribution:
+        'National Tax Agency qualified invoice issuer publication (適格請求書発行事業者公表サイト) and corporate-number data (国税庁法人番号公表サイト)',
+      _provenance: registryProv ? combinedProvenance(registryProv, invoiceProv) : invoiceProv,
+    };
+  }
+}

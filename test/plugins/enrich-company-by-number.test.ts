@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+
+const PATH = '/preview/v1/enrich/company-by-number';
+
+describe('enrich-company-by-number (enrich/company-by-number)', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({ plugins: ['enrich-company-by-number'], clock: '2026-11-22T03:00:00Z' });
+  });
+  after(() => gw.close());
+
+  it('answers the structured record: names in every script, kind label, address with post code, T-number status', async () => {
+    const res = await gw.get(`${PATH}?number=4000012090001`);
+    expect(res.status).to.equal(200);
+    expect(res.body.names).to.deep.equal({
+      legal: '経済産業省',
+      without_legal_form: '経済産業省',
+      legal_form: null,
+      furigana: 'ケイザイサンギョウショウ',
+      english: 'Ministry of Economy, Trade and Industry',
+      former: [],
+    });
+    expect(res.body.corporation.kind).to.include({ code: '101', ja: '国の機関' });
+    expect(res.body.corporation.address).to.include({
+      post_code: '1000013',
+      city_code: '101',
+      prefecture_code: '13',
+    });
+    expect(res.body.invoice).to.deep.include({ t_number: 'T4000012090001' });
+    expect(res.body.invoice.registration).to.include({ confirmed: false, basis: 'derived' });
+  });
+
+  it('gives the legal form and its position, former names and a confirmed registration', async () => {
+    const res = await gw.get(`${PATH}?number=5010401067252`);
+    expect(res.body.names.legal_form).to.include({ form: '株式会社', position: 'after' });
+    expect(res.body.names.without_legal_form).to.equal('ソニーグループ');
+    expect(res.body.names.former).to.deep.equal(['ソニー株式会社']);
+    expect(res.body.invoice.registration).to.include({ status: 'registered', confirmed: true });
+  });
+
+  it('status and history of a closed corporation', async () => {
+    const res = await gw.get(`${PATH}?number=1700150032564`);
+    expect(res.body.corporation.kind).to.include({ code: '499' });
+    expect(res.body.corporation.closure.cause).to.include({ code: '31' });
+  });
+
+  it('422 on a wrong check digit or shape, 404 on an unknown valid number', async () => {
+    expect((await gw.get(`${PATH}?number=4000012090002`)).body.correction_hints[0]).to.include({
+      code: 'check_digit_mismatch',
+    });
+    expect((await gw.get(`${PATH}?number=400001209000`)).body.correction_hints[0]).to.include({
+      code: 'pattern_mismatch',
+    });
+    expect((await gw.get(PATH)).body.correction_hints[0]).to.include({ code: 'missing_required' });
+    const unknown = await gw.get(`${PATH}?number=7123456789012`);
+    expect(unknown.status).to.equal(404);
+    expect(unknown.body.error).to.equal('corporate_number_not_found');
+  });
+});

@@ -1,0 +1,127 @@
+import { expect } from 'chai';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { startNtaStandin, type NtaStandin } from '../support/nta-standin';
+
+const PATH = '/preview/v1/local/invoice/issuer-by-name';
+const q = (params: Record<string, string | number>) =>
+  `${PATH}?${Object.entries(params)
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join('&')}`;
+
+describe('local-invoice-issuer (local/invoice/issuer-by-name)', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({ plugins: ['local-invoice-issuer'], clock: '2026-11-22T03:00:00Z' });
+  });
+  after(() => gw.close());
+
+  it('gives each candidate its T-number; a registration in the dated list is confirmed', async () => {
+    const res = await gw.get(q({ name: 'ソニーグループ' }));
+    expect(res.status).to.equal(200);
+    const c = res.body.candidates[0];
+    expect(c).to.include({
+      corporate_number: '5010401067252',
+      t_number: 'T5010401067252',
+      match_mode: 'exact',
+    });
+    expect(c.registration).to.include({ status: 'registered', confirmed: true, basis: 'register_snapshot' });
+    expect(c.registration.sources.length).to.be.greaterThan(0);
+    expect(res.body.invoice_source).to.equal('snapshot');
+  });
+
+  it('marks a derived T-number as not checked (confirmed: false)', async () => {
+    const res = await gw.get(q({ name: '鹿島建設' }));
+    expect(res.body.candidates[0]).to.include({ t_number: 'T8010401006744' });
+    expect(res.body.candidates[0].registration).to.include({
+      status: 'not_checked',
+      confirmed: false,
+      basis: 'derived',
+    });
+  });
+
+  it('limit: 0 and 51 refused, 1 and 50 served', async () => {
+    for (const [limit, status] of [
+      [0, 422],
+      [1, 200],
+      [50, 200],
+      [51, 422],
+    ] as const) {
+      const res = await gw.get(q({ name: '株式会社日立', limit }));
+      expect(res.status, String(limit)).to.equal(status);
+      if (status === 200) expect(res.body.candidates.length).to.be.at.most(limit);
+      else expect(res.body.correction_hints[0]).to.include({ parameter: 'limit', code: 'out_of_range' });
+    }
+  });
+
+  it('name is required and non-empty', async () => {
+    expect((await gw.get(PATH)).body.correction_hints[0]).to.include({
+      parameter: 'name',
+      code: 'missing_required',
+    });
+    expect((await gw.get(q({ name: '' }))).body.correction_hints[0]).to.include({
+      parameter: 'name',
+      code: 'empty_value',
+    });
+    expect((await gw.get(q({ name: '（株）' }))).body.correction_hints[0]).to.include({
+      code: 'legal_form_only',
+    });
+  });
+
+  it('verbose is a string flag', async () => {
+    expect((await gw.get(q({ name: '日立', verbose: 'yes' }))).body.diagnostics.how).to.have.length(3);
+    expect((await gw.get(q({ name: '日立', verbose: 'off' }))).body.diagnostics).to.equal(undefined);
+  });
+
+  describe('with an invoice application id (live, here a local stand-in)', () => {
+    let standin: NtaStandin;
+    let live: TestGateway;
+    before(async () => {
+      standin = await startNtaStandin({
+        appId: 'inv-id',
+        announcements: [
+          {
+            registratedNumber: 'T8010401006744',
+            process: '01',
+            kind: '2',
+            latest: '1',
+            registrationDate: '2023-10-01',
+            updateDate: '2023-10-01',
+            disposalDate: '',
+            expireDate: '',
+            address: '東京都港区元赤坂一丁目３番１号',
+            name: '鹿島建設株式会社',
+          },
+        ],
+      });
+      live = await startTestGateway({
+        plugins: ['local-invoice-issuer'],
+        clock: '2026-11-22T03:00:00Z',
+        env: { NTA_INVOICE_APP_ID: 'inv-id', NTA_INVOICE_BASE_URL: standin.invoiceBaseUrl },
+      });
+    });
+    after(async () => {
+      await live.close();
+      await standin.close();
+    });
+
+    it('confirms registrations with the register, and says which are not registered', async () => {
+      const res = await live.get(q({ name: '建設' }));
+      expect(res.body.invoice_source).to.equal('live');
+      const kajima = res.body.candidates.find(
+        (c: { corporate_number: string }) => c.corporate_number === '8010401006744',
+      );
+      expect(kajima.registration).to.include({
+        status: 'registered',
+        confirmed: true,
+        basis: 'register_live',
+        registration_date: '2023-10-01',
+      });
+      const others = res.body.candidates.filter(
+        (c: { corporate_number: string }) => c.corporate_number !== '8010401006744',
+      );
+      for (const c of others)
+        expect(c.registration).to.include({ status: 'not_registered', confirmed: true });
+      expect(standin.requests.filter((r) => r.path === '/1/num')).to.have.length(1);
+    });
+  });
+});

@@ -1,0 +1,162 @@
+import { expect } from 'chai';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { startNtaStandin, type NtaStandin } from '../support/nta-standin';
+
+const PATH = '/preview/v1/local/invoice/issuer-registration-lookup';
+
+describe('local-invoice-lookup (local/invoice/issuer-registration-lookup)', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({ plugins: ['local-invoice-lookup'], clock: '2026-11-22T03:00:00Z' });
+  });
+  after(() => gw.close());
+
+  it('answers a confirmed registration with the registry cross-check', async () => {
+    const res = await gw.get(`${PATH}?number=T5010401067252`);
+    expect(res.status).to.equal(200);
+    expect(res.body.registration_number).to.equal('T5010401067252');
+    expect(res.body.registration).to.include({
+      status: 'registered',
+      confirmed: true,
+      basis: 'register_snapshot',
+    });
+    expect(res.body.corporate_number_check).to.include({ check_digit_valid: true, holder: 'corporation' });
+    expect(res.body.corporation).to.include({ name: 'ソニーグループ株式会社', status: 'active' });
+    expect(res.body.registry_cross_check).to.equal('found');
+  });
+
+  it('accepts the number without its T and derives T + number, marked not checked', async () => {
+    const res = await gw.get(`${PATH}?number=1180301018771`);
+    expect(res.body.input).to.deep.equal({ number: '1180301018771', had_t_prefix: false });
+    expect(res.body.registration_number).to.equal('T1180301018771');
+    expect(res.body.registration).to.include({ status: 'not_checked', confirmed: false, basis: 'derived' });
+    expect(res.body.notes.join(' ')).to.match(/only derived/);
+  });
+
+  it('says when the digits are not a corporate number (check digit) without refusing: sole proprietors have other numbers', async () => {
+    const res = await gw.get(`${PATH}?number=T1234567890123`);
+    expect(res.status).to.equal(200);
+    expect(res.body.corporate_number_check).to.deep.equal({
+      digits: '1234567890123',
+      check_digit_valid: false,
+      expected_check_digit: 9,
+      holder: 'not_a_corporate_number',
+    });
+    expect(res.body.corporation).to.equal(null);
+    expect(res.body.registry_cross_check).to.equal('not_applicable');
+  });
+
+  it('notes that a closed corporation’s registration ends with it', async () => {
+    const res = await gw.get(`${PATH}?number=T1010001012570`);
+    expect(res.body.corporation).to.include({ status: 'closed', close_date: '2022-01-19' });
+    expect(res.body.notes.join(' ')).to.match(/closed/);
+  });
+
+  for (const [bad, why] of [
+    ['T501040106725', 'T + 12 digits'],
+    ['T50104010672521', 'T + 14 digits'],
+    ['t5010401067252', 'a lower-case t'],
+    ['TT5010401067252', 'two Ts'],
+    ['5010401067252T', 'a trailing T'],
+    ['', 'empty'],
+  ]) {
+    it(`refuses ${why} with 422`, async () => {
+      const res = await gw.get(`${PATH}?number=${encodeURIComponent(bad)}`);
+      expect(res.status).to.equal(422);
+      expect(res.body.correction_hints[0].parameter).to.equal('number');
+      expect(res.body.correction_hints[0].code).to.equal('pattern_mismatch');
+    });
+  }
+
+  it('requires number and has no other parameter', async () => {
+    expect((await gw.get(PATH)).body.correction_hints[0]).to.include({
+      parameter: 'number',
+      code: 'missing_required',
+    });
+    const extra = await gw.get(`${PATH}?number=T5010401067252&verbose=1`);
+    expect(extra.body.correction_hints[0]).to.include({ parameter: 'verbose', code: 'unknown_parameter' });
+  });
+
+  describe('with an invoice application id (live, here a local stand-in)', () => {
+    let standin: NtaStandin;
+    let live: TestGateway;
+    before(async () => {
+      standin = await startNtaStandin({
+        appId: 'inv-id',
+        announcements: [
+          {
+            registratedNumber: 'T1180301018771',
+            process: '01',
+            kind: '2',
+            latest: '1',
+            registrationDate: '2023-10-01',
+            updateDate: '2023-10-01',
+            disposalDate: '',
+            expireDate: '',
+            address: '愛知県豊田市トヨタ町１番地',
+            name: 'トヨタ自動車株式会社',
+          },
+          {
+            registratedNumber: 'T1010001012570',
+            process: '03',
+            kind: '2',
+            latest: '1',
+            registrationDate: '2023-10-01',
+            updateDate: '2022-01-26',
+            disposalDate: '',
+            expireDate: '2024-01-19',
+            address: '東京都千代田区大手町１丁目２番１号',
+            name: '三井物産グローバル投資株式会社',
+          },
+        ],
+      });
+      live = await startTestGateway({
+        plugins: ['local-invoice-lookup'],
+        clock: '2026-11-22T03:00:00Z',
+        env: { NTA_INVOICE_APP_ID: 'inv-id', NTA_INVOICE_BASE_URL: standin.invoiceBaseUrl },
+      });
+    });
+    after(async () => {
+      await live.close();
+      await standin.close();
+    });
+
+    it('confirms a registration from the register, with its dates', async () => {
+      const res = await live.get(`${PATH}?number=1180301018771`);
+      expect(res.body.invoice_source).to.equal('live');
+      expect(res.body.registration).to.include({
+        status: 'registered',
+        confirmed: true,
+        basis: 'register_live',
+        registration_date: '2023-10-01',
+        name: 'トヨタ自動車株式会社',
+      });
+      expect(res.body._provenance.kind).to.equal('snapshot');
+      expect(res.body._provenance.notes[0]).to.match(/invoice register: live/);
+    });
+
+    it('confirms an expiry and a number the register does not hold', async () => {
+      expect((await live.get(`${PATH}?number=T1010001012570`)).body.registration).to.include({
+        status: 'expired',
+        expire_date: '2024-01-19',
+      });
+      expect((await live.get(`${PATH}?number=T7000012050002`)).body.registration).to.include({
+        status: 'not_registered',
+        confirmed: true,
+      });
+    });
+
+    it('answers 503 source_unavailable when the invoice Web-API fails', async () => {
+      standin.faults.alwaysStatus = 502;
+      try {
+        // A number not asked before: answers are cached for a minute.
+        const res = await live.get(`${PATH}?number=T4000012090001`);
+        expect(res.status).to.equal(503);
+        expect(res.body.error).to.equal('source_unavailable');
+        expect(res.text).not.to.include('inv-id');
+      } finally {
+        delete standin.faults.alwaysStatus;
+      }
+    });
+  });
+});

@@ -1,0 +1,342 @@
+/**
+ * The importer on generated files in the official NTA layout (test data made up here, in a temp
+ * directory): a full file, then a differential file that renames and closes corporations, applied
+ * idempotently into the embedded store; and the gateway serving the imported registry.
+ */
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { crc32, deflateRawSync } from 'node:zlib';
+import { MongoClient } from 'mongodb';
+import { EmbeddedStore } from '../../core/store/embedded/embedded-store';
+import { MongoStore } from '../../core/store/mongo';
+import { checkDigitOf } from '../../domain/registry/corporate-number';
+import { importRegistryFile, kindOf } from '../../domain/registry/importer';
+import { recordToCsvLine, type NtaRecord } from '../../domain/registry/nta-layout';
+import { openRegistryCollections } from '../../domain/registry/store-schema';
+import { StoreRegistry } from '../../domain/registry/store-registry';
+import { orderFiles, runImport } from '../../tools/import-registry';
+import { startTestGateway } from '../support/gateway';
+import { makeRecord } from '../support/nta-standin';
+
+const run = promisify(execFile);
+
+function numberOf(i: number): string {
+  const base = `0100${String(1_0000_0000 + i).slice(1)}`;
+  return `${checkDigitOf(base)}${base}`;
+}
+
+function fullRecords(n: number): NtaRecord[] {
+  return Array.from({ length: n }, (_, i) =>
+    makeRecord({
+      sequenceNumber: String(i + 1),
+      corporateNumber: numberOf(i),
+      process: '01',
+      correct: '0',
+      updateDate: '2026-10-01',
+      changeDate: '2015-10-05',
+      name: `株式会社テスト商事${i}`,
+      kind: '301',
+      prefectureName: i % 2 === 0 ? '東京都' : '大阪府',
+      cityName: i % 2 === 0 ? '千代田区' : '大阪市北区',
+      streetNumber: `試験町${i}番地`,
+      prefectureCode: i % 2 === 0 ? '13' : '27',
+      cityCode: i % 2 === 0 ? '101' : '127',
+      postCode: '1000001',
+      assignmentDate: '2015-10-05',
+      furigana: `テストショウジ${i}`,
+      hihyoji: '0',
+    }),
+  );
+}
+
+const csv = (records: NtaRecord[]) => records.map((r) => recordToCsvLine(r)).join('\n') + '\n';
+
+/** A zip (deflate) holding the given files: enough of the format for yauzl and the NTA downloads. */
+function makeZip(files: Array<{ name: string; data: Buffer }>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const f of files) {
+    const name = Buffer.from(f.name, 'utf8');
+    const compressed = deflateRawSync(f.data);
+    const crc = crc32(f.data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(compressed.length, 18);
+    local.writeUInt32LE(f.data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(compressed.length, 20);
+    central.writeUInt32LE(f.data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, compressed);
+    centrals.push(central, name);
+    offset += local.length + name.length + compressed.length;
+  }
+  const centralSize = centrals.reduce((s, b) => s + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(centralSize, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, ...centrals, end]);
+}
+
+describe('registry importer (npm run import:registry)', () => {
+  let dir: string;
+  let store: EmbeddedStore;
+  const FULL = fullRecords(250);
+  const renamed = FULL[3];
+  const closing = FULL[4];
+  const diffRecords: NtaRecord[] = [
+    {
+      ...renamed,
+      sequenceNumber: '1',
+      process: '11',
+      updateDate: '2026-11-10',
+      changeDate: '2026-11-01',
+      name: '株式会社新名称商事',
+      furigana: 'シンメイショウショウジ',
+    },
+    {
+      ...closing,
+      sequenceNumber: '2',
+      process: '21',
+      updateDate: '2026-11-10',
+      changeDate: '2026-11-05',
+      closeDate: '2026-11-05',
+      closeCause: '01',
+    },
+    makeRecord({
+      sequenceNumber: '3',
+      corporateNumber: numberOf(9999),
+      process: '01',
+      updateDate: '2026-11-10',
+      name: '合同会社新設テスト',
+      kind: '305',
+      prefectureCode: '13',
+      prefectureName: '東京都',
+    }),
+  ];
+  let fullFile: string;
+  let diffFile: string;
+
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'jpgw-import-'));
+    fullFile = path.join(dir, '00_zenkoku_all_20261031.csv');
+    diffFile = path.join(dir, 'diff_20261110.csv');
+    writeFileSync(fullFile, csv(FULL));
+    writeFileSync(diffFile, csv(diffRecords));
+    store = new EmbeddedStore(path.join(dir, 'store'));
+  });
+  after(async () => {
+    await store.close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('imports a full file in the official layout: every row, keyed by corporate number, with progress', async () => {
+    const progress: number[] = [];
+    const summary = await importRegistryFile(store, fullFile, {
+      batchSize: 64,
+      onProgress: (p) => progress.push(p.rows),
+    });
+    expect(summary).to.include({
+      kind: 'full',
+      rows: 250,
+      created: 250,
+      updated: 0,
+      unchanged: 0,
+      as_of: '2026-10-01',
+    });
+    expect(progress.length).to.be.greaterThan(3);
+    expect(progress[progress.length - 1]).to.equal(250);
+    const { corporations, imports } = await openRegistryCollections(store);
+    expect(await corporations.count({})).to.equal(250);
+    const doc = await corporations.findOne({ _id: FULL[7].corporateNumber });
+    expect(doc?.corporation).to.include({ name: '株式会社テスト商事7', status: 'active', kind: '301' });
+    expect(doc?.search.name).to.equal('テスト商事7');
+    expect(await imports.count({ status: 'complete' })).to.equal(1);
+  });
+
+  it('is idempotent: the same file again is skipped, and forced it changes nothing', async () => {
+    const again = await importRegistryFile(store, fullFile);
+    expect(again.skipped_already_imported).to.equal(true);
+    const forced = await importRegistryFile(store, fullFile, { force: true });
+    expect(forced).to.include({ rows: 250, created: 0, updated: 0, unchanged: 250 });
+  });
+
+  it('applies a differential file: renames (keeping the former name), closes and creates', async () => {
+    const summary = await importRegistryFile(store, diffFile);
+    expect(summary).to.include({ kind: 'diff', rows: 3, created: 1, updated: 2, renamed: 1, closed_now: 1 });
+    const { corporations } = await openRegistryCollections(store);
+    const r = (await corporations.findOne({ _id: renamed.corporateNumber }))!;
+    expect(r.corporation.name).to.equal('株式会社新名称商事');
+    expect(r.corporation.former_names).to.deep.equal([
+      { name: '株式会社テスト商事3', furigana: 'テストショウジ3', until: '2026-11-01' },
+    ]);
+    expect(r.search.names).to.have.members(['新名称商事', 'テスト商事3']);
+    const c = (await corporations.findOne({ _id: closing.corporateNumber }))!;
+    expect(c.corporation).to.include({ status: 'closed', close_date: '2026-11-05', close_cause: '01' });
+    expect(c.closed).to.equal(true);
+    expect(await corporations.count({})).to.equal(251);
+  });
+
+  it('never lets an older record undo a newer one (files applied out of order converge)', async () => {
+    const older = path.join(dir, 'diff_20261020.csv');
+    writeFileSync(older, csv([{ ...renamed, updateDate: '2026-10-20', name: '株式会社古い名前' }]));
+    const summary = await importRegistryFile(store, older);
+    expect(summary).to.include({ rows: 1, unchanged: 1, renamed: 0 });
+    const { corporations } = await openRegistryCollections(store);
+    expect((await corporations.findOne({ _id: renamed.corporateNumber }))!.corporation.name).to.equal(
+      '株式会社新名称商事',
+    );
+  });
+
+  it('serves the imported corporations through the store-backed registry (names, former names, prefecture)', async () => {
+    const registry = await StoreRegistry.open(store, { lookup: () => [] });
+    expect(await registry.hasImport()).to.equal(true);
+    const byName = await registry.searchByName('テスト商事3', {}, 5);
+    expect(byName.candidates[0].corporation.name).to.equal('株式会社新名称商事');
+    expect(byName.candidates[0].match.matched_on).to.equal('former_name');
+    const osaka = await registry.searchByName('テスト商事1', { prefectureCode: '27' }, 50);
+    for (const c of osaka.candidates) expect(c.corporation.address.prefecture_code).to.equal('27');
+    expect((await registry.provenance()).as_of).to.equal('2026-11-10');
+  });
+
+  it('reads zips holding the CSV, as the NTA publishes them', async () => {
+    const zip = path.join(dir, 'diff_20261115.zip');
+    const rec = makeRecord({
+      corporateNumber: numberOf(5000),
+      updateDate: '2026-11-15',
+      name: '株式会社ジップ',
+      process: '01',
+    });
+    writeFileSync(zip, makeZip([{ name: 'diff_20261115.csv', data: Buffer.from(csv([rec])) }]));
+    const summary = await importRegistryFile(store, zip);
+    expect(summary).to.include({ rows: 1, created: 1 });
+  });
+
+  it('stops on a file that is not in the NTA layout, naming the line, and records the failure', async () => {
+    const bad = path.join(dir, 'diff_20261116.csv');
+    writeFileSync(bad, `${csv([FULL[0]])}"only","three","columns"\n`);
+    const err = await importRegistryFile(store, bad).catch((e: unknown) => e as Error);
+    expect((err as Error).message).to.match(/line 2: expected 30 columns/);
+    const { imports } = await openRegistryCollections(store);
+    expect(await imports.count({ status: 'failed' })).to.equal(1);
+    const wrongDigit = path.join(dir, 'diff_20261117.csv');
+    const broken = {
+      ...FULL[0],
+      corporateNumber: `${(Number(FULL[0].corporateNumber[0]) % 9) + 1}${FULL[0].corporateNumber.slice(1)}`,
+    };
+    writeFileSync(wrongDigit, csv([broken]));
+    expect(
+      ((await importRegistryFile(store, wrongDigit).catch((e: unknown) => e)) as Error).message,
+    ).to.match(/not a valid corporate number/);
+  });
+
+  it('orders several files by the date in their names and tells full from differential files', async () => {
+    expect(
+      orderFiles(['diff_20261110.zip', 'x.csv', '13_tokyo_all_20261031.zip', 'diff_20261101.zip']),
+    ).to.deep.equal(['x.csv', '13_tokyo_all_20261031.zip', 'diff_20261101.zip', 'diff_20261110.zip']);
+    expect(kindOf('diff_20261110.zip')).to.equal('diff');
+    expect(kindOf('13_tokyo_all_20261031.zip')).to.equal('full');
+    const summaries = await runImport([diffFile, fullFile], store, { progress: false });
+    expect(summaries.map((s) => s.file)).to.deep.equal(['00_zenkoku_all_20261031.csv', 'diff_20261110.csv']);
+  });
+
+  describe('the gateway after an import', () => {
+    before(() => store.close());
+
+    it('answers from the imported registry (source: store), not from the snapshot', async () => {
+      const gw = await startTestGateway({
+        plugins: ['local-houjin-number', 'local-houjin-lookup'],
+        env: { DATA_DIR: dir },
+        clock: '2026-11-22T03:00:00Z',
+      });
+      try {
+        const one = await gw.get(`/preview/v1/local/houjin-number/lookup?number=${closing.corporateNumber}`);
+        expect(one.status).to.equal(200);
+        expect(one.body.source).to.equal('store');
+        expect(one.body.corporation).to.include({ status: 'closed' });
+        expect(one.body._provenance).to.include({ kind: 'snapshot', as_of: '2026-11-15' });
+        const found = await gw.get(
+          `/preview/v1/local/houjin-lookup/by-name?name=${encodeURIComponent('新名称商事')}`,
+        );
+        expect(found.body.candidates[0]).to.include({
+          corporate_number: renamed.corporateNumber,
+          _source: 'registry_import',
+        });
+        // The snapshot's corporations are not in this import: the store answers alone.
+        expect((await gw.get('/preview/v1/local/houjin-number/lookup?number=1180301018771')).status).to.equal(
+          404,
+        );
+      } finally {
+        await gw.close();
+      }
+    });
+
+    it('the command line imports a file and prints a summary; without files it prints its usage', async () => {
+      const extra = path.join(dir, 'diff_20261120.csv');
+      writeFileSync(
+        extra,
+        csv([
+          makeRecord({ corporateNumber: numberOf(6000), updateDate: '2026-11-20', name: '株式会社コマンド' }),
+        ]),
+      );
+      const cli = path.join(__dirname, '..', '..', 'tools', 'import-registry.js');
+      const env = { ...process.env, DATA_DIR: dir, MONGODB_URI: '', LOG_LEVEL: 'silent' };
+      const { stdout } = await run(process.execPath, [cli, extra, '--json'], { env });
+      expect(JSON.parse(stdout)[0]).to.include({ file: 'diff_20261120.csv', rows: 1, created: 1 });
+      const usage = await run(process.execPath, [cli], { env }).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect((usage as { code: number }).code).to.equal(64);
+      expect((usage as { stderr: string }).stderr).to.match(/usage: npm run import:registry/);
+    });
+  });
+
+  describe('on MongoDB (the full-size store; runs only when MONGODB_URI is set)', () => {
+    const uri = process.env.MONGODB_URI;
+    if (!uri) {
+      it('imports and searches with index-backed queries (skipped: no MongoDB server can be installed here)');
+      return;
+    }
+    const db = `jpgw_registry_${process.pid}_${Date.now()}`;
+    let mongo: MongoStore;
+    before(async () => {
+      mongo = await MongoStore.connect(uri, db);
+    });
+    after(async () => {
+      await mongo.close();
+      const client = await MongoClient.connect(uri);
+      await client.db(db).dropDatabase();
+      await client.close();
+    });
+
+    it('imports full and differential files and searches with store queries', async () => {
+      expect((await importRegistryFile(mongo, fullFile)).created).to.equal(250);
+      expect((await importRegistryFile(mongo, diffFile)).renamed).to.equal(1);
+      const registry = await StoreRegistry.open(mongo, { lookup: () => [] });
+      const former = await registry.searchByName('テスト商事3', {}, 5);
+      expect(former.candidates[0].corporation.name).to.equal('株式会社新名称商事');
+      const prefix = await registry.searchByName('テスト商事1', { prefectureCode: '27' }, 50);
+      for (const c of prefix.candidates) expect(c.corporation.address.prefecture_code).to.equal('27');
+    });
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Imports NTA corporate-number bulk-download files into the store the gateway uses:
+ *   npm run import:registry -- <file.csv|file.zip> [more files] [--force] [--json]
+ * Files are Unicode-edition CSV (30 columns, no header) or zips of them, full (全件) or
+ * differential (差分); several files are applied oldest first by the date in their names. The
+ * store is the one the gateway is configured with (MONGODB_URI, else the embedded store in
+ * DATA_DIR, which only one process may open: stop the gateway while importing into it).
+ */
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { SingleBar } from 'cli-progress';
+import { loadConfig } from '../config/env';
+import { openStore } from '../core/store/open-store';
+import type { DocumentStore } from '../core/store/port';
+import { dateInName, importRegistryFile, type ImportSummary } from '../domain/registry/importer';
+
+export function orderFiles(files: readonly string[]): string[] {
+  // Stable: files without a date keep their command-line order, before dated ones.
+  return files
+    .map((f, i) => ({ f, i, d: dateInName(f) }))
+    .sort((a, b) => a.d.localeCompare(b.d) || a.i - b.i)
+    .map((x) => x.f);
+}
+
+function describe(s: ImportSummary): string {
+  if (s.skipped_already_imported)
+    return `${s.file}: already imported (sha256 ${s.sha256.slice(0, 12)}), nothing to do`;
+  const rate = s.seconds > 0 ? Math.round(s.rows / s.seconds) : s.rows;
+  return [
+    `${s.file} (${s.kind}): ${s.rows} rows in ${s.seconds.toFixed(1)} s (${rate} rows/s)`,
+    `  created ${s.created}, updated ${s.updated}, unchanged ${s.unchanged}`,
+    `  renamed ${s.renamed}, closed ${s.closed_now}, deleted ${s.deleted}; newest update date ${s.as_of ?? '-'}`,
+  ].join('\n');
+}
+
+export async function runImport(
+  files: readonly string[],
+  store: DocumentStore,
+  options: { force?: boolean; progress?: boolean } = {},
+): Promise<ImportSummary[]> {
+  const summaries: ImportSummary[] = [];
+  for (const file of orderFiles(files)) {
+    const bar =
+      options.progress === false
+        ? undefined
+        : new SingleBar({
+            format: `${path.basename(file)} [{bar}] {percentage}% | {rows} rows | {eta_formatted} left`,
+            stream: process.stderr,
+            noTTYOutput: true,
+            notTTYSchedule: 5_000,
+            hideCursor: true,
+          });
+    bar?.start(1, 0, { rows: 0 });
+    try {
+      const summary = await importRegistryFile(store, file, {
+        force: options.force,
+        onProgress: (p) => {
+          bar?.setTotal(Math.max(1, p.totalBytes));
+          bar?.update(p.bytes, { rows: p.rows });
+        },
+      });
+      summaries.push(summary);
+    } finally {
+      bar?.stop();
+    }
+  }
+  return summaries;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { force: { type: 'boolean' }, json: { type: 'boolean' } },
+  });
+  if (positionals.length === 0) {
+    console.error('usage: npm run import:registry -- <file.csv|file.zip> [more files] [--force] [--json]');
+    process.exit(64);
+  }
+  const missing = positionals.filter((f) => !existsSync(f));
+  if (missing.length > 0) {
+    console.error(`not found: ${missing.join(', ')}`);
+    process.exit(66);
+  }
+  const config = loadConfig(process.env);
+  let store: DocumentStore;
+  try {
+    store = await openStore(config.gateway);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(75);
+  }
+  try {
+    const summaries = await runImport(positionals, store, { force: values.force, progress: !values.json });
+    if (values.json) console.log(JSON.stringify(summaries, null, 2));
+    else for (const s of summaries) console.log(describe(s));
+  } catch (err) {
+    console.error(`import failed: ${(err as Error).message}`);
+    process.exitCode = 65;
+  } finally {
+    await store.close();
+  }
+}
+
+if (require.main === module) {
+  void main();
+}
