@@ -38,7 +38,8 @@ import { ApiCatalog } from './api-catalog';
 import { cors } from './cors';
 import { errorMiddleware, HttpError } from './errors';
 import { mountGatewayRoutes } from './gateway-routes';
-import { createLogger, requestLogger } from './logging';
+import { createLogger } from './logging';
+import { frontDoor } from './front-door';
 import type { GatewayServices, StoreHealth } from './services';
 
 /** Largest JSON body accepted on POST routes. */
@@ -153,16 +154,15 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   const drain = new Drain();
   app.use(
     compose(
-      metrics.middleware(),
-      requestLogger(logger),
+      frontDoor(logger, metrics, drain),
       securityHeaders(),
       cors({ excludePathPrefix: '/marketplace/' }),
       urlLengthLimit(),
-      drain.middleware(),
     ),
   );
 
-  const router: Router = express.Router();
+  // Routes go straight on the app: a nested router would add a dispatch level to every request.
+  const router: Router = app;
   // Data surfaces first: Express tries routes in order, and these carry the traffic.
   mountPreviewSurface(router, services);
   mountPaidSurface(router, services);
@@ -173,7 +173,6 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   await mountFeedbackRoutes(router, services);
   mountDiscoveryRoutes(router, services);
   mountPaymentDiscovery(router, services);
-  app.use(router);
 
   app.use((req, _res, next) => {
     next(

@@ -1,18 +1,15 @@
 /**
- * In-flight request accounting for a graceful stop: once draining, new requests (arriving on
- * kept-alive connections) get 503 `shutting_down` before anything else, responses ask the client
- * to close the connection, and `idle()` resolves when the last request has finished.
+ * In-flight request accounting for a graceful stop: the front door counts requests in and out
+ * and, once draining, refuses new ones; `idle()` resolves when the last request has finished.
  */
-import type { RequestHandler } from 'express';
-import { HttpError } from './errors';
 
 export class Drain {
   private inFlight = 0;
-  private draining = false;
+  private stopping = false;
   private waiters: Array<() => void> = [];
 
   start(): void {
-    this.draining = true;
+    this.stopping = true;
     if (this.inFlight === 0) this.wake();
   }
 
@@ -32,27 +29,17 @@ export class Drain {
     });
   }
 
-  middleware(): RequestHandler {
-    return (_req, res, next) => {
-      if (this.draining) {
-        res.setHeader('Connection', 'close');
-        return next(
-          new HttpError(
-            503,
-            'shutting_down',
-            'The gateway is restarting; nothing was charged.',
-            { hint: 'Retry in a moment.' },
-            { 'Retry-After': '1' },
-          ),
-        );
-      }
-      this.inFlight++;
-      res.once('close', () => {
-        this.inFlight--;
-        if (this.draining && this.inFlight === 0) this.wake();
-      });
-      next();
-    };
+  get draining(): boolean {
+    return this.stopping;
+  }
+
+  enter(): void {
+    this.inFlight++;
+  }
+
+  leave(): void {
+    this.inFlight--;
+    if (this.stopping && this.inFlight === 0) this.wake();
   }
 
   private wake(): void {

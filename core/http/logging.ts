@@ -1,6 +1,6 @@
 /**
- * JSON request logs (pino) with request ids. One line per finished request; a per-request child
- * logger is created only when something logs during the request. Headers are logged from an
+ * JSON request logs (pino) with request ids. One line per finished request (written by the front
+ * door, core/http/front-door.ts); a per-request child logger is made only when something logs. Headers are logged from an
  * allow-list; credential headers appear only as "[redacted]" (their presence visible, never their
  * value), and query values of credential-looking names are masked.
  *
@@ -9,7 +9,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 declare module 'http' {
@@ -17,7 +16,7 @@ declare module 'http' {
     /** The request id (also in the X-Request-Id response header). */
     id: string;
     /** A logger bound to the request id. */
-    log: Logger;
+    log: RequestLog;
   }
 }
 
@@ -43,12 +42,16 @@ const SECRET_QUERY_NAME = /key|secret|token|payment|signature|password/i;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino({ level, base: { service: 'jp-gateway' } }, destination ?? pino.destination({ sync: false }));
+  return pino(
+    { level, base: { service: 'jp-gateway' } },
+    destination ?? pino.destination({ sync: false }),
+  );
 }
 
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
+  // Most URLs carry nothing to mask: only parse the query when a credential-like name appears.
+  if (q < 0 || !SECRET_QUERY_NAME.test(url.slice(q + 1))) return url;
   const params = new URLSearchParams(url.slice(q + 1));
   let changed = false;
   for (const name of [...params.keys()]) {
@@ -70,37 +73,57 @@ export function describeRequest(req: IncomingMessage) {
   return { id: req.id, method: req.method, url: redactUrl(req.url ?? ''), headers };
 }
 
-export function requestLogger(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    req.id = id;
-    res.setHeader('X-Request-Id', id);
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', {
-      configurable: true,
-      get: () => (child ??= logger.child({ req_id: id })),
-    });
-    const start = process.hrtime.bigint();
-    let done = false;
-    const finish = (aborted: boolean) => {
-      if (done) return;
-      done = true;
-      const level = aborted ? 'warn' : res.statusCode >= 500 ? 'error' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
-      const responseTime = Number(process.hrtime.bigint() - start) / 1e6;
-      logger[level](
-        {
-          req_id: id,
-          req: describeRequest(req),
-          res: { statusCode: res.statusCode },
-          responseTime: Math.round(responseTime * 1000) / 1000,
-        },
-        aborted ? `${req.method} aborted by the client` : `${req.method} ${res.statusCode}`,
-      );
-    };
-    res.once('finish', () => finish(false));
-    res.once('close', () => finish(!res.writableFinished));
-    next();
-  };
+/** A logger bound to one request id; the pino child is made only if the request logs something. */
+export class RequestLog {
+  private child: Logger | undefined;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly id: string,
+  ) {}
+
+  private get bound(): Logger {
+    return (this.child ??= this.logger.child({ req_id: this.id }));
+  }
+
+  debug(obj: object, msg?: string): void {
+    this.bound.debug(obj, msg);
+  }
+  info(obj: object, msg?: string): void {
+    this.bound.info(obj, msg);
+  }
+  warn(obj: object, msg?: string): void {
+    this.bound.warn(obj, msg);
+  }
+  error(obj: object, msg?: string): void {
+    this.bound.error(obj, msg);
+  }
+}
+
+/** The id of a request: a well-formed incoming X-Request-Id, or a new UUID. */
+export function requestIdOf(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** The one JSON line of a finished (or abandoned) request. */
+export function logRequest(
+  logger: Logger,
+  req: IncomingMessage,
+  statusCode: number,
+  startNs: bigint,
+  aborted: boolean,
+): void {
+  const level = aborted ? 'warn' : statusCode >= 500 ? 'error' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  const responseTime = Number(process.hrtime.bigint() - startNs) / 1e6;
+  logger[level](
+    {
+      req_id: req.id,
+      req: describeRequest(req),
+      res: { statusCode },
+      responseTime: Math.round(responseTime * 1000) / 1000,
+    },
+    aborted ? `${req.method} aborted by the client` : `${req.method} ${statusCode}`,
+  );
 }

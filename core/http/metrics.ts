@@ -3,7 +3,7 @@
  * status, latency histograms, payments by outcome, broker debits, store errors, and the default
  * process metrics. Label values are bounded: endpoint ids and route templates, never raw paths.
  */
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Collection, DocumentStore } from '../store/port';
 
@@ -53,24 +53,18 @@ export class GatewayMetrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  /** Times every request; surfaces name themselves in res.locals.surface / res.locals.endpointId. */
-  middleware(): RequestHandler {
-    return (req, res, next) => {
-      const start = process.hrtime.bigint();
-      res.once('finish', () => {
-        const surface = typeof res.locals.surface === 'string' ? res.locals.surface : 'gateway';
-        const route = (req.route as { path?: unknown } | undefined)?.path;
-        const endpoint =
-          typeof res.locals.endpointId === 'string'
-            ? res.locals.endpointId
-            : typeof route === 'string'
-              ? route
-              : 'unmatched';
-        this.requests.inc({ surface, endpoint, status: String(res.statusCode) });
-        this.latency.observe({ surface, endpoint }, Number(process.hrtime.bigint() - start) / 1e9);
-      });
-      next();
-    };
+  /** Counts and times a finished request; surfaces name themselves in res.locals. */
+  observe(req: Request, res: Response, startNs: bigint): void {
+    const surface = typeof res.locals.surface === 'string' ? res.locals.surface : 'gateway';
+    const route = (req.route as { path?: unknown } | undefined)?.path;
+    const endpoint =
+      typeof res.locals.endpointId === 'string'
+        ? res.locals.endpointId
+        : typeof route === 'string'
+          ? route
+          : 'unmatched';
+    this.requests.inc({ surface, endpoint, status: String(res.statusCode) });
+    this.latency.observe({ surface, endpoint }, Number(process.hrtime.bigint() - startNs) / 1e9);
   }
 
   payment(outcome: PaymentOutcome): void {

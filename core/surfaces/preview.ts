@@ -9,9 +9,23 @@ import { dataOperationDoc } from '../discovery/operations';
 
 import { PREVIEW_PATH_PREFIX as PREVIEW_PREFIX } from '../discovery/paths';
 
+const NOTICE =
+  'Free preview for evaluation only: the same handler and JSON shape as production, without a service commitment. ' +
+  'For production use call the paid path (x402), the marketplace listing, or the key-metered broker.';
+
 export function mountPreviewSurface(router: Router, s: GatewayServices): void {
+  // The preview's extra _gateway fields are constant per endpoint: built once.
+  const extras = new Map<string, Record<string, unknown>>();
   for (const plugin of s.registry.sold()) {
     s.catalog.add('get', `${PREVIEW_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'preview'));
+    extras.set(plugin.endpointId, {
+      preview: true,
+      notice: NOTICE,
+      production: {
+        x402_url: `${s.config.baseUrl}/v1/${plugin.tail}`,
+        broker: { call: 'POST /broker/call', product_id: plugin.brokerId },
+      },
+    });
   }
   router.get(`${PREVIEW_PREFIX}/*tail`, async (req, res) => {
     const plugin = soldPluginFor(s.registry, req, PREVIEW_PREFIX);
@@ -20,17 +34,6 @@ export function mountPreviewSurface(router: Router, s: GatewayServices): void {
     const query = s.executor.parse(plugin, req.query);
     const payload = await s.executor.run(plugin, query, req);
     res.setHeader('Cache-Control', 'no-store');
-    res.json(
-      s.executor.envelope(plugin, payload, 'preview', req, {
-        preview: true,
-        notice:
-          'Free preview for evaluation only: the same handler and JSON shape as production, without a service commitment. ' +
-          'For production use call the paid path (x402), the marketplace listing, or the key-metered broker.',
-        production: {
-          x402_url: `${s.config.baseUrl}/v1/${plugin.tail}`,
-          broker: { call: 'POST /broker/call', product_id: plugin.brokerId },
-        },
-      }),
-    );
+    res.json(s.executor.envelope(plugin, payload, 'preview', req, extras.get(plugin.endpointId)));
   });
 }

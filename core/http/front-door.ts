@@ -1,0 +1,42 @@
+/**
+ * What every request goes through first: its id (X-Request-Id), its logger, and one `close`
+ * listener that counts and times it (metrics), writes its log line and takes it out of the
+ * in-flight count. Once the gateway is stopping, a new request (on a kept-alive connection) gets
+ * 503 `shutting_down` before anything else. One listener and no per-request property getters
+ * keep this cheap on the hot path.
+ */
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { Drain } from './drain';
+import { HttpError } from './errors';
+import { logRequest, requestIdOf, RequestLog } from './logging';
+import type { GatewayMetrics } from './metrics';
+
+export function frontDoor(logger: Logger, metrics: GatewayMetrics, drain: Drain): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    const id = requestIdOf(req);
+    req.id = id;
+    req.log = new RequestLog(logger, id);
+    res.setHeader('X-Request-Id', id);
+    drain.enter();
+    res.once('close', () => {
+      drain.leave();
+      metrics.observe(req, res, start);
+      logRequest(logger, req, res.statusCode, start, !res.writableFinished);
+    });
+    if (drain.draining) {
+      res.setHeader('Connection', 'close');
+      return next(
+        new HttpError(
+          503,
+          'shutting_down',
+          'The gateway is restarting; nothing was charged.',
+          { hint: 'Retry in a moment.' },
+          { 'Retry-After': '1' },
+        ),
+      );
+    }
+    next();
+  };
+}
