@@ -42,10 +42,7 @@ const SECRET_QUERY_NAME = /key|secret|token|payment|signature|password/i;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino(
-    { level, base: { service: 'jp-gateway' } },
-    destination ?? pino.destination({ sync: false }),
-  );
+  return pino({ level, base: { service: 'jp-gateway' } }, destination ?? pino.destination({ sync: false }));
 }
 
 export function redactUrl(url: string): string {
