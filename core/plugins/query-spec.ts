@@ -9,6 +9,7 @@ import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import type { JsonSchema, QueryClass } from './contract';
 import type { RuleContext } from './query-rules';
 import { closestMatches } from '../util/closest';
+import { CompiledDto } from './compiled-dto';
 
 export interface QueryParamSpec {
   name: string;
@@ -69,6 +70,8 @@ export interface QuerySpecOptions {
 export class QuerySpec<Q extends object> {
   readonly params: readonly QueryParamSpec[];
   private readonly byName: ReadonlyMap<string, QueryParamSpec>;
+  /** The hot path for valid queries (see compiled-dto.ts); undefined when the DTO cannot be compiled. */
+  private readonly compiled: CompiledDto<Q> | undefined;
 
   constructor(
     private readonly dto: QueryClass<Q>,
@@ -76,6 +79,7 @@ export class QuerySpec<Q extends object> {
     private readonly options: QuerySpecOptions = {},
   ) {
     this.params = describeParams(dto, exampleValues);
+    this.compiled = CompiledDto.compile(dto);
     this.byName = new Map(this.params.map((p) => [p.name, p]));
   }
 
@@ -142,6 +146,11 @@ export class QuerySpec<Q extends object> {
           ),
         );
       }
+    }
+    if (problems.length === 0 && this.compiled && allPrimitive(plain)) {
+      const fast = this.compiled.instantiate(plain);
+      if (this.compiled.isValid(fast)) return { ok: true, value: fast };
+      // Invalid: class-validator below produces the problems, exactly as without the fast path.
     }
     const instance = plainToInstance(this.dto, plain);
     const errors = validateSync(instance, {
@@ -222,6 +231,14 @@ export class QuerySpec<Q extends object> {
           : `Remove it. Accepted parameters: ${list}.`,
     };
   }
+}
+
+function allPrimitive(plain: Record<string, unknown>): boolean {
+  for (const k of Object.keys(plain)) {
+    const v = plain[k];
+    if (v !== null && typeof v === 'object') return false;
+  }
+  return true;
 }
 
 function truncate(text: string, max = 80): string {
