@@ -32,6 +32,16 @@ interface CompiledProperty {
   checks: Check[];
 }
 
+/** class-transformer's copy of an untyped value: objects and arrays rebuilt, undefined members kept. */
+function copyPlain(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copyPlain);
+  if (value instanceof Date) return new Date(value.getTime());
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value)) out[k] = copyPlain((value as Record<string, unknown>)[k]);
+  return out;
+}
+
 export class CompiledDto<Q extends object> {
   private constructor(
     private readonly dto: QueryClass<Q>,
@@ -86,11 +96,11 @@ export class CompiledDto<Q extends object> {
     return new CompiledDto(dto, [...byProperty.values()], transformsByKey);
   }
 
-  /** Known keys only, with primitive values (the caller guarantees both). */
+  /** Known keys only (the caller guarantees it); object values are copied as class-transformer copies them. */
   instantiate(plain: Record<string, unknown>): Q {
     const instance = new this.dto() as Record<string, unknown>;
     for (const key of Object.keys(plain)) {
-      let value = plain[key];
+      let value = copyPlain(plain[key]);
       for (const t of this.transformsByKey.get(key) ?? []) {
         value = t({ value, key, obj: plain, type: TransformationType.PLAIN_TO_CLASS, options: {} });
       }

@@ -147,7 +147,7 @@ export class QuerySpec<Q extends object> {
         );
       }
     }
-    if (problems.length === 0 && this.compiled && allPrimitive(plain)) {
+    if (problems.length === 0 && this.compiled) {
       const fast = this.compiled.instantiate(plain);
       if (this.compiled.isValid(fast)) return { ok: true, value: fast };
       // Invalid: class-validator below produces the problems, exactly as without the fast path.
@@ -231,14 +231,6 @@ export class QuerySpec<Q extends object> {
           : `Remove it. Accepted parameters: ${list}.`,
     };
   }
-}
-
-function allPrimitive(plain: Record<string, unknown>): boolean {
-  for (const k of Object.keys(plain)) {
-    const v = plain[k];
-    if (v !== null && typeof v === 'object') return false;
-  }
-  return true;
 }
 
 function truncate(text: string, max = 80): string {

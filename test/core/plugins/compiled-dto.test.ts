@@ -7,6 +7,7 @@ import type { QueryClass } from '../../../core/plugins/contract';
 import { QuerySpec } from '../../../core/plugins/query-spec';
 import { CreateKeyBody } from '../../../core/keys/key-routes';
 import { FeedbackBody } from '../../../core/feedback/feedback-routes';
+import { BrokerCallBody } from '../../../core/surfaces/broker';
 import { startTestGateway } from '../../support/gateway';
 
 function rng(seed: number) {
@@ -72,6 +73,7 @@ describe('compiled DTO validation agrees with class-validator and class-transfor
     ['EnvSchema', EnvSchema as QueryClass<object>, false],
     ['CreateKeyBody', CreateKeyBody, true],
     ['FeedbackBody', FeedbackBody, true],
+    ['BrokerCallBody', BrokerCallBody, true],
   ];
   before(async () => {
     const gw = await startTestGateway();
@@ -97,8 +99,9 @@ describe('compiled DTO validation agrees with class-validator and class-transfor
         for (const n of names) {
           if (r() < 0.4) continue;
           const text = candidates(spec, n)[Math.floor(r() * candidates(spec, n).length)];
-          // JSON bodies also carry numbers and booleans as such.
-          plain[n] = json && r() < 0.3 ? (r() < 0.5 ? Number(text) : text === 'true') : text;
+          // JSON bodies also carry numbers, booleans, objects and arrays as such.
+          const shapes = [Number(text), text === 'true', { year: text, nested: { a: [text] } }, [text], null];
+          plain[n] = json && r() < 0.4 ? shapes[Math.floor(r() * shapes.length)] : text;
         }
         const fast = compiled.instantiate(plain);
         const slow = plainToInstance(dto, plain);
