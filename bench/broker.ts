@@ -64,42 +64,63 @@ async function balances(url: string, keys: string[]): Promise<number> {
 async function main(): Promise<void> {
   const soak = process.argv[2] === 'soak';
   const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-bench-broker-'));
-  const gateway = await startServer('gateway.js', {
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-    DATA_DIR: dataDir,
-    TRIAL_CREDIT_MICRO_USDC: String(TRIAL),
-    BROKER_LIMIT_PER_MINUTE: '100000',
-    KEY_CREATE_LIMIT_PER_HOUR: '1000',
-  });
+  const gateway = await startServer(
+    'gateway.js',
+    {
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      DATA_DIR: dataDir,
+      TRIAL_CREDIT_MICRO_USDC: String(TRIAL),
+      BROKER_LIMIT_PER_MINUTE: '100000',
+      KEY_CREATE_LIMIT_PER_HOUR: '1000',
+    },
+    soak ? ['--expose-gc'] : [],
+  );
   try {
     const keys = await createKeys(gateway.url);
     if (soak) {
-      const requests = Number(process.argv[3] ?? 300_000);
+      const requests = Number(process.argv[3] ?? 600_000);
+      const CHECKPOINTS = 6;
+      // Heap after a full collection, at the start and after each sixth of the run: growth shows as a trend.
+      const heapAfterGc = async () => {
+        gateway.child.kill('SIGUSR2');
+        await new Promise((r) => setTimeout(r, 500));
+        return metric(gateway.url, 'nodejs_heap_size_used_bytes');
+      };
       await autocannon({ url: gateway.url, connections: 50, amount: 2000, requests: rotating(keys) });
-      const rssStart = await metric(gateway.url, 'process_resident_memory_bytes');
-      const heapStart = await metric(gateway.url, 'nodejs_heap_size_used_bytes');
+      const heap = [await heapAfterGc()];
+      const rss = [await metric(gateway.url, 'process_resident_memory_bytes')];
       const started = Date.now();
-      const r = await autocannon({
-        url: gateway.url,
-        connections: 50,
-        amount: requests,
-        requests: rotating(keys),
-      });
+      let ok = 2000; // the warm-up calls were charged too
+      let non2xx = 0;
+      let errors = 0;
+      const p99s: number[] = [];
+      for (let c = 0; c < CHECKPOINTS; c++) {
+        const r = await autocannon({
+          url: gateway.url,
+          connections: 50,
+          amount: Math.floor(requests / CHECKPOINTS),
+          requests: rotating(keys),
+        });
+        ok += r['2xx'];
+        non2xx += r.non2xx;
+        errors += r.errors;
+        p99s.push(r.latency.p99);
+        heap.push(await heapAfterGc());
+        rss.push(await metric(gateway.url, 'process_resident_memory_bytes'));
+      }
       const seconds = (Date.now() - started) / 1000;
-      const rssEnd = await metric(gateway.url, 'process_resident_memory_bytes');
-      const heapEnd = await metric(gateway.url, 'nodejs_heap_size_used_bytes');
-      const ok = r['2xx'] + 2000; // the warm-up calls were charged too
+      const done = ok - 2000;
       const expected = KEYS * TRIAL - 1000 * ok;
       const actual = await balances(gateway.url, keys);
+      const mib = (xs: number[]) => xs.map((x) => (x / 2 ** 20).toFixed(0)).join(' -> ');
       console.log(
-        `soak: ${requests} calls in ${seconds.toFixed(0)} s (${Math.round(requests / seconds)} req/s), 2xx ${r['2xx']}, non-2xx ${r.non2xx}, errors ${r.errors}, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms`,
+        `soak: ${done} calls in ${seconds.toFixed(0)} s (${Math.round(done / seconds)} req/s), non-2xx ${non2xx}, errors ${errors}, p99 per sixth ${p99s.join('/')} ms`,
       );
       console.log(
         `balance: expected ${expected} micro-USDC, actual ${actual}: ${expected === actual ? 'EXACT' : 'MISMATCH'}`,
       );
-      console.log(
-        `memory: RSS ${(rssStart / 2 ** 20).toFixed(0)} -> ${(rssEnd / 2 ** 20).toFixed(0)} MiB, heap used ${(heapStart / 2 ** 20).toFixed(0)} -> ${(heapEnd / 2 ** 20).toFixed(0)} MiB`,
-      );
+      console.log(`heap used after full GC (MiB): ${mib(heap)}`);
+      console.log(`RSS (MiB): ${mib(rss)}`);
       if (expected !== actual) process.exitCode = 1;
       return;
     }

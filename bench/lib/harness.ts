@@ -10,8 +10,12 @@ export interface Server {
 }
 
 /** Starts a compiled bench server script; it announces "ready <port>" on stdout or stderr. */
-export function startServer(script: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'servers', script)], {
+export function startServer(
+  script: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, '..', 'servers', script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,10 +1,15 @@
-/** The gateway as `npm start` runs it, on a free loopback port. Prints "ready <port>". */
+/**
+ * The gateway as `npm start` runs it, on a free loopback port. Prints "ready <port>".
+ * Bench only: with --expose-gc, SIGUSR2 runs a full garbage collection (memory checkpoints).
+ */
 import 'reflect-metadata';
 import { createGateway } from '../../main';
 
 async function main(): Promise<void> {
   const gateway = await createGateway({ env: { ...process.env, PORT: '0', HOST: '127.0.0.1' } });
   const { port } = await gateway.listen(0, '127.0.0.1');
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) process.on('SIGUSR2', () => gc());
   process.stderr.write(`ready ${port}\n`);
 }
 void main();
