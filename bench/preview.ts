@@ -1,16 +1,22 @@
 /**
- * Preview path against a bare Express handler returning the same JSON body, in one run, rounds
- * interleaved so that machine noise hits both. Usage: npm run bench:preview [-- seconds]
+ * Preview and marketplace paths against a bare Express handler returning the same JSON body, in
+ * one run, rounds interleaved so that machine noise hits all. Usage: npm run bench:preview [-- seconds]
  */
 import { load, startServer, table, type LoadResult } from './lib/harness';
 
 const PATH = '/preview/v1/local/holiday/jp?year=2026';
+const MARKETPLACE = '/marketplace/partner/v1/local/holiday/jp?year=2026';
+const SECRET = 'bench-marketplace-secret-0001';
 
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 10);
-  const gateway = await startServer('gateway.js', { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' });
+  const gateway = await startServer('gateway.js', {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    MARKETPLACE_SECRETS: SECRET,
+  });
   const body = await (await fetch(gateway.url + PATH)).text();
   const bare = await startServer('bare-express.js', { BENCH_BODY: body });
+  const marketplace = { url: gateway.url + MARKETPLACE, headers: { 'x-marketplace-proxy-secret': SECRET } };
   const rows: LoadResult[] = [];
   try {
     // Warm-up, then two interleaved rounds each.
@@ -19,6 +25,7 @@ async function main(): Promise<void> {
     for (let round = 1; round <= 2; round++) {
       rows.push(await load(`bare express #${round}`, { url: bare.url + PATH, duration: seconds }));
       rows.push(await load(`gateway preview #${round}`, { url: gateway.url + PATH, duration: seconds }));
+      rows.push(await load(`gateway marketplace #${round}`, { ...marketplace, duration: seconds }));
     }
   } finally {
     await gateway.stop();
@@ -29,8 +36,12 @@ async function main(): Promise<void> {
     return r.reduce((s, x) => s + x.requestsPerSec, 0) / r.length;
   };
   console.log(table(rows));
+  const settings = `50 connections, ${seconds}s rounds, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}`;
   console.log(
-    `\npreview / bare express throughput ratio: ${(avg('gateway') / avg('bare')).toFixed(2)} (50 connections, ${seconds}s rounds, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'})`,
+    `\npreview / bare express throughput ratio: ${(avg('gateway preview') / avg('bare')).toFixed(2)} (${settings})`,
+  );
+  console.log(
+    `marketplace / bare express throughput ratio: ${(avg('gateway marketplace') / avg('bare')).toFixed(2)}`,
   );
 }
 
