@@ -139,17 +139,8 @@ async function main(): Promise<void> {
         body: BODY,
         headers: { 'content-type': 'application/json' },
       };
-      const run = async (label: string, opts: Parameters<typeof autocannon>[0]) => {
-        const r = await autocannon({ connections: 50, duration: seconds, ...opts });
-        return {
-          label,
-          requestsPerSec: Math.round(r.requests.average),
-          p50: r.latency.p50,
-          p99: r.latency.p99,
-          non2xx: r.non2xx,
-          errors: r.errors + r.timeouts,
-        };
-      };
+      const run = (label: string, opts: Parameters<typeof load>[1]) =>
+        load(label, { ...opts, duration: seconds });
       await load('warm-up', { ...bareOpts, duration: 3 });
       await autocannon({ url: gateway.url, connections: 50, duration: 3, requests: rotating(keys) });
       for (let round = 1; round <= 2; round++) {

@@ -14,7 +14,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import autocannon from 'autocannon';
 import { signRecoverable } from 'tiny-secp256k1';
 import { recoverTypedDataAddress, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -145,9 +144,8 @@ async function signatureBench(n: number): Promise<string> {
 
 async function paidLoad(label: string, url: string, seconds: number, pool: string[]): Promise<LoadResult> {
   let next = 0;
-  const r = await autocannon({
+  return load(label, {
     url,
-    connections: 50,
     duration: seconds,
     requests: [
       {
@@ -160,14 +158,6 @@ async function paidLoad(label: string, url: string, seconds: number, pool: strin
       },
     ],
   });
-  return {
-    label,
-    requestsPerSec: Math.round(r.requests.average),
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    non2xx: r.non2xx,
-    errors: r.errors + r.timeouts,
-  };
 }
 
 async function main(): Promise<void> {

@@ -64,6 +64,8 @@ export async function load(
     method?: 'GET' | 'POST';
     headers?: Record<string, string>;
     body?: string;
+    /** Per-request setup (a fresh key or payment per request). */
+    requests?: autocannon.Request[];
   },
 ): Promise<LoadResult> {
   const r = await autocannon({
@@ -73,7 +75,13 @@ export async function load(
     method: opts.method ?? 'GET',
     headers: opts.headers,
     body: opts.body,
+    ...(opts.requests ? { requests: opts.requests } : {}),
   });
+  return summarize(label, r);
+}
+
+/** The row of a finished autocannon run. */
+export function summarize(label: string, r: autocannon.Result): LoadResult {
   return {
     label,
     requestsPerSec: Math.round(r.requests.average),

@@ -12,6 +12,7 @@ import type { UpstreamConfig } from '../../config/env';
 import { SourceUnavailableError } from '../../core/plugins/errors';
 import { DOCUMENT_STORE, type DocumentStore } from '../../core/store/port';
 import { UPSTREAM_CONFIG } from '../shared/tokens';
+import { prefectureOf, requireSearchableName } from './answers';
 import { BrandAliasMap } from './brand-aliases';
 import { LiveRegistry } from './live-registry';
 import { NtaHoujinClient } from './nta-houjin-client';
@@ -60,6 +61,18 @@ export class CorporateRegistry {
         { cause: (err as Error).message.slice(0, 200) },
       );
     }
+  }
+
+  /**
+   * A name search as the endpoints ask it: a name that is only a legal form is refused (422 on
+   * `parameter`), `pref` (code or name, already accepted by the DTO) filters by prefecture.
+   */
+  async searchByName(name: string, pref: string | undefined, limit: number, parameter = 'name') {
+    requireSearchableName(name, parameter);
+    const prefecture = prefectureOf(pref);
+    const source = await this.source();
+    const found = await source.searchByName(name, { prefectureCode: prefecture?.code }, limit);
+    return { source, prefecture, ...found };
   }
 
   private openStore(): Promise<StoreRegistry> {

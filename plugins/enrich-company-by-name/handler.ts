@@ -1,6 +1,6 @@
 import { injectable } from 'tsyringe';
 import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
-import { prefectureOf, registryProvenance, requireSearchableName } from '../../domain/registry/answers';
+import { registryProvenance } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { derivedTNumber } from '../../domain/registry/corporate-number';
 import type { RegistrySourceKind } from '../../domain/registry/registry-source';
@@ -26,14 +26,12 @@ export class CompanyByNameHandler implements EndpointHandler<CompanyByNameQuery,
   constructor(private readonly registry: CorporateRegistry) {}
 
   async handle(query: CompanyByNameQuery, ctx: HandlerContext): Promise<CompanyByNamePayload> {
-    requireSearchableName(query.name);
-    const pref = prefectureOf(query.pref);
-    const source = await this.registry.source();
-    const { report, candidates } = await source.searchByName(
-      query.name,
-      { prefectureCode: pref?.code },
-      query.limit,
-    );
+    const {
+      source,
+      prefecture: pref,
+      report,
+      candidates,
+    } = await this.registry.searchByName(query.name, query.pref, query.limit);
     return {
       query: { name: query.name, normalized_key: report.query.key, pref: pref ?? null, limit: query.limit },
       count: candidates.length,

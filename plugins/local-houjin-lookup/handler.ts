@@ -1,7 +1,7 @@
 import { injectable } from 'tsyringe';
 import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
 import { isFlagOn } from '../../core/plugins/query-rules';
-import { prefectureOf, registryProvenance, requireSearchableName } from '../../domain/registry/answers';
+import { registryProvenance } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import type { NormalizedName } from '../../domain/registry/normalize';
 import type { RegistrySourceKind } from '../../domain/registry/registry-source';
@@ -27,14 +27,12 @@ export class HoujinLookupHandler implements EndpointHandler<HoujinLookupQuery, H
   constructor(private readonly registry: CorporateRegistry) {}
 
   async handle(query: HoujinLookupQuery, ctx: HandlerContext): Promise<HoujinLookupPayload> {
-    requireSearchableName(query.name);
-    const pref = prefectureOf(query.pref);
-    const source = await this.registry.source();
-    const { report, candidates } = await source.searchByName(
-      query.name,
-      { prefectureCode: pref?.code },
-      query.limit,
-    );
+    const {
+      source,
+      prefecture: pref,
+      report,
+      candidates,
+    } = await this.registry.searchByName(query.name, query.pref, query.limit);
     const payload: HoujinLookupPayload = {
       query: { name: query.name, pref: pref ?? null, limit: query.limit },
       count: candidates.length,

@@ -1,7 +1,7 @@
 import { injectable } from 'tsyringe';
 import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
 import { isFlagOn } from '../../core/plugins/query-rules';
-import { combinedProvenance, registryProvenance, requireSearchableName } from '../../domain/registry/answers';
+import { combinedProvenance, registryProvenance } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { derivedTNumber } from '../../domain/registry/corporate-number';
 import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
@@ -31,9 +31,7 @@ export class InvoiceIssuerHandler implements EndpointHandler<InvoiceIssuerQuery,
   ) {}
 
   async handle(query: InvoiceIssuerQuery, ctx: HandlerContext): Promise<InvoiceIssuerPayload> {
-    requireSearchableName(query.name);
-    const source = await this.registry.source();
-    const { candidates } = await source.searchByName(query.name, {}, query.limit);
+    const { source, candidates } = await this.registry.searchByName(query.name, undefined, query.limit);
     const tNumbers = candidates.map((c) => derivedTNumber(c.corporation.corporate_number));
     const registrations = await this.invoices.lookupMany(tNumbers, ctx.now);
     const payload: InvoiceIssuerPayload = {
