@@ -7,9 +7,9 @@
  * using anything else (nested objects, groups, `each`, async rules) is not compiled.
  */
 // class-transformer's metadata registry: public in its typings, not re-exported by its index.
+type Storage = typeof import('class-transformer/types/storage');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } =
-  require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as Storage;
 import { TransformationType } from 'class-transformer';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationArguments } from 'class-validator';
