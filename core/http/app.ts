@@ -33,7 +33,7 @@ import { GatewayMetrics, instrumentStore } from './metrics';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
 import { openStore } from '../store/open-store';
 import { DOCUMENT_STORE, type DocumentStore } from '../store/port';
-import { CLOCK, systemClock, type Clock } from '../util/clock';
+import { systemClock, type Clock } from '../util/clock';
 import { ApiCatalog } from './api-catalog';
 import { cors } from './cors';
 import { errorMiddleware, HttpError } from './errors';
@@ -48,9 +48,6 @@ const HOLD_RECOVERY_AGE_MS = 10 * 60 * 1000;
 const HOLD_SWEEP_INTERVAL_MS = 60 * 1000;
 /** Node's default; stated so the limit is a decision, not an accident. */
 const MAX_HEADER_BYTES = 16 * 1024;
-
-export const GATEWAY_CONFIG = Symbol.for('jp-gateway:config');
-export const LOGGER = Symbol.for('jp-gateway:logger');
 
 export interface BuildGatewayOptions {
   config: GatewayConfig;
@@ -90,9 +87,6 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   const logger = createLogger(config.logLevel, options.logDestination);
   const container = (options.container ?? rootContainer).createChildContainer();
   const clock = options.clock ?? systemClock;
-  container.register(CLOCK, { useValue: clock });
-  container.register(GATEWAY_CONFIG, { useValue: config });
-  container.register(LOGGER, { useValue: logger });
   const metrics = new GatewayMetrics();
   const store = instrumentStore(options.store ?? (await openStore(config)), metrics);
   container.register(DOCUMENT_STORE, { useValue: store });

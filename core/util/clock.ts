@@ -3,8 +3,6 @@ export interface Clock {
   now(): Date;
 }
 
-export const CLOCK = Symbol.for('jp-gateway:clock');
-
 export const systemClock: Clock = { now: () => new Date() };
 
 /** A clock stopped at one instant (tests, benchmarks). */
