@@ -190,6 +190,14 @@ export class EnvSchema {
   @Max(100_000)
   BROKER_LIMIT_PER_MINUTE: number = 300;
 
+  @Doc({ description: 'Requests one client address may have in flight at once on the paid and broker paths' })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  CONCURRENT_REQUESTS_PER_CLIENT: number = 32;
+
   @Doc({ description: 'Seconds a client has to send the request headers' })
   @IsOptional()
   @ToInt()
@@ -309,6 +317,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         keyCreatePerHour: e.KEY_CREATE_LIMIT_PER_HOUR,
         feedbackPerHour: e.FEEDBACK_LIMIT_PER_HOUR,
         brokerPerMinute: e.BROKER_LIMIT_PER_MINUTE,
+        concurrentPerClient: e.CONCURRENT_REQUESTS_PER_CLIENT,
       },
     },
     upstreams: {

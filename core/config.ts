@@ -40,6 +40,8 @@ export interface GatewayConfig {
     keyCreatePerHour: number;
     feedbackPerHour: number;
     brokerPerMinute: number;
+    /** Requests one client may have in flight at once on the paid and broker paths. */
+    concurrentPerClient: number;
   };
 }
 

@@ -6,7 +6,10 @@ import 'reflect-metadata';
 import { createGateway } from '../../main';
 
 async function main(): Promise<void> {
-  const gateway = await createGateway({ env: { ...process.env, PORT: '0', HOST: '127.0.0.1' } });
+  // The load generator is one client with 50 connections: lift the per-client concurrency cap.
+  const gateway = await createGateway({
+    env: { CONCURRENT_REQUESTS_PER_CLIENT: '10000', ...process.env, PORT: '0', HOST: '127.0.0.1' },
+  });
   const { port } = await gateway.listen(0, '127.0.0.1');
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) process.on('SIGUSR2', () => gc());

@@ -26,6 +26,7 @@ import { mountKeyRoutes } from '../keys/key-routes';
 import { RateLimiter } from '../ratelimit/rate-limiter';
 import { ClientIdentity } from './client-identity';
 import { Drain } from './drain';
+import { concurrencyCap } from './concurrency-cap';
 import { compose } from './compose';
 import { answerClientError, urlLengthLimit } from './client-errors';
 import { securityHeaders } from './security-headers';
@@ -159,9 +160,10 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   const router: Router = app;
   // Data surfaces first: Express tries routes in order, and these carry the traffic.
   mountPreviewSurface(router, services);
-  mountPaidSurface(router, services);
+  const cap = concurrencyCap(config.limits.concurrentPerClient);
+  const checkout = await mountPaidSurface(router, services, cap);
   mountMarketplaceSurface(router, services);
-  mountBrokerSurface(router, services);
+  mountBrokerSurface(router, services, cap);
   mountGatewayRoutes(router, services);
   mountKeyRoutes(router, services);
   await mountFeedbackRoutes(router, services);
@@ -227,8 +229,13 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
         const finished = await drain.idle(graceMs);
         // Calls still running after the grace period will not be answered: they cost nothing.
         const released = await keys.releaseInFlight(clock.now());
-        if (!finished || released > 0)
-          logger.warn({ in_flight: drain.count(), released_holds: released }, 'shutdown grace period ended');
+        const payments = (await checkout?.releaseInFlight()) ?? 0;
+        if (!finished || released + payments > 0) {
+          logger.warn(
+            { in_flight: drain.count(), released_holds: released, released_payments: payments },
+            'shutdown grace period ended',
+          );
+        }
         srv?.closeAllConnections();
         await closed;
         if (sweeper) clearInterval(sweeper);

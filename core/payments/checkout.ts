@@ -59,7 +59,8 @@ export interface PaidResult {
 export interface CheckoutDeps {
   terms: PaymentTerms;
   facilitator: FacilitatorClient;
-  ledger: () => Promise<NonceLedger>;
+  /** Opened (and its unique index created) at boot. */
+  ledger: NonceLedger;
   clock: Clock;
   verifier: TransferSignatureVerifier;
   /** Lease of a claim while verifying and running the handler. */
@@ -68,10 +69,44 @@ export interface CheckoutDeps {
   settleLeaseSeconds: number;
 }
 
+/** A claim of this process, for a clean shutdown: exactly one of settling and releasing may start. */
+interface LocalClaim {
+  ledger: NonceLedger;
+  claim: Claim;
+  stage: 'verify' | 'settling' | 'released';
+}
+
 export class X402Checkout {
+  private readonly inFlight = new Map<string, LocalClaim>();
+
   constructor(private readonly d: CheckoutDeps) {}
 
+  /**
+   * Gives back the payments of calls still verifying or running their handler (the gateway is
+   * stopping): nothing was settled, so the buyer may send the same payment again. Calls already
+   * settling keep their claim; its lease covers the settle call.
+   */
+  async releaseInFlight(): Promise<number> {
+    let released = 0;
+    for (const local of [...this.inFlight.values()]) {
+      if (local.stage !== 'verify') continue;
+      local.stage = 'released';
+      await this.putBack(local.ledger, local.claim, 'the gateway stopped before settling');
+      released++;
+    }
+    return released;
+  }
+
   async process(call: PaidCall): Promise<PaidResult> {
+    let claimId: string | undefined;
+    try {
+      return await this.run(call, (id) => (claimId = id));
+    } finally {
+      if (claimId) this.inFlight.delete(claimId);
+    }
+  }
+
+  private async run(call: PaidCall, tracked: (claimId: string) => void): Promise<PaidResult> {
     const { plugin, attempt } = call;
     const { terms } = this.d;
     const auth = attempt.authorization;
@@ -110,7 +145,7 @@ export class X402Checkout {
       throw challenge(checked);
     }
 
-    const ledger = await this.d.ledger();
+    const { ledger } = this.d;
     const claim = await ledger.claim(
       { chainId: terms.chainId, asset: terms.asset, payer: checked.payer, nonce: checked.nonce },
       {
@@ -128,6 +163,10 @@ export class X402Checkout {
       log('concurrent_use_refused');
       throw inProgressError();
     }
+
+    const local: LocalClaim = { ledger, claim, stage: claim.kind === 'fresh' ? 'verify' : 'settling' };
+    this.inFlight.set(claim.id, local);
+    tracked(claim.id);
 
     const body = this.facilitatorRequest(call);
     if (claim.kind === 'fresh') {
@@ -154,11 +193,14 @@ export class X402Checkout {
     try {
       payload = await call.run();
     } catch (err) {
-      await this.putBack(ledger, claim, 'handler failed');
+      if (local.stage !== 'released') await this.putBack(ledger, claim, 'handler failed');
       log('not_settled_handler_failed', { status: (err as HttpError)?.status ?? 500 });
       throw err;
     }
 
+    // Synchronous check-and-set: a shutdown either released this claim already, or leaves it settling.
+    if (local.stage === 'released') throw stoppingError();
+    local.stage = 'settling';
     if (!(await ledger.advance(claim.id, claim.token, 'settle', this.d.settleLeaseSeconds))) {
       throw inProgressError();
     }
@@ -307,6 +349,16 @@ export class X402Checkout {
       }),
     };
   }
+}
+
+function stoppingError(): HttpError {
+  return new HttpError(
+    503,
+    'shutting_down',
+    'The gateway is restarting. Your payment was not settled and nothing was charged; send the same request with the same payment again.',
+    { hint: 'Retry in a moment with the identical payment header.', retryable: true },
+    { 'Retry-After': RETRY_AFTER_SECONDS, 'Cache-Control': 'no-store' },
+  );
 }
 
 function inProgressError(): HttpError {

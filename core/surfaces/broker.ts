@@ -4,7 +4,7 @@
  * on the other surfaces before any credit is touched; the price is reserved atomically, the
  * handler runs, and the reservation is committed on success or released if the handler fails.
  */
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { ERROR_REF, INVALID_QUERY_REF, jsonResponse, mount } from '../http/api-catalog';
 import { HttpError, errorBody } from '../http/errors';
@@ -39,7 +39,7 @@ const brokerBody = new BodySpec(BrokerCallBody, 400);
 export const CHARGED_HEADER = 'X-Credit-Charged-Micro-USDC';
 export const BALANCE_HEADER = 'X-Credit-Balance-Micro-USDC';
 
-export function mountBrokerSurface(router: Router, s: GatewayServices): void {
+export function mountBrokerSurface(router: Router, s: GatewayServices, cap: RequestHandler): void {
   const rule = { bucket: 'broker_key', limit: s.config.limits.brokerPerMinute, windowSeconds: 60 };
   const ids = () => s.registry.sold().map((p) => p.brokerId);
 
@@ -114,6 +114,7 @@ export function mountBrokerSurface(router: Router, s: GatewayServices): void {
       },
     },
     requireApiKey(s),
+    cap,
     s.jsonBody,
     async (req, res) => {
       const key = res.locals.key as KeyDoc;

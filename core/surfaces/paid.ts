@@ -5,11 +5,10 @@
  * an invalid query → 422, the payment untouched; then the checkout (core/payments/checkout.ts),
  * and 200 with `_gateway.payment` and the settlement headers.
  */
-import type { Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { PaymentOutcome } from '../http/metrics';
-import { HttpError } from '../http/errors';
 import type { GatewayServices } from '../http/services';
-import { invalidQueryError } from '../http/errors';
+import { HttpError, invalidQueryError } from '../http/errors';
 import { dataOperationDoc, previewPathOf } from '../discovery/operations';
 import { PAID_PATH_PREFIX } from '../discovery/paths';
 import type { HandlerLogger } from '../plugins/contract';
@@ -25,14 +24,19 @@ import { soldPluginFor, tailOf } from './lookup';
 
 export const DEFAULT_FACILITATOR_TIMEOUT_MS = 30_000;
 
-export function mountPaidSurface(router: Router, s: GatewayServices): void {
+/** Mounts the paid surface; returns its checkout (undefined when payments are not configured). */
+export async function mountPaidSurface(
+  router: Router,
+  s: GatewayServices,
+  cap: RequestHandler,
+): Promise<X402Checkout | undefined> {
   const terms = paymentTerms(s.config);
   for (const plugin of s.registry.sold()) {
     s.catalog.add('get', `${PAID_PATH_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'x402', { terms }));
   }
-  const checkout = terms.configured ? createCheckout(s, terms) : undefined;
+  const checkout = terms.configured ? await createCheckout(s, terms) : undefined;
 
-  router.get(`${PAID_PATH_PREFIX}/*tail`, async (req, res) => {
+  router.get(`${PAID_PATH_PREFIX}/*tail`, cap, async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.locals.surface = 'x402';
     if (!checkout) {
@@ -104,6 +108,7 @@ export function mountPaidSurface(router: Router, s: GatewayServices): void {
     res.setHeader('X-PAYMENT-RESPONSE', result.settlementHeader);
     res.json(s.executor.envelope(plugin, result.payload, 'x402', req, { payment: result.receipt }));
   });
+  return checkout;
 }
 
 /** The metrics outcome of a paid call that did not end in data. */
@@ -115,20 +120,16 @@ function paymentOutcomeOf(err: unknown, handlerFailed: boolean): PaymentOutcome 
   return 'refused';
 }
 
-function createCheckout(s: GatewayServices, terms: PaymentTerms): X402Checkout {
+async function createCheckout(s: GatewayServices, terms: PaymentTerms): Promise<X402Checkout> {
   const x = s.config.x402;
   const timeoutMs = x.facilitatorTimeoutMs ?? DEFAULT_FACILITATOR_TIMEOUT_MS;
   const timeoutSeconds = Math.ceil(timeoutMs / 1000);
-  let ledger: Promise<NonceLedger> | undefined;
   const claimLeaseSeconds = 2 * timeoutSeconds + 60;
+  const ledger = await NonceLedger.open(s.store, s.clock, claimLeaseSeconds);
   return new X402Checkout({
     terms,
     facilitator: new FacilitatorClient(x.facilitatorUrl!, timeoutMs, x.facilitatorAuth),
-    ledger: () =>
-      (ledger ??= NonceLedger.open(s.store, s.clock, claimLeaseSeconds).catch((err: unknown) => {
-        ledger = undefined;
-        throw err;
-      })),
+    ledger,
     clock: s.clock,
     verifier: new TransferSignatureVerifier({
       name: terms.assetName,

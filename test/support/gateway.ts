@@ -71,6 +71,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     // Tests create many keys and feedback from one address; the limit tests set their own.
     KEY_CREATE_LIMIT_PER_HOUR: '10000',
     FEEDBACK_LIMIT_PER_HOUR: '10000',
+    CONCURRENT_REQUESTS_PER_CLIENT: '10000',
     ...options.env,
   };
   const clock = typeof options.clock === 'string' ? fixedClock(options.clock) : options.clock;

@@ -20,7 +20,15 @@ export function spawnGateway(
 ): Promise<ProcessGateway> {
   const child = spawn(process.execPath, [path.join(root, 'dist', 'main.js')], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    // Tests drive many concurrent calls from one address; the cap has its own test.
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      CONCURRENT_REQUESTS_PER_CLIENT: '10000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

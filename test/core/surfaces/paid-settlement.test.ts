@@ -243,6 +243,43 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
       }
       expect(standin.transfersFrom(payer.address)).to.have.length(1);
     });
+
+    it('a payment whose call is still running at shutdown is released, never settled, and buys the call after a restart', async () => {
+      const fixtures = makePluginsDir();
+      writeJsPlugin(fixtures, {
+        folder: 'local-slow',
+        handleBody:
+          "return new Promise((r) => setTimeout(() => r({ n: 1, _attribution: 't', _provenance: { kind: 'snapshot', as_of: '2026-01-01', sources: [{ name: 't' }] } }), 1000));",
+      });
+      const slowPath = '/v1/local/slow/echo';
+      const startSlow = () =>
+        startTestGateway({ pluginDirs: [fixtures], clock: NOW_ISO, env: { ...env(), DATA_DIR: dataDir } });
+      try {
+        const h = await header();
+        const settlesBefore = standin.calls.settle;
+        const a = await startSlow();
+        const pending = a.get(slowPath, { 'X-PAYMENT': h }).catch((err: Error) => err);
+        await new Promise((r) => setTimeout(r, 300)); // verified, the handler is running
+        await a.gateway.close(50);
+        rmSync(a.dataDir, { recursive: true, force: true });
+        const outcome = await pending;
+        expect(outcome instanceof Error || outcome.status !== 200).to.equal(true);
+        await new Promise((r) => setTimeout(r, 1000)); // the handler ends after the stop: it must not settle
+        expect(standin.calls.settle).to.equal(settlesBefore);
+
+        const b = await startSlow();
+        try {
+          const retry = await b.get(slowPath, { 'X-PAYMENT': h });
+          expect(retry.status).to.equal(200);
+          expect(retry.body.n).to.equal(1);
+        } finally {
+          await b.close();
+        }
+        expect(standin.transfersFrom(payer.address)).to.have.length(1);
+      } finally {
+        rmSync(fixtures, { recursive: true, force: true });
+      }
+    });
   });
 
   describe('two gateway processes sharing one store', () => {
