@@ -48,6 +48,9 @@ export interface KeyDoc {
   [k: string]: unknown;
 }
 
+/** The append-only audit log of every debit and release. */
+const USAGE_LOG = 'usage';
+
 /** Calls kept on the key document (for /keys/status and idempotent retries); the usage log has all. */
 export const RECENT_KEPT = 10;
 
@@ -77,6 +80,7 @@ export class KeyLedger {
         { fields: ['holds.at'], sparse: true },
       ],
     });
+    await store.openLog(USAGE_LOG); // MongoDB: the usage log's retention (TTL) index, at boot
     return new KeyLedger(keys, store);
   }
 
@@ -147,7 +151,7 @@ export class KeyLedger {
       const usage = entry(hold, hold.amount, status, now, requestId);
       const [doc] = await Promise.all([
         this.closeHold(keyId, hold, usage, true),
-        this.store.appendLog('usage', {
+        this.store.appendLog(USAGE_LOG, {
           at: now,
           key_id: keyId,
           id: hold.id,
@@ -234,7 +238,7 @@ export class KeyLedger {
 
   /** Charged calls of a key from the usage log (newest first), for audits and tests. */
   usageOf(keyId: string, limit = 1000): Promise<LogEntry[]> {
-    return this.store.readLog('usage', { key_id: keyId }, limit);
+    return this.store.readLog(USAGE_LOG, { key_id: keyId }, limit);
   }
 }
 

@@ -132,9 +132,14 @@ export class MongoStore implements DocumentStore {
     if (!c) {
       const coll = this.db.collection(`log_${name}`);
       c = coll.createIndex({ at: 1 }, { expireAfterSeconds: LOG_RETENTION_DAYS * 86400 }).then(() => coll);
+      c.catch(() => this.logs.delete(name)); // a failed index creation is retried by the next call
       this.logs.set(name, c);
     }
     return c;
+  }
+
+  async openLog(name: string): Promise<void> {
+    await this.log(name);
   }
 
   async appendLog(name: string, entry: LogEntry): Promise<void> {

@@ -86,6 +86,8 @@ export interface DocumentStore {
    * with a TTL of LOG_RETENTION_DAYS on `at`.
    */
   appendLog(name: string, entry: LogEntry): Promise<void>;
+  /** Opens a log ahead of the first append (MongoDB creates its TTL index here); idempotent. */
+  openLog(name: string): Promise<void>;
   /** The newest `limit` entries of a log whose fields equal `where` (audits, tests). */
   readLog(name: string, where: Record<string, string | number>, limit: number): Promise<LogEntry[]>;
   ping(): Promise<void>;

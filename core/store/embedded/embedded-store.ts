@@ -102,15 +102,24 @@ export class EmbeddedStore implements DocumentStore {
     for (const c of this.collections.values()) await c.sweep(now).catch(() => undefined);
   }
 
+  async openLog(name: string): Promise<void> {
+    await this.logWriter(name);
+  }
+
   async appendLog(name: string, entry: LogEntry): Promise<void> {
+    await (await this.logWriter(name)).append(`${encodeLine(entry)}\n`);
+  }
+
+  private logWriter(name: string): Promise<BatchWriter> {
     if (!NAME.test(name)) throw new Error(`bad log name ${name}`);
     let writer = this.logs.get(name);
     if (!writer) {
       const file = path.join(this.dir, `${name}.log.jsonl`);
       writer = open(file, 'a').then((fh) => new BatchWriter(fh, this.options.fsync));
+      writer.catch(() => this.logs.delete(name)); // a failed open is retried by the next call
       this.logs.set(name, writer);
     }
-    await (await writer).append(`${encodeLine(entry)}\n`);
+    return writer;
   }
 
   async readLog(name: string, where: Record<string, string | number>, limit: number): Promise<LogEntry[]> {

@@ -9,7 +9,13 @@ import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { EmbeddedStore } from '../../../core/store/embedded/embedded-store';
 import { MongoStore } from '../../../core/store/mongo';
-import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../../../core/store/port';
+import {
+  DuplicateKeyError,
+  LOG_RETENTION_DAYS,
+  type Collection,
+  type Doc,
+  type DocumentStore,
+} from '../../../core/store/port';
 
 interface Adapter {
   name: string;
@@ -18,6 +24,8 @@ interface Adapter {
   /** Reopens the same data (persistence check). */
   reopen(): Promise<DocumentStore>;
   cleanup(): Promise<void>;
+  /** The MongoDB database the adapter writes to (to inspect its indexes). */
+  dbName?: string;
 }
 
 function embeddedAdapter(): Adapter {
@@ -36,6 +44,7 @@ function mongoAdapter(): Adapter {
   const db = `jpgw_contract_${process.pid}_${Date.now()}`;
   return {
     name: 'MongoDB',
+    dbName: db,
     available: uri
       ? true
       : 'MONGODB_URI is not set (no MongoDB server can be installed on this machine); see docs/operations.md to run it',
@@ -259,6 +268,30 @@ for (const adapter of [embeddedAdapter(), mongoAdapter()]) {
       store = await adapter.reopen();
       const again = await store.collection<Account>(name, { indexes: [] });
       expect(await again.findOne({ _id: 'p' })).to.include({ balance: 7 });
+    });
+
+    it('opens a log idempotently ahead of its first append; reads it back newest first', async () => {
+      const name = `audit${++n}`;
+      await store.openLog(name);
+      await store.openLog(name);
+      expect(await store.readLog(name, { key_id: 'k' }, 5)).to.deep.equal([]);
+      for (let i = 1; i <= 3; i++)
+        await store.appendLog(name, { at: new Date(Date.UTC(2026, 0, i)), key_id: 'k', i });
+      await store.appendLog(name, { at: new Date(), key_id: 'other', i: 9 });
+      const newest = await store.readLog(name, { key_id: 'k' }, 2);
+      expect(newest.map((e) => e.i)).to.deep.equal([3, 2]);
+      expect(newest[0].at).to.be.instanceOf(Date);
+      if (adapter.name === 'MongoDB') {
+        const client = await MongoClient.connect(process.env.MONGODB_URI!);
+        try {
+          const indexes = await client.db(adapter.dbName).collection(`log_${name}`).indexes();
+          expect(indexes.find((ix) => ix.key.at === 1)?.expireAfterSeconds).to.equal(
+            LOG_RETENTION_DAYS * 86400,
+          );
+        } finally {
+          await client.close();
+        }
+      }
     });
 
     it('creates TTL and compound indexes idempotently', async () => {

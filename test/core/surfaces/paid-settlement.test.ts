@@ -302,6 +302,7 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
         kind: store.kind,
         collection: (name, spec) => store.collection(name, spec),
         appendLog: (name, entry) => store.appendLog(name, entry),
+        openLog: (name) => store.openLog(name),
         readLog: (name, where, limit) => store.readLog(name, where, limit),
         ping: () => store.ping(),
         close: async () => {},
