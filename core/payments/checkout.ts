@@ -77,7 +77,8 @@ interface LocalClaim {
 }
 
 export class X402Checkout {
-  private readonly inFlight = new Map<string, LocalClaim>();
+  /** The claims of calls in progress in this process, by call. */
+  private readonly inFlight = new Map<PaidCall, LocalClaim>();
 
   constructor(private readonly d: CheckoutDeps) {}
 
@@ -98,15 +99,14 @@ export class X402Checkout {
   }
 
   async process(call: PaidCall): Promise<PaidResult> {
-    let claimId: string | undefined;
     try {
-      return await this.run(call, (id) => (claimId = id));
+      return await this.run(call);
     } finally {
-      if (claimId) this.inFlight.delete(claimId);
+      this.inFlight.delete(call);
     }
   }
 
-  private async run(call: PaidCall, tracked: (claimId: string) => void): Promise<PaidResult> {
+  private async run(call: PaidCall): Promise<PaidResult> {
     const { plugin, attempt } = call;
     const { terms } = this.d;
     const auth = attempt.authorization;
@@ -165,8 +165,7 @@ export class X402Checkout {
     }
 
     const local: LocalClaim = { ledger, claim, stage: claim.kind === 'fresh' ? 'verify' : 'settling' };
-    this.inFlight.set(claim.id, local);
-    tracked(claim.id);
+    this.inFlight.set(call, local);
 
     const body = this.facilitatorRequest(call);
     if (claim.kind === 'fresh') {

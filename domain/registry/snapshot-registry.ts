@@ -35,6 +35,11 @@ interface ProvenanceFile {
 
 export type SourceWithId = { id: string; name: string; url?: string };
 
+/** The snapshot's rows as the NTA file holds them (unchecked; loadSnapshot checks them). */
+export function snapshotRecords(): NtaRecord[] {
+  return parseNtaCsv(readFileSync(path.join(DATA_DIR, SNAPSHOT_CSV), 'utf8')).records;
+}
+
 /** Loads and checks the snapshot: every row valid, every corporate number with its sources. */
 export function loadSnapshot(): {
   corporations: Map<string, Corporation>;
@@ -42,7 +47,7 @@ export function loadSnapshot(): {
   rows: Map<string, SnapshotRowProvenance>;
 } {
   const file = loadDataFile<ProvenanceFile>(SNAPSHOT_PROVENANCE);
-  const { records } = parseNtaCsv(readFileSync(path.join(DATA_DIR, SNAPSHOT_CSV), 'utf8'));
+  const records = snapshotRecords();
   const byNumber = new Map<string, NtaRecord[]>();
   for (const r of records) {
     if (!isValidCorporateNumber(r.corporateNumber)) {

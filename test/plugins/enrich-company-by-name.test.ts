@@ -1,11 +1,9 @@
 import { expect } from 'chai';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { withQuery } from '../support/query-cases';
 
 const PATH = '/preview/v1/enrich/company-by-name';
-const q = (params: Record<string, string | number>) =>
-  `${PATH}?${Object.entries(params)
-    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
-    .join('&')}`;
+const q = (params: Record<string, string | number>) => withQuery(PATH, params);
 
 describe('enrich-company-by-name (enrich/company-by-name)', () => {
   let gw: TestGateway;

@@ -1,16 +1,11 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parseNtaCsv } from '../../domain/registry/nta-csv';
-import { DATA_DIR } from '../../domain/shared/data-file';
+import { snapshotRecords } from '../../domain/registry/snapshot-registry';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { withQuery } from '../support/query-cases';
 import { startNtaStandin, type NtaStandin } from '../support/nta-standin';
 
 const PATH = '/preview/v1/local/houjin-lookup/by-name';
-const q = (params: Record<string, string | number>) =>
-  `${PATH}?${Object.entries(params)
-    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
-    .join('&')}`;
+const q = (params: Record<string, string | number>) => withQuery(PATH, params);
 
 describe('local-houjin-lookup (local/houjin-lookup/by-name)', () => {
   let gw: TestGateway;
@@ -181,10 +176,7 @@ describe('local-houjin-lookup (local/houjin-lookup/by-name)', () => {
     let standin: NtaStandin;
     let live: TestGateway;
     before(async () => {
-      const records = parseNtaCsv(
-        readFileSync(path.join(DATA_DIR, 'registry/corporations.csv'), 'utf8'),
-      ).records;
-      standin = await startNtaStandin({ appId: 'live-id', records });
+      standin = await startNtaStandin({ appId: 'live-id', records: snapshotRecords() });
       live = await startTestGateway({
         plugins: ['local-houjin-lookup'],
         clock: '2026-11-22T03:00:00Z',

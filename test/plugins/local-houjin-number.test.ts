@@ -1,8 +1,5 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parseNtaCsv } from '../../domain/registry/nta-csv';
-import { DATA_DIR } from '../../domain/shared/data-file';
+import { snapshotRecords } from '../../domain/registry/snapshot-registry';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { startNtaStandin, type NtaStandin } from '../support/nta-standin';
 
@@ -115,10 +112,7 @@ describe('local-houjin-number (local/houjin-number/lookup)', () => {
     let standin: NtaStandin;
     let live: TestGateway;
     before(async () => {
-      const records = parseNtaCsv(
-        readFileSync(path.join(DATA_DIR, 'registry/corporations.csv'), 'utf8'),
-      ).records;
-      standin = await startNtaStandin({ appId: 'live-app-id', records });
+      standin = await startNtaStandin({ appId: 'live-app-id', records: snapshotRecords() });
       live = await startTestGateway({
         plugins: ['local-houjin-number'],
         clock: '2026-11-22T03:00:00Z',

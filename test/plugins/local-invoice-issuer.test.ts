@@ -1,12 +1,10 @@
 import { expect } from 'chai';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { withQuery } from '../support/query-cases';
 import { startNtaStandin, type NtaStandin } from '../support/nta-standin';
 
 const PATH = '/preview/v1/local/invoice/issuer-by-name';
-const q = (params: Record<string, string | number>) =>
-  `${PATH}?${Object.entries(params)
-    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
-    .join('&')}`;
+const q = (params: Record<string, string | number>) => withQuery(PATH, params);
 
 describe('local-invoice-issuer (local/invoice/issuer-by-name)', () => {
   let gw: TestGateway;

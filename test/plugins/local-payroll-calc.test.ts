@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { itAnswersEachQuery, type QueryCase } from '../support/query-cases';
 
 const PATH = '/preview/v1/local/payroll/calc-by-salary';
 
@@ -109,7 +110,7 @@ describe('local-payroll-calc (local/payroll/calc-by-salary)', () => {
     expect(b.notes.join(' ')).to.match(/1,610 yen per extra person/);
   });
 
-  const bounds: Array<[string, number, string | null]> = [
+  const bounds: QueryCase[] = [
     ['monthly_salary=-1', 422, 'out_of_range'],
     ['monthly_salary=0', 200, null],
     ['monthly_salary=99999999', 200, null],
@@ -134,17 +135,7 @@ describe('local-payroll-calc (local/payroll/calc-by-salary)', () => {
     ['monthly_salary=1&verbose=0', 200, null],
     ['monthly_salary=1&year_month=2026-05', 422, 'unknown_parameter'],
   ];
-  for (const [q, status, code] of bounds) {
-    it(`${q} -> ${status}${code ? ` ${code} with correction_hints` : ''}`, async () => {
-      const res = await get(q);
-      expect(res.status).to.equal(status);
-      if (code) {
-        expect(res.body.error).to.equal('invalid_query');
-        expect(res.body.correction_hints[0]).to.include({ code });
-        expect(res.body.correction_hints[0].hint).to.be.a('string').and.not.equal('');
-      }
-    });
-  }
+  itAnswersEachQuery(get, bounds);
 
   it('uses the current month in Asia/Tokyo: 15:00 UTC on 31 December 2025 is January 2026', async () => {
     const edge = await startTestGateway({ plugins: ['local-payroll-calc'], clock: '2025-12-31T15:00:00Z' });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { itAnswersEachQuery, type QueryCase } from '../support/query-cases';
 
 const PATH = '/preview/v1/local/combined/payroll-summary';
 
@@ -166,7 +167,7 @@ describe('local-payroll-summary (local/combined/payroll-summary)', () => {
     expect(b.conventions.income_tax).to.match(/column 甲/);
   });
 
-  const bounds: Array<[string, number, string | null]> = [
+  const bounds: QueryCase[] = [
     ['monthly_salary=-1', 422, 'out_of_range'],
     ['monthly_salary=0', 200, null],
     ['monthly_salary=99999999', 200, null],
@@ -191,17 +192,7 @@ describe('local-payroll-summary (local/combined/payroll-summary)', () => {
     ['monthly_salary=1&verbose=maybe', 422, 'not_a_boolean'],
     ['monthly_salary=1&verbose=true', 200, null],
   ];
-  for (const [q, status, code] of bounds) {
-    it(`${q} -> ${status}${code ? ` ${code} with correction_hints` : ''}`, async () => {
-      const res = await get(q);
-      expect(res.status).to.equal(status);
-      if (code) {
-        expect(res.body.error).to.equal('invalid_query');
-        expect(res.body.correction_hints[0]).to.include({ code });
-        expect(res.body.correction_hints[0].hint).to.be.a('string').and.not.equal('');
-      }
-    });
-  }
+  itAnswersEachQuery(get, bounds);
 
   it('carries the spec fields as integers, the attribution and a dated-snapshot provenance', async () => {
     const b = (await get('monthly_salary=412345&age=41&dependents=2&pref_code=23&year_month=2026-10')).body;

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { itAnswersEachQuery, type QueryCase } from '../support/query-cases';
 
 const PATH = '/preview/v1/local/social-insurance/standard-remuneration';
 
@@ -73,7 +74,7 @@ describe('local-standard-remuneration (local/social-insurance/standard-remunerat
     expect((await get('monthly_salary=300000&verbose=0')).body.grade_table).to.equal(undefined);
   });
 
-  const bounds: Array<[string, number, string | null]> = [
+  const bounds: QueryCase[] = [
     ['monthly_salary=-1', 422, 'out_of_range'],
     ['monthly_salary=0', 200, null],
     ['monthly_salary=99999999', 200, null],
@@ -85,17 +86,7 @@ describe('local-standard-remuneration (local/social-insurance/standard-remunerat
     ['monthly_salary=1&verbose=1', 200, null],
     ['monthly_salary=1&month=2026-11', 422, 'unknown_parameter'],
   ];
-  for (const [q, status, code] of bounds) {
-    it(`${q || '(no query)'} -> ${status}${code ? ` ${code} with correction_hints` : ''}`, async () => {
-      const res = await get(q);
-      expect(res.status).to.equal(status);
-      if (code) {
-        expect(res.body.error).to.equal('invalid_query');
-        expect(res.body.correction_hints[0]).to.include({ code });
-        expect(res.body.correction_hints[0].hint).to.be.a('string').and.not.equal('');
-      }
-    });
-  }
+  itAnswersEachQuery(get, bounds);
 
   it('refuses with 422 naming the span once the current month is past the pension scale (September 2027)', async () => {
     const later = await startTestGateway({

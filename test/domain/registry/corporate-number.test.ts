@@ -1,14 +1,11 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { snapshotRecords } from '../../../domain/registry/snapshot-registry';
 import {
   checkDigitOf,
   derivedTNumber,
   isValidCorporateNumber,
   parseRegistrationNumber,
 } from '../../../domain/registry/corporate-number';
-import { parseNtaCsv } from '../../../domain/registry/nta-csv';
-import { DATA_DIR } from '../../../domain/shared/data-file';
 
 // Numbers confirmed in shared/reference/jp-data-sources.md 3.2, and every number of the snapshot.
 const REFERENCE = [
@@ -20,13 +17,7 @@ const REFERENCE = [
   '7000012050002',
   '4000012090001',
 ];
-const SNAPSHOT = [
-  ...new Set(
-    parseNtaCsv(readFileSync(path.join(DATA_DIR, 'registry/corporations.csv'), 'utf8')).records.map(
-      (r) => r.corporateNumber,
-    ),
-  ),
-];
+const SNAPSHOT = [...new Set(snapshotRecords().map((r) => r.corporateNumber))];
 
 describe('corporate number check digit (NTA rule)', () => {
   it('computes the worked example of the reference: base 123456789012 has check digit 7', () => {

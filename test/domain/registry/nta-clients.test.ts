@@ -3,19 +3,16 @@
  * documented formats over real HTTP: XML and CSV answers, retries, timeouts, errors, the cache.
  */
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { snapshotRecords } from '../../../domain/registry/snapshot-registry';
 import { SourceUnavailableError } from '../../../core/plugins/errors';
 import { NtaInvoiceClient, statusOn } from '../../../domain/registry/invoice-register';
 import { LiveRegistry } from '../../../domain/registry/live-registry';
-import { parseNtaCsv } from '../../../domain/registry/nta-csv';
 import { NtaHoujinClient, type NtaResponseType } from '../../../domain/registry/nta-houjin-client';
 import { UpstreamError, USER_AGENT } from '../../../domain/registry/upstream-http';
-import { DATA_DIR } from '../../../domain/shared/data-file';
 import { startNtaStandin, type NtaStandin } from '../../support/nta-standin';
 
 const APP_ID = 'test-app-id-123';
-const RECORDS = parseNtaCsv(readFileSync(path.join(DATA_DIR, 'registry/corporations.csv'), 'utf8')).records;
+const RECORDS = snapshotRecords();
 const FAST = { timeoutMs: 2_000, retries: 2, backoffMs: 10, cacheTtlMs: 0 };
 
 describe('NTA corporate-number Web-API client (v4)', () => {

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { parseNtaCsv } from '../../../domain/registry/nta-csv';
 import { NTA_COLUMNS } from '../../../domain/registry/nta-layout';
 import { isValidCorporateNumber } from '../../../domain/registry/corporate-number';
-import { loadSnapshot } from '../../../domain/registry/snapshot-registry';
+import { loadSnapshot, SNAPSHOT_CSV } from '../../../domain/registry/snapshot-registry';
 import { DATA_DIR } from '../../../domain/shared/data-file';
 
-const csv = readFileSync(path.join(DATA_DIR, 'registry/corporations.csv'), 'utf8');
+const csv = readFileSync(path.join(DATA_DIR, SNAPSHOT_CSV), 'utf8');
 
 describe('registry snapshot (data/registry)', () => {
   const { corporations, provenance, rows } = loadSnapshot();
