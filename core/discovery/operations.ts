@@ -34,8 +34,15 @@ export function responseSchema(plugin: RegisteredPlugin): unknown {
       { $ref: `#/components/schemas/${payloadSchemaName(plugin)}` },
       {
         type: 'object',
-        required: ['_gateway'],
-        properties: { _gateway: { $ref: '#/components/schemas/GatewayBlock' } },
+        required: ['_notice', '_gateway'],
+        properties: {
+          _notice: {
+            type: 'string',
+            description:
+              "What the answer is and is not (reference data, not a decision); the product's notice.",
+          },
+          _gateway: { $ref: '#/components/schemas/GatewayBlock' },
+        },
       },
     ],
   };

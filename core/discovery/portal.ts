@@ -140,7 +140,7 @@ export function buildPortalMarkdown(s: GatewayServices): string {
     '',
     '## How to call',
     '',
-    'Every endpoint is a `GET` with query parameters, answering JSON: the payload, `_attribution`, `_provenance` and a `_gateway` block (product, endpoint, surface, price, request id).',
+    'Every endpoint is a `GET` with query parameters, answering JSON: the payload, `_attribution`, `_provenance` (official sources, what was checked and searched), `_notice` (reference data, not a decision) and a `_gateway` block (product, endpoint, surface, price, request id).',
     '',
     '| way in | path | credential | status here |',
     '|---|---|---|---|',

@@ -11,14 +11,59 @@ export const LIFECYCLES = ['paid_open', 'draft'] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
 export const SOLD_LIFECYCLE: Lifecycle = 'paid_open';
 
+/** A public document: its publisher's title and, where it has one, its address. */
+export interface SourceRef {
+  name: string;
+  url?: string;
+}
+
+/**
+ * What one answer searched: the whole of a live upstream, or a dated snapshot of a stated size,
+ * so that an empty result from a sample is never read as "no such record".
+ */
+export interface SearchedData {
+  kind: 'live' | 'snapshot';
+  /** YYYY-MM-DD of the snapshot (or of the newest file applied); the date-time of a live answer. */
+  as_of: string;
+  /** How many records the search ran over, when known (null for a live upstream). */
+  records: number | null;
+  /** What a record is, e.g. "corporations", "grants". */
+  unit: string;
+  /** True only when the records are the publisher's complete data set. */
+  complete: boolean;
+  /** One sentence a buyer reads: what was searched and what an empty result means. */
+  note: string;
+}
+
 /** Where a payload's data came from: a live upstream call, or a dated snapshot/table in data/. */
 export interface DataProvenance {
   kind: 'live' | 'snapshot';
   /** YYYY-MM-DD for snapshots and tables; an ISO date-time for live answers. */
   as_of: string;
-  sources: Array<{ name: string; url?: string }>;
+  /** The official publishers' documents the figures come from (with URLs). */
+  sources: SourceRef[];
+  /** Independent transcriptions or summaries the figures were checked against; never the source. */
+  cross_checked_against?: SourceRef[];
+  /** Search endpoints: what was searched (snapshot or live, as-of date, size). */
+  searched?: SearchedData;
   /** Anything a careful reader should know about the data's reliability. */
   notes?: string[];
+}
+
+/**
+ * What an endpoint's data covers, for /products and /product-status.json: stated by the
+ * handler, which alone knows its tables and upstreams.
+ */
+export interface DataCoverage {
+  kind: 'live' | 'snapshot' | 'live_with_snapshot_fallback';
+  /** YYYY-MM-DD of the snapshot or tables in use. */
+  as_of: string;
+  /** Records searched, for search endpoints. */
+  records?: { count: number; unit: string; complete: boolean };
+  /** For period-bound calculators: the periods answered from confirmed tables, and from when answers are provisional. */
+  periods?: { unit: string; confirmed: { from: string; to: string }; provisional_from: string | null };
+  /** One sentence a buyer reads. */
+  summary: string;
 }
 
 /** Every payload names its public source and says whether it is live or a dated snapshot. */
@@ -44,6 +89,8 @@ export interface HandlerLogger {
 
 export interface EndpointHandler<Q extends object, P extends EndpointPayload> {
   handle(query: Q, ctx: HandlerContext): P | Promise<P>;
+  /** What the data behind the endpoint covers today (shown per endpoint in the discovery documents). */
+  coverage?(now: Date): DataCoverage;
 }
 
 // Constructor types: DTOs are built by class-transformer, handlers by tsyringe.

@@ -1,4 +1,10 @@
 /** Schema pieces every payload shares (see EndpointPayload in contract.ts). */
+const SOURCE_REF = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string' }, url: { type: 'string' } },
+} as const;
+
 export const PROVENANCE_SCHEMA = {
   type: 'object',
   required: ['kind', 'as_of', 'sources'],
@@ -13,10 +19,26 @@ export const PROVENANCE_SCHEMA = {
     },
     sources: {
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['name'],
-        properties: { name: { type: 'string' }, url: { type: 'string' } },
+      description: "The official publishers' documents the figures come from.",
+      items: SOURCE_REF,
+    },
+    cross_checked_against: {
+      type: 'array',
+      description:
+        'Independent transcriptions the figures were checked against; never the source of the figures.',
+      items: SOURCE_REF,
+    },
+    searched: {
+      type: 'object',
+      description: 'What this answer searched: snapshot or live, as-of date and size.',
+      required: ['kind', 'as_of', 'records', 'unit', 'complete', 'note'],
+      properties: {
+        kind: { enum: ['live', 'snapshot'] },
+        as_of: { type: 'string' },
+        records: { type: ['integer', 'null'] },
+        unit: { type: 'string' },
+        complete: { type: 'boolean' },
+        note: { type: 'string' },
       },
     },
     notes: { type: 'array', items: { type: 'string' } },

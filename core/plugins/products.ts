@@ -5,6 +5,11 @@ export interface ProductDefinition {
   family: string;
   name: string;
   description: string;
+  /**
+   * What every answer of the product is and is not (e.g. reference data, not a decision); the
+   * kernel stamps it on every payload as `_notice`, so no plugin can leave it out.
+   */
+  notice: string;
   /** Inclusive price band per call, in micro-USDC; a plugin priced outside it refuses to boot. */
   priceRangeMicroUsdc: { min: number; max: number };
 }

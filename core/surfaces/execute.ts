@@ -70,7 +70,7 @@ export class EndpointExecutor {
       price_usd: plugin.priceUsd,
       ...extra,
     };
-    return { ...payload, _gateway: gateway };
+    return { ...payload, _notice: plugin.product.notice, _gateway: gateway };
   }
 }
 
