@@ -53,6 +53,42 @@ export const PAYROLL_FIELD_PROPERTIES = {
       'Salary after social insurance (社会保険料等控除後の給与等の金額), the amount the table is read on.',
   },
   net_pay_jpy: { ...JPY, description: 'Salary minus social insurance and income tax.' },
+  provisional: {
+    type: 'boolean',
+    description:
+      'true when a table for the month is not published (or not loaded) and the nearest one was applied; provisional_reasons says which and why.',
+  },
+  provisional_reasons: { type: 'array', items: { type: 'string' } },
+  tables_in_force: {
+    type: 'array',
+    description:
+      'Every table applied: chosen by the pay month or the premium month, and the months it covers.',
+    items: {
+      type: 'object',
+      required: ['component', 'table', 'chosen_by', 'month', 'applies', 'status'],
+      properties: {
+        component: {
+          enum: [
+            'income_tax',
+            'health_insurance',
+            'child_support',
+            'employees_pension',
+            'employment_insurance',
+            'health_grades',
+            'pension_grades',
+          ],
+        },
+        table: { type: 'string' },
+        chosen_by: { enum: ['pay_month', 'premium_month'] },
+        month: { type: 'string' },
+        applies: {
+          type: 'object',
+          properties: { from: { type: ['string', 'null'] }, to: { type: ['string', 'null'] } },
+        },
+        status: { enum: ['confirmed', 'provisional'] },
+      },
+    },
+  },
   conventions: {
     type: 'object',
     description: 'Pay month, premium month (premiums deducted a month in arrears) and the rules applied.',
@@ -63,6 +99,7 @@ export const PAYROLL_FIELD_PROPERTIES = {
       premium_month_rule: { type: 'string' },
       health_insurance: { type: 'string' },
       employment_insurance: { type: 'string' },
+      child_support_rounding: { type: 'string' },
       income_tax: { type: 'string' },
       standard_remuneration: { type: 'string' },
     },
@@ -70,7 +107,8 @@ export const PAYROLL_FIELD_PROPERTIES = {
   notes: { type: 'array', items: { type: 'string' } },
   details: {
     type: 'object',
-    description: 'With verbose: rates, exact amounts before rounding and the withholding-table lookup.',
+    description:
+      'With verbose: rates, exact amounts before rounding, the amounts under the alternative rounding of the support contribution, and the withholding-table lookup.',
   },
 } as const;
 
@@ -87,6 +125,9 @@ export const PAYROLL_REQUIRED_FIELDS = [
   'social_insurance_total_jpy',
   'taxable_amount_jpy',
   'net_pay_jpy',
+  'provisional',
+  'provisional_reasons',
+  'tables_in_force',
   'conventions',
   '_attribution',
   '_provenance',

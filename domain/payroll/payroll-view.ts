@@ -3,18 +3,18 @@
  * deduction in whole yen, the conventions applied in words a payroll clerk recognises, and with
  * verbose the rates and the exact amounts before rounding.
  */
-import type { DataProvenance } from '../../core/plugins/contract';
+import type { DataCoverage, DataProvenance, SourceRef } from '../../core/plugins/contract';
 import { snapshotProvenance, type TableProvenance } from '../shared/data-file';
 import { prefectureByCode } from '../shared/prefectures';
 import { exactYenText, unitsToPerMilleText, unitsToPercentText } from './fixed-point';
-import type { PayrollCalculator, PayrollResult } from './payroll-calculator';
-import type { WithholdingResult } from './withholding';
+import type { PayrollCalculator, PayrollComponent, PayrollResult, TableUse } from './payroll-calculator';
+import type { MonthlyWithholdingTable, WithholdingResult } from './withholding';
 
 /** Tokyo: the prefecture applied when none is given (said so in every answer). */
 export const DEFAULT_PREF_CODE = '13';
 
 export const PAYROLL_ATTRIBUTION =
-  "Japan Health Insurance Association (全国健康保険協会, Kyokai Kenpo) prefecture rates, the Japan Pension Service employees' pension rate, MHLW employment insurance rates and the National Tax Agency monthly withholding table for 2026 (令和8年分 月額表 甲欄), with the child and child-rearing support contribution, as transcribed from the sources listed";
+  "National Tax Agency (国税庁) monthly withholding tables (源泉徴収税額表 月額表 甲欄) of the year of payment, Japan Health Insurance Association (全国健康保険協会, Kyokai Kenpo) prefecture rates, Japan Pension Service (日本年金機構) employees' pension rate and grade tables, MHLW (厚生労働省) employment insurance rates and the Children and Families Agency (こども家庭庁) child and child-rearing support contribution, each for the month it applies to";
 
 export interface PayrollFields {
   monthly_salary: number;
@@ -34,17 +34,35 @@ export interface PayrollFields {
   social_insurance_total_jpy: number;
   taxable_amount_jpy: number;
   net_pay_jpy: number;
+  /** True when some table used does not cover its month yet (or any more): see provisional_reasons. */
+  provisional: boolean;
+  /** Why the answer is provisional: which table was applied in place of the one not yet published. */
+  provisional_reasons: string[];
+  /** Every table applied, the month it was chosen for and the months it covers. */
+  tables_in_force: TableInForceView[];
   conventions: {
     pay_month: string;
     premium_month: string;
     premium_month_rule: string;
     health_insurance: string;
     employment_insurance: string;
+    child_support_rounding: string;
     income_tax: string;
     standard_remuneration: string;
   };
   notes: string[];
   details?: PayrollDetails;
+}
+
+export interface TableInForceView {
+  component: PayrollComponent;
+  table: string;
+  /** Tables are chosen by the pay month (income tax, employment insurance) or the premium month. */
+  chosen_by: 'pay_month' | 'premium_month';
+  month: string;
+  /** The months the table applies to (YYYY-MM; null: open-ended). */
+  applies: { from: string | null; to: string | null };
+  status: 'confirmed' | 'provisional';
 }
 
 export interface PayrollDetails {
@@ -65,6 +83,14 @@ export interface PayrollDetails {
     employment_insurance_employee_share: string;
   };
   rounding: string;
+  /** The amounts under the alternative convention: the support contribution rounded on its own. */
+  alternative_rounding: {
+    convention: string;
+    health_and_nursing_care_jpy: number;
+    child_support_jpy: number;
+    health_insurance_jpy: number;
+    difference_jpy: number;
+  };
   withholding: WithholdingResult;
 }
 
@@ -93,13 +119,17 @@ export function payrollFields(
     social_insurance_total_jpy: r.social_insurance_total_jpy,
     taxable_amount_jpy: withholding.amount_jpy,
     net_pay_jpy: r.net_pay_jpy,
+    provisional: r.provisional,
+    provisional_reasons: r.tables.flatMap(provisionalReason),
+    tables_in_force: r.tables.map(tableView),
     conventions: {
       pay_month: input.payMonth,
       premium_month: r.premium_month,
       premium_month_rule: `Premiums are deducted a month in arrears (翌月徴収): the pay of ${input.payMonth} bears the health, nursing-care, child-support and pension premiums of ${r.premium_month}, at that month's rates.`,
       health_insurance: `Kyokai Kenpo ${health.rates.health.period} rate of ${pref.name_en} (${pref.name_ja}); health_insurance_jpy is the employee's half of health insurance${health.nursing_care_applies ? ' + nursing care (age 40-64)' : ''}${health.rates.child_support.units > 0 ? ' + the child and child-rearing support contribution' : ''}, rounded once.`,
       employment_insurance: `${ei.rates.business_kind_name}, ${ei.rates.worker.period} worker rate ${unitsToPerMilleText(ei.rates.worker.units)}/1000 of this month's salary (the wage period is taken to close in the pay month).`,
-      income_tax: `NTA monthly withholding table for 2026 (令和8年分 月額表), column 甲 (dependants declaration filed), read on the salary after social insurance, the whole salary being taxable (no non-taxable commuting allowance); table method, not the machine-calculation method.`,
+      child_support_rounding: CHILD_SUPPORT_ROUNDING,
+      income_tax: `${r.income_tax_table.title}, column 甲 (dependants declaration filed), chosen by the calendar year of payment, read on the salary after social insurance, the whole salary being taxable (no non-taxable commuting allowance); table method, not the machine-calculation method.`,
       standard_remuneration:
         'Grade of this monthly salary taken as the monthly remuneration; an insurer applies the grade fixed at enrolment, by the yearly determination (April-June average) or by a revision, which can differ.',
     },
@@ -123,7 +153,7 @@ function payrollNotes(r: PayrollResult): string[] {
   }
   if (health.insured && health.rates.child_support.units === 0) {
     notes.push(
-      `The child and child-rearing support contribution is collected from the April 2026 premium; the premium month ${r.premium_month} has none.`,
+      `The child and child-rearing support contribution is collected from the premium of ${r.health.rates.child_support.period.replace(/^before (\S+).*$/, '$1')}; the premium month ${r.premium_month} has none.`,
     );
   }
   if (!pension.insured) {
@@ -131,9 +161,12 @@ function payrollNotes(r: PayrollResult): string[] {
       `Age ${input.age}: employees' pension insures employees under 70; no pension premium is deducted.`,
     );
   }
-  if (r.withholding.extra_dependants_deduction_jpy > 0 || input.dependents > 7) {
+  if (
+    r.withholding.extra_dependants_deduction_jpy > 0 ||
+    input.dependents > r.income_tax_table.dependantsInTable
+  ) {
     notes.push(
-      `More than 7 dependants: 1,610 yen per extra person is deducted from the 7-person figure (${r.withholding.column_tax_jpy} yen), not below 0.`,
+      `More than ${r.income_tax_table.dependantsInTable} dependants: ${r.income_tax_table.deductionPerExtraDependant.toLocaleString('en-US')} yen per extra person is deducted from the ${r.income_tax_table.dependantsInTable}-person figure (${r.withholding.column_tax_jpy} yen), not below 0.`,
     );
   }
   if (r.net_pay_jpy < 0) {
@@ -165,37 +198,130 @@ function payrollDetails(r: PayrollResult): PayrollDetails {
     },
     rounding:
       'Employee shares withheld from pay: a fraction of 50 sen or less is dropped, more than 50 sen makes a yen. Health insurance, nursing care and the support contribution are rounded once on their combined rate; the breakdown lines are differences of rounded running totals (health; health + nursing; all three), so they add up to the deduction.',
+    alternative_rounding: {
+      convention:
+        'Not applied: health insurance (with nursing care) and the support contribution each rounded on its own, as some payroll software does; shown so the difference can be checked.',
+      health_and_nursing_care_jpy: health.rounded_separately.health_and_nursing_care_jpy,
+      child_support_jpy: health.rounded_separately.child_support_jpy,
+      health_insurance_jpy: health.rounded_separately.total_jpy,
+      difference_jpy: health.rounded_separately.total_jpy - health.employee_jpy,
+    },
     withholding: r.withholding,
   };
 }
 
-/** Provenance of a payroll answer: every table it read, their sources merged. */
-export function payrollProvenance(
-  calculator: PayrollCalculator,
-  extra: TableProvenance[] = [],
-): DataProvenance {
-  const tables = [
-    calculator.withholding.provenance,
-    calculator.grades.provenance,
-    ...calculator.rates.provenances,
-    ...extra,
-  ];
-  return mergedProvenance(tables, [
-    'Official files (NTA 01-07.pdf, Kyokai Kenpo fee tables, MHLW rate leaflets) could not be opened when the tables were built; figures are transcriptions by the sources listed, cross-checked as the data/payroll tables record.',
-    'The 2026 withholding rows are a third-party machine extraction of the NTA PDF (fiestared/keiri-tools), checked cell for cell against a second transcription (renjaku/opendata) and against published sample rows and NTA worked examples.',
-  ]);
+export const CHILD_SUPPORT_ROUNDING =
+  'The child and child-rearing support contribution is rounded together with health insurance (and nursing care): the standard monthly remuneration times the combined rate, halved, then one 50-sen rounding, as the MHLW / Children and Families Agency Q&A on the support contribution of 2026-02-12 answers; with verbose, details.alternative_rounding shows the amount if each were rounded separately.';
+
+const COMPONENT_NAMES: Record<PayrollComponent, string> = {
+  income_tax: 'Income tax withheld',
+  health_insurance: 'Health and nursing-care insurance',
+  child_support: 'Child and child-rearing support contribution',
+  employees_pension: "Employees' pension rate",
+  employment_insurance: 'Employment insurance',
+  health_grades: 'Health-insurance grade table',
+  pension_grades: "Employees' pension grade table",
+};
+
+/** When the publisher makes the next period's table known (for the provisional reason). */
+const NEXT_PUBLICATION: Record<PayrollComponent, string> = {
+  income_tax: "the NTA publishes each year's monthly table in the autumn of the year before",
+  health_insurance:
+    "Kyokai Kenpo announces each fiscal year's prefecture rates in February, for premiums from March",
+  child_support: "the government sets each fiscal year's support-contribution rate before April",
+  employees_pension: 'the rate changes only by law',
+  employment_insurance: "MHLW announces each fiscal year's rates before April",
+  health_grades: 'the grade table changes only by law',
+  pension_grades:
+    'the grade table changes by law (the 2025 pension reform raises the ceiling from September 2027)',
+};
+
+function monthsText(a: { from: string | null; to: string | null }): string {
+  return `${a.from ?? 'the start'} to ${a.to ?? 'now'}`;
 }
 
-export function mergedProvenance(tables: readonly TableProvenance[], notes: string[]): DataProvenance {
-  const seen = new Set<string>();
-  const sources = tables
-    .flatMap((t) => t.sources)
-    .filter((s) => {
+function tableView(t: TableUse): TableInForceView {
+  return {
+    component: t.component,
+    table: t.table,
+    chosen_by: t.keyed_by,
+    month: t.month,
+    applies: { from: t.table_months.from, to: t.table_months.to },
+    status: t.provisional ? 'provisional' : 'confirmed',
+  };
+}
+
+function provisionalReason(t: TableUse): string[] {
+  if (!t.provisional) return [];
+  const month = `${t.keyed_by === 'premium_month' ? 'premium month' : 'pay month'} ${t.month}`;
+  const name = COMPONENT_NAMES[t.component];
+  if (t.provisional.reason === 'after_last_table') {
+    return [
+      `${name}: no table for the ${month} is loaded yet (${NEXT_PUBLICATION[t.component]}); the latest known table, ${t.table} (${monthsText(t.table_months)}), was applied. Recompute when the new table is published.`,
+    ];
+  }
+  return [
+    `${name}: no table for the ${month} is loaded (the earliest loaded starts ${t.table_months.from}); ${t.table} was applied, which may differ from the rates of that month.`,
+  ];
+}
+
+/**
+ * Provenance of payroll answers: the tables an answer used, official sources first, the
+ * transcriptions they were checked against separately. One block per income-tax year, built once.
+ */
+export class PayrollProvenance {
+  private readonly byTaxTable = new Map<MonthlyWithholdingTable, DataProvenance>();
+  /** The oldest as-of date of the tables (when they were last checked against their sources). */
+  readonly asOf: string;
+
+  constructor(calculator: PayrollCalculator, extra: TableProvenance[] = []) {
+    const { rates, grades } = calculator;
+    const others = [
+      grades.provenance,
+      rates.provenance.health,
+      rates.provenance.child_support,
+      rates.provenance.pension,
+      rates.provenance.employment_insurance,
+      ...extra,
+    ];
+    for (const t of calculator.withholding.tables) {
+      this.byTaxTable.set(t, mergedProvenance([t.provenance, ...others]));
+    }
+    this.asOf = [...this.byTaxTable.values()].map((p) => p.as_of).sort()[0];
+  }
+
+  for(r: PayrollResult): DataProvenance {
+    return this.byTaxTable.get(r.income_tax_table)!;
+  }
+}
+
+export function mergedProvenance(tables: readonly TableProvenance[], notes: string[] = []): DataProvenance {
+  const unique = (refs: SourceRef[]) => {
+    const seen = new Set<string>();
+    return refs.filter((s) => {
       const key = `${s.name}|${s.url ?? ''}`;
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
     });
+  };
+  const sources = unique(tables.flatMap((t) => t.sources));
+  const checked = unique(tables.flatMap((t) => t.cross_checked_against ?? []));
   const asOf = tables.map((t) => t.as_of).sort()[0];
-  return { ...snapshotProvenance({ sources, as_of: asOf }), notes, kind: 'snapshot' };
+  return {
+    ...snapshotProvenance({ sources, as_of: asOf, cross_checked_against: checked }),
+    ...(notes.length > 0 ? { notes } : {}),
+    kind: 'snapshot',
+  };
+}
+
+/** What the payroll tables cover, for the discovery documents. */
+export function payrollCoverage(calculator: PayrollCalculator, asOf: string): DataCoverage {
+  const { from, to } = calculator.confirmedPayMonths;
+  return {
+    kind: 'snapshot',
+    as_of: asOf,
+    periods: { unit: 'pay_month', confirmed: { from, to }, provisional_from: calculator.provisionalFrom },
+    summary: `Official tables by effective date: pay months ${from} to ${to} are computed with the tables in force; from ${calculator.provisionalFrom} answers use the latest published tables and say provisional: true, with the reason.`,
+  };
 }

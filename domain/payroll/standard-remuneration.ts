@@ -4,7 +4,8 @@
  */
 import { Lifecycle, scoped } from 'tsyringe';
 import { loadDataFile, type TableProvenance } from '../shared/data-file';
-import type { MonthSpan } from './year-month';
+import { PeriodTable, type InForce } from './periods';
+import type { MonthSpan, YearMonth } from './year-month';
 
 export interface Grade {
   grade: number;
@@ -17,37 +18,52 @@ export interface Grade {
 }
 
 interface GradeScale {
-  valid_premium_months: MonthSpan;
+  label: string;
+  premium_months: MonthSpan;
   grades: Grade[];
 }
 
 interface GradeFile {
-  health_insurance: GradeScale;
-  employees_pension: GradeScale;
+  health_insurance: { periods: GradeScale[] };
+  employees_pension: { periods: GradeScale[] };
 }
 
 export const GRADE_TABLE = 'payroll/standard-remuneration-grades.json';
 
+export interface GradesInForce {
+  health: InForce<Grade>;
+  pension: InForce<Grade>;
+}
+
 @scoped(Lifecycle.ContainerScoped)
 export class StandardRemunerationTable {
   readonly provenance: TableProvenance;
-  readonly health: Readonly<GradeScale>;
-  readonly pension: Readonly<GradeScale>;
+  /** Grade scales by premium month (a scale changes when the law adds or moves grades). */
+  readonly health: PeriodTable<readonly Grade[]>;
+  readonly pension: PeriodTable<readonly Grade[]>;
 
   constructor() {
     const file = loadDataFile<GradeFile>(GRADE_TABLE);
     this.provenance = file.provenance;
-    this.health = checkScale(file.health_insurance, 'health_insurance');
-    this.pension = checkScale(file.employees_pension, 'employees_pension');
+    this.health = scales(file.health_insurance.periods, 'health_insurance');
+    this.pension = scales(file.employees_pension.periods, 'employees_pension');
   }
 
-  /** The health and pension grades of a monthly remuneration (yen, 0 or more). */
-  gradesFor(monthlyRemuneration: number): { health: Grade; pension: Grade } {
-    return {
-      health: gradeIn(this.health.grades, monthlyRemuneration),
-      pension: gradeIn(this.pension.grades, monthlyRemuneration),
+  /** The health and pension grades of a monthly remuneration (yen, 0 or more) in a premium month. */
+  gradesFor(monthlyRemuneration: number, premiumMonth: YearMonth): GradesInForce {
+    const pick = (t: PeriodTable<readonly Grade[]>): InForce<Grade> => {
+      const s = t.at(premiumMonth);
+      return { ...s, value: gradeIn(s.value, monthlyRemuneration) };
     };
+    return { health: pick(this.health), pension: pick(this.pension) };
   }
+}
+
+function scales(periods: GradeScale[], name: string): PeriodTable<readonly Grade[]> {
+  return new PeriodTable(
+    `${GRADE_TABLE} ${name}`,
+    periods.map((p) => ({ label: p.label, months: p.premium_months, value: checkScale(p.grades, name) })),
+  );
 }
 
 function gradeIn(grades: readonly Grade[], pay: number): Grade {
@@ -58,14 +74,14 @@ function gradeIn(grades: readonly Grade[], pay: number): Grade {
 }
 
 /** Refuses a table with gaps, overlaps or misnumbered grades: a wrong grade is a wrong premium. */
-function checkScale(scale: GradeScale, name: string): GradeScale {
-  scale.grades.forEach((g, i) => {
-    const next = scale.grades[i + 1];
+function checkScale(grades: Grade[], name: string): Grade[] {
+  grades.forEach((g, i) => {
+    const next = grades[i + 1];
     const ok =
       g.grade === i + 1 &&
       (i > 0 || g.pay_from === 0) &&
       (next ? g.pay_below === next.pay_from && next.monthly_amount > g.monthly_amount : g.pay_below === null);
     if (!ok) throw new Error(`${GRADE_TABLE}: ${name} grade ${i + 1} is not contiguous with the next`);
   });
-  return scale;
+  return grades;
 }

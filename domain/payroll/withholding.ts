@@ -1,11 +1,16 @@
 /**
  * Income tax withheld from a monthly salary with the NTA monthly table (月額表), column 甲 (the
- * employee has filed the dependants declaration), from data/payroll. This is the TABLE method,
- * not the machine-calculation method (電算機計算の特例), which can differ by some yen.
+ * employee has filed the dependants declaration), one table per calendar year of payment, from
+ * data/payroll. This is the TABLE method, not the machine-calculation method (電算機計算の特例),
+ * which can differ by some yen.
  */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { Lifecycle, scoped } from 'tsyringe';
-import { loadDataFile, type TableProvenance } from '../shared/data-file';
+import { DATA_DIR, loadDataFile, type TableProvenance } from '../shared/data-file';
 import { applyRate, exactYenText, percentToUnits, truncateYen } from './fixed-point';
+import { PeriodTable } from './periods';
+import type { MonthSpan } from './year-month';
 
 interface TableRow {
   from: number;
@@ -48,10 +53,12 @@ export interface WithholdingResult {
   extra_dependants_deduction_jpy: number;
 }
 
-export const WITHHOLDING_TABLE = 'payroll/withholding-monthly-2026.json';
+/** Yearly tables are found by name, so adding next year's file is all a yearly update needs. */
+export const WITHHOLDING_FILE_PATTERN = /^withholding-monthly-(\d{4})\.json$/;
 
-@scoped(Lifecycle.ContainerScoped)
+/** One year's monthly table, column 甲. */
 export class MonthlyWithholdingTable {
+  readonly title: string;
   readonly provenance: TableProvenance;
   /** Payment dates the table applies to (YYYY-MM-DD, both included). */
   readonly appliesToPayments: { from: string; to: string };
@@ -60,15 +67,30 @@ export class MonthlyWithholdingTable {
   private readonly file: WithholdingFile;
   private readonly segmentRates: number[];
 
-  constructor() {
-    const file = loadDataFile<WithholdingFile>(WITHHOLDING_TABLE);
+  constructor(readonly relativePath: string) {
+    const file = loadDataFile<WithholdingFile>(relativePath);
+    checkTable(file, relativePath);
     this.file = file;
+    this.title = file.title;
     this.provenance = file.provenance;
     this.appliesToPayments = file.applies_to_payments;
     this.column = file.column;
     this.zeroTaxBelow = file.zero_tax_below;
     this.segmentRates = file.above_table.map((s) => percentToUnits(s.rate_percent));
-    checkTable(file);
+  }
+
+  /** The pay months the table applies to. */
+  get payMonths(): MonthSpan {
+    return { from: this.appliesToPayments.from.slice(0, 7), to: this.appliesToPayments.to.slice(0, 7) };
+  }
+
+  /** The deduction per dependant beyond the table's columns (1,610 yen in 2026). */
+  get deductionPerExtraDependant(): number {
+    return this.file.deduction_per_extra_dependant;
+  }
+
+  get dependantsInTable(): number {
+    return this.file.dependants_in_table;
   }
 
   /** Monthly tax on `amount` (salary after social insurance) for a number of dependants (扶養親族等の数). */
@@ -83,7 +105,7 @@ export class MonthlyWithholdingTable {
       columnTax: number,
       above?: WithholdingResult['above_table'],
     ): WithholdingResult => {
-      // More than 7 dependants: 1,610 yen per extra person off the 7-person figure, not below 0.
+      // More than 7 dependants: a fixed amount per extra person off the 7-person figure, not below 0.
       const deduction = Math.min(columnTax, extra * f.deduction_per_extra_dependant);
       return {
         tax_jpy: columnTax - deduction,
@@ -121,6 +143,25 @@ export class MonthlyWithholdingTable {
   }
 }
 
+/** Every yearly table in data/payroll, by the calendar year of payment. */
+@scoped(Lifecycle.ContainerScoped)
+export class WithholdingTables {
+  readonly byPayMonth: PeriodTable<MonthlyWithholdingTable>;
+  readonly tables: readonly MonthlyWithholdingTable[];
+
+  constructor() {
+    const dir = path.join(DATA_DIR, 'payroll');
+    this.tables = readdirSync(dir)
+      .filter((name) => WITHHOLDING_FILE_PATTERN.test(name))
+      .sort()
+      .map((name) => new MonthlyWithholdingTable(`payroll/${name}`));
+    this.byPayMonth = new PeriodTable(
+      'withholding tables',
+      this.tables.map((t) => ({ label: t.title, months: t.payMonths, value: t })),
+    );
+  }
+}
+
 /** Binary search for the row with from <= a < below (rows are contiguous and ordered). */
 function rowIndex(rows: readonly TableRow[], a: number): number {
   let lo = 0;
@@ -134,10 +175,15 @@ function rowIndex(rows: readonly TableRow[], a: number): number {
 }
 
 /** Refuses a table whose rows leave gaps or do not join the segments above it. */
-function checkTable(f: WithholdingFile): void {
+function checkTable(f: WithholdingFile, file: string): void {
   const fail = (why: string) => {
-    throw new Error(`${WITHHOLDING_TABLE}: ${why}`);
+    throw new Error(`data/${file}: ${why}`);
   };
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(f.applies_to_payments?.from ?? '') ||
+    !/^\d{4}-\d{2}-\d{2}$/.test(f.applies_to_payments?.to ?? '')
+  )
+    fail('applies_to_payments needs from and to dates');
   if (f.rows[0].from !== f.zero_tax_below) fail('the first row does not start at zero_tax_below');
   f.rows.forEach((r, i) => {
     if (r.tax.length !== f.dependants_in_table + 1) fail(`row ${r.from} has ${r.tax.length} columns`);

@@ -11,11 +11,12 @@ export default definePlugin({
   lifecycle: 'paid_open',
   summary: 'Payroll deductions and net pay of a monthly salary, with the rates of the current month',
   description:
-    "Standard monthly remuneration (health and pension grade), the employee's health insurance (with nursing care for ages 40-64 and the child and child-rearing support contribution), employees' pension, employment insurance and income tax withheld (NTA monthly table 2026, column 甲), with the taxable amount and net pay, at the rates in force in the current month in Asia/Tokyo (premiums deducted a month in arrears). Kyokai Kenpo rates of the prefecture given, Tokyo when none is.",
+    "Standard monthly remuneration (health and pension grade), the employee's health insurance (with nursing care for ages 40-64 and the child and child-rearing support contribution), employees' pension, employment insurance and income tax withheld (NTA monthly table of the year of payment, column 甲), with the taxable amount and net pay, at the rates in force in the current month in Asia/Tokyo (premiums deducted a month in arrears); provisional, with the reason, when a table for the month is not published yet. Kyokai Kenpo rates of the prefecture given, Tokyo when none is.",
   source: {
-    name: "NTA monthly withholding table 2026 (令和8年分 月額表); Kyokai Kenpo prefecture rates FY2025/FY2026; employees' pension 18.3%; MHLW employment insurance rates",
-    freshness: 'static tables, FY2026; pay months 2026-01 to 2026-12',
-    url: 'https://www.nta.go.jp/publication/pamph/gensen/zeigakuhyo2026/01.htm',
+    name: 'NTA monthly withholding tables (源泉徴収税額表 月額表) by year of payment; Kyokai Kenpo prefecture rates by fiscal year; Japan Pension Service rate and grades; MHLW employment insurance rates; Children and Families Agency support contribution',
+    freshness:
+      'static official tables by effective date; /product-status.json lists the pay months answered from confirmed tables and from when answers are provisional',
+    url: 'https://www.nta.go.jp/publication/pamph/gensen/zeigakuhyo2027/01.htm',
   },
   query: PayrollCalcQuery,
   handler: PayrollCalcHandler,

@@ -1,26 +1,27 @@
 import { injectable } from 'tsyringe';
 import type {
-  DataProvenance,
+  DataCoverage,
   EndpointHandler,
   EndpointPayload,
   HandlerContext,
 } from '../../core/plugins/contract';
-import { InvalidQueryError } from '../../core/plugins/errors';
 import { HolidayCalendar, type HolidayKind } from '../../domain/holidays/calendar';
 import { PayrollCalculator } from '../../domain/payroll/payroll-calculator';
 import {
   DEFAULT_PREF_CODE,
   PAYROLL_ATTRIBUTION,
+  PayrollProvenance,
+  payrollCoverage,
   payrollFields,
-  payrollProvenance,
   type PayrollFields,
 } from '../../domain/payroll/payroll-view';
-import { inSpan, intersectSpans, type MonthSpan } from '../../domain/payroll/year-month';
+import { inSpan, type MonthSpan } from '../../domain/payroll/year-month';
 import { tokyoDate, type Weekday } from '../../domain/shared/tokyo-time';
 import type { PayrollSummaryQuery } from './query';
 
 export interface PayrollSummaryPayload extends EndpointPayload, PayrollFields {
   year_month_source: 'query' | 'default_current_month_asia_tokyo';
+  /** null when the month is outside the national holiday list's years. */
   calendar: {
     working_days: number;
     national_holidays: Array<{
@@ -31,37 +32,25 @@ export interface PayrollSummaryPayload extends EndpointPayload, PayrollFields {
       kind: HolidayKind;
     }>;
     working_day_rule: string;
-  };
+  } | null;
 }
 
 @injectable()
 export class PayrollSummaryHandler implements EndpointHandler<PayrollSummaryQuery, PayrollSummaryPayload> {
-  private readonly span: { from: string; to: string };
-  private readonly provenance: DataProvenance;
+  private readonly holidayMonths: MonthSpan;
+  private readonly provenance: PayrollProvenance;
 
   constructor(
     private readonly calculator: PayrollCalculator,
     private readonly calendar: HolidayCalendar,
   ) {
-    const holidays: MonthSpan = { from: `${calendar.firstYear}-01`, to: `${calendar.lastYear}-12` };
-    const s = intersectSpans([calculator.supportedPayMonths, holidays]);
-    this.span = { from: s.from!, to: s.to! };
-    this.provenance = payrollProvenance(calculator, [calendar.provenance]);
+    this.holidayMonths = { from: `${calendar.firstYear}-01`, to: `${calendar.lastYear}-12` };
+    this.provenance = new PayrollProvenance(calculator, [calendar.provenance]);
   }
 
   handle(query: PayrollSummaryQuery, ctx: HandlerContext): PayrollSummaryPayload {
+    // Every valid month is answered: the tables in force, or the nearest ones marked provisional.
     const month = query.year_month ?? tokyoDate(ctx.now).yearMonth;
-    if (!inSpan(month, this.span)) {
-      const given =
-        query.year_month === undefined ? `The current month in Asia/Tokyo (${month})` : `${month}`;
-      throw new InvalidQueryError(
-        'year_month',
-        'year_month_not_covered',
-        `${given} is outside the payroll tables: they cover pay months ${this.span.from} to ${this.span.to} (the 2026 withholding table applies to salaries paid in 2026 only)`,
-        `a month written YYYY-MM from ${this.span.from} to ${this.span.to}`,
-        this.span.to,
-      );
-    }
     const result = this.calculator.calculate({
       monthlySalary: query.monthly_salary,
       age: query.age,
@@ -69,26 +58,41 @@ export class PayrollSummaryHandler implements EndpointHandler<PayrollSummaryQuer
       prefCode: query.pref_code ?? DEFAULT_PREF_CODE,
       payMonth: month,
     });
+    const fields = payrollFields(result, {
+      prefSource: query.pref_code === undefined ? 'default' : 'query',
+      verbose: query.verbose,
+    });
+    const holidaysKnown = inSpan(month, this.holidayMonths);
+    if (!holidaysKnown) {
+      fields.notes.push(
+        `The national holiday list covers ${this.calendar.firstYear} to ${this.calendar.lastYear}; the calendar of ${month} is not given (calendar is null). The deductions do not depend on it.`,
+      );
+    }
     return {
-      ...payrollFields(result, {
-        prefSource: query.pref_code === undefined ? 'default' : 'query',
-        verbose: query.verbose,
-      }),
+      ...fields,
       year_month_source: query.year_month === undefined ? 'default_current_month_asia_tokyo' : 'query',
-      calendar: {
-        working_days: this.calendar.workingDaysInMonth(month),
-        national_holidays: this.calendar.holidaysInMonth(month).map((h) => ({
-          date: h.date,
-          weekday: h.weekday,
-          name_ja: h.name_ja,
-          name_en: h.name_en,
-          kind: h.kind,
-        })),
-        working_day_rule:
-          "Mondays to Fridays that are not national, substitute or citizens' holidays; company days off (e.g. 2-3 January) are not subtracted.",
-      },
+      calendar: holidaysKnown ? this.monthCalendar(month) : null,
       _attribution: `${PAYROLL_ATTRIBUTION}; national holidays from the Cabinet Office list`,
-      _provenance: this.provenance,
+      _provenance: this.provenance.for(result),
+    };
+  }
+
+  coverage(): DataCoverage {
+    return payrollCoverage(this.calculator, this.provenance.asOf);
+  }
+
+  private monthCalendar(month: string): NonNullable<PayrollSummaryPayload['calendar']> {
+    return {
+      working_days: this.calendar.workingDaysInMonth(month),
+      national_holidays: this.calendar.holidaysInMonth(month).map((h) => ({
+        date: h.date,
+        weekday: h.weekday,
+        name_ja: h.name_ja,
+        name_en: h.name_en,
+        kind: h.kind,
+      })),
+      working_day_rule:
+        "Mondays to Fridays that are not national, substitute or citizens' holidays; company days off (e.g. 2-3 January) are not subtracted.",
     };
   }
 }

@@ -11,11 +11,12 @@ export default definePlugin({
   lifecycle: 'paid_open',
   summary: 'One month of payroll: deductions, net pay, working days and national holidays',
   description:
-    "For a pay month (YYYY-MM, default the current month in Asia/Tokyo): income tax withheld (NTA monthly table 2026, column 甲), the employee's health insurance (with nursing care for ages 40-64 and the child and child-rearing support contribution), employees' pension, employment insurance and net pay, using the rates in force in that month (premiums deducted a month in arrears), plus the month's working days and national holidays.",
+    "For a pay month (YYYY-MM, default the current month in Asia/Tokyo): income tax withheld (NTA monthly table of the year of payment, column 甲), the employee's health insurance (with nursing care for ages 40-64 and the child and child-rearing support contribution), employees' pension, employment insurance and net pay, using the tables in force for that month (premiums deducted a month in arrears; provisional, with the reason, where a table is not published yet), plus the month's working days and national holidays.",
   source: {
-    name: 'NTA monthly withholding table 2026; Kyokai Kenpo prefecture rates; Cabinet Office national holiday list; FY2026 master tables',
-    freshness: 'static tables, FY2026; pay months 2026-01 to 2026-12',
-    url: 'https://www.nta.go.jp/publication/pamph/gensen/zeigakuhyo2026/01.htm',
+    name: 'NTA monthly withholding tables (源泉徴収税額表 月額表) by year of payment; Kyokai Kenpo prefecture rates by fiscal year; Japan Pension Service rate and grades; MHLW employment insurance rates; Children and Families Agency support contribution; Cabinet Office national holiday list',
+    freshness:
+      'static official tables by effective date; /product-status.json lists the pay months answered from confirmed tables and from when answers are provisional',
+    url: 'https://www.nta.go.jp/publication/pamph/gensen/zeigakuhyo2027/01.htm',
   },
   query: PayrollSummaryQuery,
   handler: PayrollSummaryHandler,

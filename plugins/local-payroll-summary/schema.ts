@@ -8,7 +8,8 @@ export const payrollSummaryPayloadSchema = {
     ...PAYROLL_FIELD_PROPERTIES,
     year_month_source: { enum: ['query', 'default_current_month_asia_tokyo'] },
     calendar: {
-      type: 'object',
+      type: ['object', 'null'],
+      description: "The month's working days and national holidays; null outside the holiday list's years.",
       required: ['working_days', 'national_holidays', 'working_day_rule'],
       properties: {
         working_days: { type: 'integer', description: 'Weekdays of the month that are not holidays.' },

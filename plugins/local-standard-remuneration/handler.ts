@@ -1,8 +1,13 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
-import { InvalidQueryError } from '../../core/plugins/errors';
+import type {
+  DataCoverage,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
+import { monthAfter } from '../../domain/payroll/periods';
 import { StandardRemunerationTable, type Grade } from '../../domain/payroll/standard-remuneration';
-import { intersectSpans, inSpan } from '../../domain/payroll/year-month';
+import { intersectSpans } from '../../domain/payroll/year-month';
 import { snapshotProvenance } from '../../domain/shared/data-file';
 import { tokyoDate } from '../../domain/shared/tokyo-time';
 import type { StandardRemunerationQuery } from './query';
@@ -17,8 +22,11 @@ interface GradeView {
 export interface StandardRemunerationPayload extends EndpointPayload {
   monthly_salary: number;
   month_applied: string;
-  health_insurance: GradeView & { grades_in_scale: number };
-  employees_pension: GradeView & { grades_in_scale: number };
+  health_insurance: GradeView & { grades_in_scale: number; table: string };
+  employees_pension: GradeView & { grades_in_scale: number; table: string };
+  /** true when a grade table for the month is not loaded and the latest known scale was applied. */
+  provisional: boolean;
+  provisional_reasons: string[];
   notes: string[];
   grade_table?: { health_insurance: GradeView[]; employees_pension: GradeView[] };
 }
@@ -32,39 +40,63 @@ export class StandardRemunerationHandler implements EndpointHandler<
 
   handle(query: StandardRemunerationQuery, ctx: HandlerContext): StandardRemunerationPayload {
     const month = tokyoDate(ctx.now).yearMonth;
-    const span = intersectSpans([
-      this.table.health.valid_premium_months,
-      this.table.pension.valid_premium_months,
-    ]);
-    if (!inSpan(month, span)) {
-      throw new InvalidQueryError(
-        'current_month',
-        'current_month_not_covered',
-        `The grade tables cover the months ${span.from} to ${span.to}; the current month in Asia/Tokyo (${month}) is outside them (the pension scale changes from September 2027 and its new boundaries are not in our tables yet)`,
-        `a call made while the current month in Asia/Tokyo is from ${span.from} to ${span.to}`,
-      );
-    }
-    const g = this.table.gradesFor(query.monthly_salary);
+    const g = this.table.gradesFor(query.monthly_salary, month);
+    const scales = { health: this.table.health.at(month), pension: this.table.pension.at(month) };
+    const reasons = (['health', 'pension'] as const).flatMap((k) => {
+      const s = scales[k];
+      if (!s.provisional) return [];
+      const name = k === 'health' ? 'Health-insurance' : "Employees' pension";
+      return [
+        s.provisional.reason === 'after_last_table'
+          ? `${name} grade table for ${month} is not loaded yet (the scale changes by law; the 2025 pension reform raises the pension ceiling from September 2027); the latest known scale, ${s.label} (${s.months.from ?? 'the start'} to ${s.months.to}), was applied.`
+          : `${name} grade table for ${month} is not loaded (the earliest starts ${s.months.from}); ${s.label} was applied.`,
+      ];
+    });
     const payload: StandardRemunerationPayload = {
       monthly_salary: query.monthly_salary,
       month_applied: month,
-      health_insurance: { ...view(g.health), grades_in_scale: this.table.health.grades.length },
-      employees_pension: { ...view(g.pension), grades_in_scale: this.table.pension.grades.length },
+      health_insurance: {
+        ...view(g.health.value),
+        grades_in_scale: scales.health.value.length,
+        table: scales.health.label,
+      },
+      employees_pension: {
+        ...view(g.pension.value),
+        grades_in_scale: scales.pension.value.length,
+        table: scales.pension.label,
+      },
+      provisional: reasons.length > 0,
+      provisional_reasons: reasons,
       notes: [
-        "Health insurance (and nursing care) uses grades 1-50 (58,000 to 1,390,000 yen); employees' pension uses grades 1-32 (88,000 to 650,000 yen): pay below 93,000 yen is pension grade 1 and pay of 635,000 yen or more is pension grade 32.",
+        `Health insurance (and nursing care) uses grades 1-${scales.health.value.length}; employees' pension uses grades 1-${scales.pension.value.length}, whose lowest and highest grades take in all pay below or above them.`,
         'The grade an insurer applies is fixed at enrolment, by the yearly determination (average of April-June pay, used from September) or by a revision after a change of two grades or more; this answer is the grade of the amount given.',
       ],
       _attribution:
-        "Health Insurance Act Art. 40 and Employees' Pension Insurance Act Art. 20 grade tables, as published by Kyokai Kenpo and the Japan Pension Service (FY2026), via the sources listed",
+        "Health Insurance Act Art. 40 and Employees' Pension Insurance Act Art. 20 grade tables, as published by Kyokai Kenpo (全国健康保険協会) and the Japan Pension Service (日本年金機構)",
       _provenance: snapshotProvenance(this.table.provenance),
     };
     if (query.verbose) {
       payload.grade_table = {
-        health_insurance: this.table.health.grades.map(view),
-        employees_pension: this.table.pension.grades.map(view),
+        health_insurance: scales.health.value.map(view),
+        employees_pension: scales.pension.value.map(view),
       };
     }
     return payload;
+  }
+
+  coverage(): DataCoverage {
+    const span = intersectSpans([this.table.health.covered, this.table.pension.covered]);
+    const after = monthAfter(span);
+    return {
+      kind: 'snapshot',
+      as_of: this.table.provenance.as_of,
+      periods: {
+        unit: 'month',
+        confirmed: { from: span.from ?? this.table.health.covered.from ?? '', to: span.to ?? '' },
+        provisional_from: after,
+      },
+      summary: `Statutory grade tables by effective month: confirmed to ${span.to ?? 'now'}${after ? `; from ${after} answers use the latest known scale and say provisional: true` : ''}.`,
+    };
   }
 }
 

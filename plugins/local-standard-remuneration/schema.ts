@@ -13,6 +13,10 @@ const GRADE = {
       properties: { from_jpy: { type: 'integer' }, below_jpy: { type: ['integer', 'null'] } },
     },
     grades_in_scale: { type: 'integer' },
+    table: {
+      type: 'string',
+      description: 'The grade scale applied (the statute and the months it applies to).',
+    },
   },
 };
 
@@ -23,6 +27,8 @@ export const standardRemunerationPayloadSchema = {
     'month_applied',
     'health_insurance',
     'employees_pension',
+    'provisional',
+    'provisional_reasons',
     'notes',
     '_attribution',
     '_provenance',
@@ -35,6 +41,11 @@ export const standardRemunerationPayloadSchema = {
     },
     health_insurance: { ...GRADE, description: 'Health insurance grade (1-50), also used for nursing care.' },
     employees_pension: { ...GRADE, description: "Employees' pension grade (1-32)." },
+    provisional: {
+      type: 'boolean',
+      description: 'true when no grade table for the month is loaded and the latest known scale was applied.',
+    },
+    provisional_reasons: { type: 'array', items: { type: 'string' } },
     notes: { type: 'array', items: { type: 'string' } },
     grade_table: {
       type: 'object',

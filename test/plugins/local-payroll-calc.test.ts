@@ -150,32 +150,65 @@ describe('local-payroll-calc (local/payroll/calc-by-salary)', () => {
     }
   });
 
-  it('refuses with 422 naming the span when the current month is outside the tables (no silent fallback)', async () => {
-    for (const clock of ['2027-01-01T00:00:00Z', '2025-12-31T14:59:59Z']) {
-      const off = await startTestGateway({ plugins: ['local-payroll-calc'], clock });
-      try {
-        const res = await off.get(`${PATH}?monthly_salary=300000`);
-        expect(res.status, clock).to.equal(422);
-        expect(res.body.correction_hints[0]).to.include({
-          parameter: 'current_month',
-          code: 'current_month_not_covered',
-        });
-        expect(res.body.correction_hints[0].problem).to.match(/2026-01 to 2026-12/);
-        expect(res.body.correction_hints[0].hint).to.be.a('string');
-      } finally {
-        await off.close();
-      }
+  it('keeps answering in 2027: 200 on 2027-01-02, with the 2027 withholding table', async () => {
+    const jan = await startTestGateway({
+      plugins: ['local-payroll-calc'],
+      clock: '2027-01-02T00:00:00+09:00',
+    });
+    try {
+      const res = await jan.get(`${PATH}?monthly_salary=300000`);
+      expect(res.status).to.equal(200);
+      expect(res.body.year_month).to.equal('2027-01');
+      const tax = res.body.tables_in_force.find((t: { component: string }) => t.component === 'income_tax');
+      expect(tax).to.include({ chosen_by: 'pay_month', month: '2027-01', status: 'confirmed' });
+      expect(tax.table).to.match(/令和9年分/);
+      expect(res.body.conventions.income_tax).to.match(/令和9年分/);
+    } finally {
+      await jan.close();
     }
   });
 
-  it('names its sources, says the data is a dated snapshot and that the withholding rows are a third-party extraction', async () => {
+  it('past the last published table: still 200, provisional: true, naming the table used and why', async () => {
+    const far = await startTestGateway({ plugins: ['local-payroll-calc'], clock: '2031-06-15T00:00:00Z' });
+    try {
+      const res = await far.get(`${PATH}?monthly_salary=300000`);
+      expect(res.status).to.equal(200);
+      expect(res.body).to.include({ year_month: '2031-06', provisional: true });
+      const reasons = res.body.provisional_reasons.join(' ');
+      expect(reasons).to.match(/Income tax withheld: no table for the pay month 2031-06 is loaded yet/);
+      expect(reasons).to.match(/Health and nursing-care insurance: no table for the premium month 2031-05/);
+      expect(reasons).to.match(/latest known table/);
+      const provisional = res.body.tables_in_force.filter(
+        (t: { status: string }) => t.status === 'provisional',
+      );
+      expect(provisional.map((t: { component: string }) => t.component)).to.include.members([
+        'income_tax',
+        'health_insurance',
+        'employment_insurance',
+      ]);
+      expect(res.body.net_pay_jpy).to.equal(
+        300000 - res.body.social_insurance_total_jpy - res.body.income_tax_jpy,
+      );
+    } finally {
+      await far.close();
+    }
+  });
+
+  it('names the official publishers as sources, and the transcriptions only as cross-checks', async () => {
     const b = (await get('monthly_salary=300000')).body;
     expect(b._attribution)
       .to.match(/National Tax Agency/)
       .and.match(/Kyokai Kenpo/);
     expect(b._provenance.kind).to.equal('snapshot');
-    expect(b._provenance.sources.map((s: { name: string }) => s.name).join(' ')).to.match(/keiri-tools/);
-    expect(b._provenance.notes.join(' ')).to.match(/third-party/);
+    const sources: Array<{ name: string; url?: string }> = b._provenance.sources;
+    for (const s of sources)
+      expect(s.url, s.name).to.match(/^https:\/\/[^/]*(\.go\.jp|kyoukaikenpo\.or\.jp)\//);
+    expect(sources.map((s) => s.url).join(' ')).to.include(
+      'www.nta.go.jp/publication/pamph/gensen/zeigakuhyo2026',
+    );
+    const checked = b._provenance.cross_checked_against.map((s: { name: string }) => s.name).join(' ');
+    expect(checked).to.match(/keiri-tools/);
+    expect(JSON.stringify(b)).not.to.match(/shared\/|reference\/|team re/i);
     expect(b._gateway).to.include({ endpoint_id: 'local-payroll-calc', price_micro_usdc: 10000 });
   });
 });

@@ -1,6 +1,18 @@
 import { expect } from 'chai';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { itAnswersEachQuery, type QueryCase } from '../support/query-cases';
+import { PayrollCalculator } from '../../domain/payroll/payroll-calculator';
+import { SocialInsuranceRates } from '../../domain/payroll/premium-rates';
+import { StandardRemunerationTable } from '../../domain/payroll/standard-remuneration';
+import { WithholdingTables } from '../../domain/payroll/withholding';
+import { addMonths } from '../../domain/payroll/year-month';
+
+/** The same tables the gateway loads, to state which months are confirmed without writing them down. */
+const calculator = new PayrollCalculator(
+  new StandardRemunerationTable(),
+  new SocialInsuranceRates(),
+  new WithholdingTables(),
+);
 
 const PATH = '/preview/v1/local/combined/payroll-summary';
 
@@ -92,7 +104,7 @@ describe('local-payroll-summary (local/combined/payroll-summary)', () => {
       const april = await at('2026-04');
       const may = await at('2026-05');
       expect(april.health_insurance_breakdown.child_support_jpy).to.equal(0);
-      expect(april.notes.join(' ')).to.match(/April 2026 premium/);
+      expect(april.notes.join(' ')).to.match(/premium of 2026-04/);
       expect(may.health_insurance_breakdown.child_support_jpy).to.equal(345);
     });
 
@@ -100,22 +112,35 @@ describe('local-payroll-summary (local/combined/payroll-summary)', () => {
       expect((await at('2026-03')).employment_insurance_jpy).to.equal(1650);
       expect((await at('2026-04')).employment_insurance_jpy).to.equal(1500);
     });
+  });
 
-    it('withholding table 2026: January to December 2026 pay; 2025-12 and 2027-01 are refused, naming the span', async () => {
-      expect((await get('monthly_salary=300000&year_month=2026-01')).status).to.equal(200);
-      expect((await get('monthly_salary=300000&year_month=2026-12')).status).to.equal(200);
-      for (const ym of ['2025-12', '2027-01', '2024-06']) {
-        const res = await get(`monthly_salary=300000&year_month=${ym}`);
-        expect(res.status, ym).to.equal(422);
-        expect(res.body.correction_hints[0]).to.include({
-          parameter: 'year_month',
-          code: 'year_month_not_covered',
-          accepted: 'a month written YYYY-MM from 2026-01 to 2026-12',
-          example: '2026-12',
-        });
-        expect(res.body.correction_hints[0].hint).to.match(/year_month=2026-12/);
+  it('every pay month 2025-01 to 2027-12 answers 200, each component from the table in force for its month', async () => {
+    const confirmedTo = calculator.confirmedPayMonths.to;
+    for (let m = '2025-01'; m <= '2027-12'; m = addMonths(m, 1)) {
+      const res = await get(`monthly_salary=412345&age=45&dependents=2&pref_code=27&year_month=${m}`);
+      expect(res.status, m).to.equal(200);
+      const b = res.body;
+      for (const t of b.tables_in_force) {
+        const covers =
+          (t.applies.from === null || t.month >= t.applies.from) &&
+          (t.applies.to === null || t.month <= t.applies.to);
+        expect(t.status, `${m} ${t.component}`).to.equal(covers ? 'confirmed' : 'provisional');
+        expect(t.month, `${m} ${t.component}`).to.equal(t.chosen_by === 'pay_month' ? m : addMonths(m, -1));
       }
-    });
+      const tax = b.tables_in_force.find((t: { component: string }) => t.component === 'income_tax');
+      expect(tax.status, `${m} income tax`).to.equal('confirmed');
+      expect(b.provisional, m).to.equal(m > confirmedTo);
+      expect(b.provisional_reasons.length > 0, m).to.equal(m > confirmedTo);
+    }
+  });
+
+  it('the pay months from when answers are provisional are those after the last confirmed table', async () => {
+    const first = calculator.provisionalFrom;
+    const b = (await get(`monthly_salary=300000&year_month=${first}`)).body;
+    expect(b.provisional).to.equal(true);
+    expect(b.provisional_reasons.join(' ')).to.match(/was applied/);
+    const before = (await get(`monthly_salary=300000&year_month=${addMonths(first, -1)}`)).body;
+    expect(before.provisional).to.equal(false);
   });
 
   it("adds the month's working days and national holidays", async () => {
@@ -141,19 +166,21 @@ describe('local-payroll-summary (local/combined/payroll-summary)', () => {
     expect(b).to.include({ year_month: '2026-11', year_month_source: 'default_current_month_asia_tokyo' });
     expect(b.prefecture).to.include({ code: '13', source: 'default' });
     expect(b.calendar.working_days).to.equal(19);
+    // 2027-01-02 in Tokyo: the default month moves into 2027 and is answered.
     const later = await startTestGateway({
       plugins: ['local-payroll-summary'],
-      clock: '2026-12-31T15:00:00Z',
+      clock: '2027-01-02T00:00:00+09:00',
     });
     try {
       const res = await later.get(`${PATH}?monthly_salary=300000`);
-      expect(res.status).to.equal(422);
-      expect(res.body.correction_hints[0]).to.include({
-        parameter: 'year_month',
-        code: 'year_month_not_covered',
+      expect(res.status).to.equal(200);
+      expect(res.body).to.include({
+        year_month: '2027-01',
+        year_month_source: 'default_current_month_asia_tokyo',
       });
-      expect(res.body.correction_hints[0].problem).to.match(/current month in Asia\/Tokyo \(2027-01\)/);
-      expect((await later.get(`${PATH}?monthly_salary=300000&year_month=2026-12`)).status).to.equal(200);
+      expect(res.body.calendar.national_holidays.map((h: { date: string }) => h.date)).to.include(
+        '2027-01-01',
+      );
     } finally {
       await later.close();
     }

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { itAnswersEachQuery, type QueryCase } from '../support/query-cases';
+import { StandardRemunerationTable } from '../../domain/payroll/standard-remuneration';
+import { addMonths } from '../../domain/payroll/year-month';
 
 const PATH = '/preview/v1/local/social-insurance/standard-remuneration';
 
@@ -22,13 +24,16 @@ describe('local-standard-remuneration (local/social-insurance/standard-remunerat
       standard_monthly_remuneration_jpy: 300000,
       bracket: { from_jpy: 290000, below_jpy: 310000 },
       grades_in_scale: 50,
+      table: 'Health Insurance Act Art. 40 grades 1-50 (from April 2016)',
     });
     expect(res.body.employees_pension).to.deep.equal({
       grade: 19,
       standard_monthly_remuneration_jpy: 300000,
       bracket: { from_jpy: 290000, below_jpy: 310000 },
       grades_in_scale: 32,
+      table: "Employees' Pension Insurance Act Art. 20 grades 1-32 (from September 2020)",
     });
+    expect(res.body).to.include({ provisional: false });
     expect(res.body.grade_table).to.equal(undefined);
   });
 
@@ -88,24 +93,28 @@ describe('local-standard-remuneration (local/social-insurance/standard-remunerat
   ];
   itAnswersEachQuery(get, bounds);
 
-  it('refuses with 422 naming the span once the current month is past the pension scale (September 2027)', async () => {
+  it('past the last loaded pension scale: answers 200 with the latest scale, provisional, saying why', async () => {
+    const lastMonth = new StandardRemunerationTable().pension.covered.to!;
+    const after = addMonths(lastMonth, 1);
     const later = await startTestGateway({
       plugins: ['local-standard-remuneration'],
-      clock: '2027-08-31T15:00:00Z',
+      clock: `${after}-01T00:00:00+09:00`,
     });
     const last = await startTestGateway({
       plugins: ['local-standard-remuneration'],
-      clock: '2027-08-31T14:59:59Z',
+      clock: `${lastMonth}-28T12:00:00+09:00`,
     });
     try {
       const res = await later.get(`${PATH}?monthly_salary=300000`);
-      expect(res.status).to.equal(422);
-      expect(res.body.correction_hints[0]).to.include({
-        parameter: 'current_month',
-        code: 'current_month_not_covered',
-      });
-      expect(res.body.correction_hints[0].problem).to.match(/2020-09 to 2027-08/);
-      expect((await last.get(`${PATH}?monthly_salary=300000`)).body.month_applied).to.equal('2027-08');
+      expect(res.status).to.equal(200);
+      expect(res.body).to.include({ month_applied: after, provisional: true });
+      expect(res.body.provisional_reasons).to.have.length(1);
+      expect(res.body.provisional_reasons[0])
+        .to.match(/pension grade table/)
+        .and.include(lastMonth);
+      const confirmed = (await last.get(`${PATH}?monthly_salary=300000`)).body;
+      expect(confirmed).to.include({ month_applied: lastMonth, provisional: false });
+      expect(confirmed.provisional_reasons).to.deep.equal([]);
     } finally {
       await later.close();
       await last.close();

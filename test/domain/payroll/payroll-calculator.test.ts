@@ -3,12 +3,12 @@ import { exactYenText } from '../../../domain/payroll/fixed-point';
 import { PayrollCalculator, type PayrollInput } from '../../../domain/payroll/payroll-calculator';
 import { SocialInsuranceRates } from '../../../domain/payroll/premium-rates';
 import { StandardRemunerationTable } from '../../../domain/payroll/standard-remuneration';
-import { MonthlyWithholdingTable } from '../../../domain/payroll/withholding';
+import { MonthlyWithholdingTable, WithholdingTables } from '../../../domain/payroll/withholding';
 
 const calculator = new PayrollCalculator(
   new StandardRemunerationTable(),
   new SocialInsuranceRates(),
-  new MonthlyWithholdingTable(),
+  new WithholdingTables(),
 );
 const calc = (over: Partial<PayrollInput>) =>
   calculator.calculate({
@@ -52,11 +52,17 @@ const FEE_TABLE: Array<[string, number, number, string, number, string, number]>
 ];
 
 describe('payroll calculator (domain)', () => {
-  it('supports exactly the pay months every table covers: January to December 2026', () => {
-    expect(calculator.supportedPayMonths).to.deep.equal({ from: '2026-01', to: '2026-12' });
-    expect(calculator.covers('2025-12')).to.equal(false);
-    expect(calculator.covers('2027-01')).to.equal(false);
-    expect(() => calc({ payMonth: '2027-01' })).to.throw(/outside the tables/);
+  it('confirmed pay months end where the first table ends; later months are answered provisionally', () => {
+    const { to } = calculator.confirmedPayMonths;
+    const last = calc({ payMonth: to });
+    expect(last.provisional).to.equal(false);
+    expect(last.tables.every((t) => t.provisional === null)).to.equal(true);
+    const after = calc({ payMonth: calculator.provisionalFrom });
+    expect(after.provisional).to.equal(true);
+    expect(after.tables.filter((t) => t.provisional !== null).map((t) => t.provisional!.reason)).to.include(
+      'after_last_table',
+    );
+    expect(after.net_pay_jpy).to.be.a('number');
   });
 
   describe('Kyokai Kenpo FY2026 fee-table cells (March 2026 premium, April 2026 pay: no support contribution yet)', () => {
@@ -197,7 +203,10 @@ describe('payroll calculator (domain)', () => {
     expect(r.after_social_insurance_jpy).to.equal(240_000 - r.social_insurance_total_jpy);
     expect(r.withholding.amount_jpy).to.equal(r.after_social_insurance_jpy);
     expect(r.withholding.tax_jpy).to.equal(
-      new MonthlyWithholdingTable().taxFor(r.after_social_insurance_jpy, 1).tax_jpy,
+      new MonthlyWithholdingTable('payroll/withholding-monthly-2026.json').taxFor(
+        r.after_social_insurance_jpy,
+        1,
+      ).tax_jpy,
     );
   });
 

@@ -14,19 +14,24 @@ const PENSION = HEALTH.slice(3, 35).map(([amount, from], i) => [amount, i === 0 
 
 describe('standard monthly remuneration grades (domain)', () => {
   const table = new StandardRemunerationTable();
+  /** Grades of an amount under the scales in force for the premium month of November 2026. */
+  const gradesFor = (pay: number) => {
+    const g = table.gradesFor(pay, '2026-11');
+    return { health: g.health.value, pension: g.pension.value };
+  };
 
   it('has 50 health grades and 32 pension grades', () => {
-    expect(table.health.grades).to.have.length(50);
-    expect(table.pension.grades).to.have.length(32);
+    expect(table.health.at('2026-11').value).to.have.length(50);
+    expect(table.pension.at('2026-11').value).to.have.length(32);
   });
 
   HEALTH.forEach(([amount, from], i) => {
     const grade = i + 1;
     it(`health grade ${grade} (${amount}): one yen below ${from}, at it and one yen above`, () => {
-      const at = table.gradesFor(from).health;
+      const at = gradesFor(from).health;
       expect(at).to.include({ grade, monthly_amount: amount, pay_from: from });
-      expect(table.gradesFor(from + 1).health.grade).to.equal(grade);
-      if (grade > 1) expect(table.gradesFor(from - 1).health.grade).to.equal(grade - 1);
+      expect(gradesFor(from + 1).health.grade).to.equal(grade);
+      if (grade > 1) expect(gradesFor(from - 1).health.grade).to.equal(grade - 1);
       expect(at.pay_below).to.equal(grade < 50 ? HEALTH[grade][1] : null);
     });
   });
@@ -34,34 +39,34 @@ describe('standard monthly remuneration grades (domain)', () => {
   PENSION.forEach(([amount, from], i) => {
     const grade = i + 1;
     it(`pension grade ${grade} (${amount}): one yen below ${from}, at it and one yen above`, () => {
-      expect(table.gradesFor(from).pension).to.include({ grade, monthly_amount: amount, pay_from: from });
-      expect(table.gradesFor(from + 1).pension.grade).to.equal(grade);
-      if (grade > 1) expect(table.gradesFor(from - 1).pension.grade).to.equal(grade - 1);
+      expect(gradesFor(from).pension).to.include({ grade, monthly_amount: amount, pay_from: from });
+      expect(gradesFor(from + 1).pension.grade).to.equal(grade);
+      if (grade > 1) expect(gradesFor(from - 1).pension.grade).to.equal(grade - 1);
     });
   });
 
   it('pension grade 1 covers all pay below 93,000 and grade 32 all pay from 635,000, with no upper bound', () => {
-    expect(table.gradesFor(0).pension).to.include({ grade: 1, monthly_amount: 88_000 });
-    expect(table.gradesFor(62_999).health).to.include({ grade: 1, monthly_amount: 58_000 });
-    expect(table.gradesFor(62_999).pension).to.include({ grade: 1, monthly_amount: 88_000 });
-    expect(table.gradesFor(92_999).pension.grade).to.equal(1);
-    expect(table.gradesFor(99_999_999).pension).to.include({
+    expect(gradesFor(0).pension).to.include({ grade: 1, monthly_amount: 88_000 });
+    expect(gradesFor(62_999).health).to.include({ grade: 1, monthly_amount: 58_000 });
+    expect(gradesFor(62_999).pension).to.include({ grade: 1, monthly_amount: 88_000 });
+    expect(gradesFor(92_999).pension.grade).to.equal(1);
+    expect(gradesFor(99_999_999).pension).to.include({
       grade: 32,
       monthly_amount: 650_000,
       pay_below: null,
     });
-    expect(table.gradesFor(99_999_999).health).to.include({
+    expect(gradesFor(99_999_999).health).to.include({
       grade: 50,
       monthly_amount: 1_390_000,
       pay_below: null,
     });
-    expect(table.gradesFor(1_354_999).health.grade).to.equal(49);
+    expect(gradesFor(1_354_999).health.grade).to.equal(49);
   });
 
   it('pension grade n is health grade n + 3 for health grades 4 to 35', () => {
     for (let h = 4; h <= 35; h++) {
       const from = HEALTH[h - 1][1];
-      const g = table.gradesFor(from);
+      const g = gradesFor(from);
       expect(g.pension.grade, `health grade ${h}`).to.equal(h - 3);
       expect(g.pension.monthly_amount).to.equal(g.health.monthly_amount);
     }

@@ -35,7 +35,7 @@ const PUBLISHED_SEGMENTS: Array<[number, number, number[]]> = [
 ];
 
 describe('monthly withholding table 2026, column 甲 (domain)', () => {
-  const table = new MonthlyWithholdingTable();
+  const table = new MonthlyWithholdingTable('payroll/withholding-monthly-2026.json');
   const tax = (a: number, n: number) => table.taxFor(a, n).tax_jpy;
 
   for (const [from, below, taxes] of PUBLISHED_ROWS) {
