@@ -1,7 +1,13 @@
-/** Per-channel sales status, derived from the deployment's configuration. */
+/**
+ * Per-channel sales status, derived from the deployment's configuration, and what data every
+ * channel serves (the same handlers answer on all of them), derived from the plugins' coverage.
+ */
 import { marketplaceConfigured, paymentsConfigured, type GatewayConfig } from '../config';
+import type { DataCoverage } from '../plugins/contract';
+import type { RegisteredPlugin } from '../plugins/registry';
 
-export type ChannelStatus = 'live' | 'not_configured' | 'planned';
+/** open: the channel takes calls; not a statement about the data, which `data` describes. */
+export type ChannelStatus = 'open' | 'not_configured' | 'planned';
 
 export interface ChannelStatuses {
   preview: ChannelStatus;
@@ -14,10 +20,57 @@ export interface ChannelStatuses {
 
 export function channelStatuses(config: GatewayConfig): ChannelStatuses {
   return {
-    preview: 'live',
-    x402: paymentsConfigured(config) ? 'live' : 'not_configured',
-    marketplace: marketplaceConfigured(config) ? 'live' : 'not_configured',
-    broker: 'live',
+    preview: 'open',
+    x402: paymentsConfigured(config) ? 'open' : 'not_configured',
+    marketplace: marketplaceConfigured(config) ? 'open' : 'not_configured',
+    broker: 'open',
     card_fiat: 'planned',
   };
+}
+
+export interface ChannelView {
+  status: ChannelStatus;
+  /** What a call on this channel answers from (null where the channel takes no calls). */
+  data: string | null;
+}
+
+export type ChannelViews = Record<keyof ChannelStatuses, ChannelView>;
+
+/** Each channel's status with the data it serves. */
+export function channelViews(config: GatewayConfig, data: string): ChannelViews {
+  const status = channelStatuses(config);
+  const view = (s: ChannelStatus): ChannelView => ({ status: s, data: s === 'open' ? data : null });
+  return {
+    preview: view(status.preview),
+    x402: view(status.x402),
+    marketplace: view(status.marketplace),
+    broker: view(status.broker),
+    card_fiat: view(status.card_fiat),
+  };
+}
+
+/** An endpoint's coverage as its handler states it; the manifest's freshness words otherwise. */
+export function endpointCoverage(p: RegisteredPlugin, now: Date): DataCoverage | { summary: string } {
+  return p.handler.coverage?.(now) ?? { summary: p.manifest.source.freshness };
+}
+
+/** One sentence on what a set of endpoints serves: how many from dated snapshots, how many live. */
+export function dataSummary(plugins: readonly RegisteredPlugin[], now: Date): string {
+  const kinds = { snapshot: [] as string[], live: 0, fallback: 0, other: 0 };
+  for (const p of plugins) {
+    const c = endpointCoverage(p, now);
+    if (!('kind' in c)) kinds.other++;
+    else if (c.kind === 'snapshot') kinds.snapshot.push(c.as_of);
+    else if (c.kind === 'live') kinds.live++;
+    else kinds.fallback++;
+  }
+  const dates = [...new Set(kinds.snapshot)].sort();
+  const parts = [
+    dates.length > 0 &&
+      `${kinds.snapshot.length} from dated snapshots or tables (as of ${dates.length > 1 ? `${dates[0]} to ${dates[dates.length - 1]}` : dates[0]})`,
+    kinds.live > 0 && `${kinds.live} live from the upstream`,
+    kinds.fallback > 0 && `${kinds.fallback} live with a dated snapshot when the upstream is not configured`,
+    kinds.other > 0 && `${kinds.other} as their descriptions say`,
+  ].filter(Boolean);
+  return `Same data on every channel: ${parts.join('; ')}. Coverage per endpoint (size of each snapshot, months covered) is in /product-status.json.`;
 }

@@ -40,7 +40,7 @@ export function buildLlmsTxt(s: GatewayServices): string {
     `   curl '${base}/keys/status' -H 'X-API-Key: jpgw_...'   # balance and recent usage`,
     '   Optional header Idempotency-Key: <uuid> makes retries safe (charged once).',
     '',
-    `3. Pay per call with x402 (USDC on ${s.config.x402.network}, scheme exact)${channels.x402 === 'live' ? '' : ' [not configured on this deployment: paid paths answer 503]'}:`,
+    `3. Pay per call with x402 (USDC on ${s.config.x402.network}, scheme exact)${channels.x402 === 'open' ? '' : ' [not configured on this deployment: paid paths answer 503]'}:`,
     first
       ? `   curl -i '${base}${first.paths.x402}${ex}'   # -> 402 with the payment requirements (normal handshake, not an outage)`
       : '',
@@ -48,7 +48,7 @@ export function buildLlmsTxt(s: GatewayServices): string {
     `   ${base}/.well-known/x402), then repeat the same request with header X-PAYMENT (x402 v1/v2) or PAYMENT-SIGNATURE (v2).`,
     '   Standard x402 clients (e.g. @x402/fetch) do this for you. The answer carries X-PAYMENT-RESPONSE / PAYMENT-RESPONSE.',
     '',
-    `4. Marketplace${channels.marketplace === 'live' ? '' : ' [not configured on this deployment]'}: subscribe through the marketplace listing; it calls`,
+    `4. Marketplace${channels.marketplace === 'open' ? '' : ' [not configured on this deployment]'}: subscribe through the marketplace listing; it calls`,
     first ? `   ${base}${mkt}/${first.tail}${ex}` : '',
     '   and injects its shared-secret header (X-Marketplace-Proxy-Secret or X-Service-Marketplace-Secret); buyers never set it.',
     '',

@@ -5,7 +5,41 @@
 const str = { type: 'string' };
 const int = { type: 'integer' };
 const money = { type: 'object', required: ['micro_usdc', 'usd'], properties: { micro_usdc: int, usd: str } };
-const channelStatus = { enum: ['live', 'not_configured', 'planned'] };
+const channelStatus = {
+  type: 'object',
+  required: ['status', 'data'],
+  properties: {
+    status: {
+      enum: ['open', 'not_configured', 'planned'],
+      description: 'open: the channel takes calls (a statement about the channel, not the data).',
+    },
+    data: { type: ['string', 'null'], description: 'What calls on this channel answer from.' },
+  },
+};
+/** DataCoverage (core/plugins/contract.ts), or the manifest's freshness words for a plugin that states none. */
+const dataCoverage = {
+  type: 'object',
+  required: ['summary'],
+  properties: {
+    kind: { enum: ['live', 'snapshot', 'live_with_snapshot_fallback'] },
+    as_of: str,
+    records: {
+      type: 'object',
+      required: ['count', 'unit', 'complete'],
+      properties: { count: int, unit: str, complete: { type: 'boolean' } },
+    },
+    periods: {
+      type: 'object',
+      required: ['unit', 'confirmed', 'provisional_from'],
+      properties: {
+        unit: str,
+        confirmed: { type: 'object', required: ['from', 'to'], properties: { from: str, to: str } },
+        provisional_from: { type: ['string', 'null'] },
+      },
+    },
+    summary: str,
+  },
+};
 const channels = {
   type: 'object',
   required: ['preview', 'x402', 'marketplace', 'broker', 'card_fiat'],
@@ -146,7 +180,14 @@ export const GATEWAY_SCHEMAS: Record<string, unknown> = {
       {
         type: 'object',
         required: ['endpoints'],
-        properties: { endpoints: { type: 'array', items: endpoint } },
+        properties: {
+          endpoints: {
+            type: 'array',
+            items: {
+              allOf: [endpoint, { type: 'object', required: ['data'], properties: { data: dataCoverage } }],
+            },
+          },
+        },
       },
     ],
   },
@@ -176,8 +217,8 @@ export const GATEWAY_SCHEMAS: Record<string, unknown> = {
         type: 'array',
         items: {
           type: 'object',
-          required: ['endpoint_id', 'product_id', 'lifecycle'],
-          properties: { endpoint_id: str, product_id: str, lifecycle: str },
+          required: ['endpoint_id', 'product_id', 'lifecycle', 'data'],
+          properties: { endpoint_id: str, product_id: str, lifecycle: str, data: dataCoverage },
         },
       },
     },

@@ -3,7 +3,7 @@ import type { Router } from 'express';
 import { ERROR_REF, jsonResponse, mount } from './api-catalog';
 import { HttpError } from './errors';
 import type { GatewayServices } from './services';
-import { channelStatuses } from '../discovery/channels';
+import { channelViews, dataSummary, endpointCoverage } from '../discovery/channels';
 import { describeEndpoint } from '../discovery/describe';
 import { buildOpenApi } from '../discovery/openapi';
 import { ref } from '../discovery/schemas';
@@ -43,16 +43,16 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
         marketplace: `${base}${mkt}/${product.family}/`,
         broker: `${base}/broker/call`,
       },
-      channels: channelStatuses(s.config),
+      channels: channelViews(s.config, dataSummary(endpoints, s.clock.now())),
       detail: `${base}/products/${product.id}`,
     };
   };
 
-  // Built once: the catalog does not change while the process runs.
-  const productsBody = {
+  // Built per request: live upstreams and the dated tables in force change with the clock.
+  const productsBody = () => ({
     interface_version: INTERFACE_VERSION,
     products: s.registry.products.map(productView),
-  };
+  });
 
   mount(
     router,
@@ -93,7 +93,7 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
       responses: { '200': jsonResponse('The sales catalog.', ref('ProductList')) },
     },
     (_req, res) => {
-      res.json(productsBody);
+      res.json(productsBody());
     },
   );
 
@@ -129,7 +129,9 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
       }
       res.json({
         ...productView(product),
-        endpoints: s.registry.soldOfProduct(product.id).map(endpointView),
+        endpoints: s.registry
+          .soldOfProduct(product.id)
+          .map((p) => ({ ...endpointView(p), data: endpointCoverage(p, s.clock.now()) })),
       });
     },
   );
@@ -144,11 +146,14 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
       product_id: p.id,
       status: s.registry.soldOfProduct(p.id).length > 0 ? 'paid_open' : 'unavailable',
       endpoint_count: s.registry.soldOfProduct(p.id).length,
-      channels: channelStatuses(s.config),
+      channels: channelViews(s.config, dataSummary(s.registry.soldOfProduct(p.id), s.clock.now())),
     })),
-    endpoints: s.registry
-      .sold()
-      .map((p) => ({ endpoint_id: p.endpointId, product_id: p.product.id, lifecycle: p.manifest.lifecycle })),
+    endpoints: s.registry.sold().map((p) => ({
+      endpoint_id: p.endpointId,
+      product_id: p.product.id,
+      lifecycle: p.manifest.lifecycle,
+      data: endpointCoverage(p, s.clock.now()),
+    })),
   });
   mount(
     router,

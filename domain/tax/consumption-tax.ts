@@ -29,6 +29,18 @@ export interface InvoicePhase {
   /** Share of the deemed input tax creditable on purchases from non-registered businesses. */
   non_registered_purchase_credit_percent: number | null;
   basis: string;
+  /**
+   * The yearly cap on purchases from one non-registered supplier that can take the transitional
+   * credit; it applies by the buyer's tax period (start date), not by the purchase date.
+   */
+  transitional_credit_cap: TransitionalCreditCap | null;
+}
+
+export interface TransitionalCreditCap {
+  yearly_purchases_per_supplier_jpy: number;
+  tax_periods_starting_from: string;
+  basis: string;
+  previous?: { yearly_purchases_per_supplier_jpy: number; tax_periods_starting_from: string };
 }
 
 interface ConsumptionTaxFile {

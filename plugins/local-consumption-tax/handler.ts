@@ -1,5 +1,10 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import type {
+  DataCoverage,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
 import { snapshotProvenance } from '../../domain/shared/data-file';
 import { tokyoDate } from '../../domain/shared/tokyo-time';
 import {
@@ -8,6 +13,7 @@ import {
   type InvoicePhase,
   type RatePeriod,
   type RateSplit,
+  type TransitionalCreditCap,
 } from '../../domain/tax/consumption-tax';
 import type { ConsumptionTaxQuery } from './query';
 
@@ -19,6 +25,7 @@ interface InvoiceSystemView {
   non_registered_purchase_credit_percent: number | null;
   period: { from: string; to: string | null };
   basis: string;
+  transitional_credit_cap: TransitionalCreditCap | null;
 }
 
 export interface ConsumptionTaxPayload extends EndpointPayload {
@@ -36,6 +43,14 @@ export interface ConsumptionTaxPayload extends EndpointPayload {
 @injectable()
 export class ConsumptionTaxHandler implements EndpointHandler<ConsumptionTaxQuery, ConsumptionTaxPayload> {
   constructor(private readonly table: ConsumptionTaxTable) {}
+
+  coverage(): DataCoverage {
+    return {
+      kind: 'snapshot',
+      as_of: this.table.provenance.as_of,
+      summary: `Consumption-tax rates since 1989 and the qualified-invoice transitional credit schedule as enacted, as of ${this.table.provenance.as_of}; a later amendment is not in it until the table is updated.`,
+    };
+  }
 
   handle(query: ConsumptionTaxQuery, ctx: HandlerContext): ConsumptionTaxPayload {
     const date = query.date ?? tokyoDate(ctx.now).iso;
@@ -84,6 +99,7 @@ export class ConsumptionTaxHandler implements EndpointHandler<ConsumptionTaxQuer
             non_registered_purchase_credit_percent: phase.non_registered_purchase_credit_percent,
             period: { from: phase.from, to: phase.to },
             basis: phase.basis,
+            transitional_credit_cap: phase.transitional_credit_cap,
           }
         : null,
       ...tail,

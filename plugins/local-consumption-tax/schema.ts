@@ -59,6 +59,29 @@ export const consumptionTaxPayloadSchema = {
             },
             name_ja: { type: 'string' },
             description: { type: 'string' },
+            transitional_credit_cap: {
+              description:
+                "Yearly cap on purchases from one non-registered supplier that can take the transitional credit, by the buyer's tax period; null where no cap applies.",
+              oneOf: [
+                { type: 'null' },
+                {
+                  type: 'object',
+                  required: ['yearly_purchases_per_supplier_jpy', 'tax_periods_starting_from', 'basis'],
+                  properties: {
+                    yearly_purchases_per_supplier_jpy: { type: 'integer' },
+                    tax_periods_starting_from: { type: 'string', format: 'date' },
+                    basis: { type: 'string' },
+                    previous: {
+                      type: 'object',
+                      properties: {
+                        yearly_purchases_per_supplier_jpy: { type: 'integer' },
+                        tax_periods_starting_from: { type: 'string', format: 'date' },
+                      },
+                    },
+                  },
+                },
+              ],
+            },
             qualified_invoice_required: { type: 'boolean' },
             non_registered_purchase_credit_percent: {
               type: ['integer', 'null'],

@@ -1,5 +1,10 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import type {
+  DataCoverage,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
 import { InvalidQueryError } from '../../core/plugins/errors';
 import { isFlagOn } from '../../core/plugins/query-rules';
 import { HolidayCalendar, type HolidayKind } from '../../domain/holidays/calendar';
@@ -29,6 +34,20 @@ export interface HolidayPayload extends EndpointPayload {
 @injectable()
 export class HolidayHandler implements EndpointHandler<HolidayQuery, HolidayPayload> {
   constructor(private readonly calendar: HolidayCalendar) {}
+
+  coverage(): DataCoverage {
+    const { firstYear, lastYear } = this.calendar;
+    return {
+      kind: 'snapshot',
+      as_of: this.calendar.provenance.as_of,
+      periods: {
+        unit: 'year',
+        confirmed: { from: String(firstYear), to: String(lastYear) },
+        provisional_from: null,
+      },
+      summary: `The Cabinet Office list of national holidays for ${firstYear} to ${lastYear} (with substitute and citizens' holidays), as of ${this.calendar.provenance.as_of}.`,
+    };
+  }
 
   handle(query: HolidayQuery, ctx: HandlerContext): HolidayPayload {
     const year = query.year ?? tokyoDate(ctx.now).year;

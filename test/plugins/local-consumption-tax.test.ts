@@ -95,6 +95,23 @@ describe('local-consumption-tax (local/tax/consumption/rate)', () => {
     });
   }
 
+  it('states the yearly cap on transitional credit per non-registered supplier: 100,000,000 yen from tax periods starting 2026-10-01', async () => {
+    const after = (await at('2026-11-22')).invoice_system;
+    expect(after.transitional_credit_cap).to.deep.include({
+      yearly_purchases_per_supplier_jpy: 100_000_000,
+      tax_periods_starting_from: '2026-10-01',
+      previous: { yearly_purchases_per_supplier_jpy: 1_000_000_000, tax_periods_starting_from: '2024-10-01' },
+    });
+    expect(after.transitional_credit_cap.basis).to.match(/令和8年度/);
+    const before = (await at('2025-06-01')).invoice_system;
+    expect(before.transitional_credit_cap).to.include({
+      yearly_purchases_per_supplier_jpy: 1_000_000_000,
+      tax_periods_starting_from: '2024-10-01',
+    });
+    expect((await at('2031-10-01')).invoice_system.transitional_credit_cap).to.equal(null);
+    expect((await at('2020-01-01')).invoice_system.transitional_credit_cap).to.equal(null);
+  });
+
   for (const bad of [
     '2026-02-30',
     '2026-13-01',

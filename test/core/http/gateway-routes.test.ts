@@ -29,13 +29,20 @@ describe('gateway endpoints', () => {
     const local = res.body.products[0];
     expect(local.urls.preview).to.equal('http://gateway.test/preview/v1/local/');
     expect(local.urls.production).to.equal('http://gateway.test/v1/local/');
-    expect(local.channels).to.deep.equal({
-      preview: 'live',
+    const status = Object.fromEntries(
+      Object.entries(local.channels as Record<string, { status: string }>).map(([k, v]) => [k, v.status]),
+    );
+    expect(status).to.deep.equal({
+      preview: 'open',
       x402: 'not_configured',
       marketplace: 'not_configured',
-      broker: 'live',
+      broker: 'open',
       card_fiat: 'planned',
     });
+    // Each open channel says what it answers from, not a bare "live".
+    expect(local.channels.preview.data).to.match(/from dated snapshots or tables \(as of \d{4}-\d{2}-\d{2}/);
+    expect(local.channels.broker.data).to.equal(local.channels.preview.data);
+    expect(local.channels.x402.data).to.equal(null);
   });
 
   it('GET /products/{id} details the endpoints derived from the registry', async () => {
@@ -73,8 +80,20 @@ describe('gateway endpoints', () => {
       interface_version: 'v1',
     });
     const local = res.body.products.find((p: { product_id: string }) => p.product_id === 'jp-local-pack');
-    expect(local.channels.card_fiat).to.equal('planned');
-    expect(local.channels.preview).to.equal('live');
+    expect(local.channels.card_fiat).to.deep.equal({ status: 'planned', data: null });
+    expect(local.channels.preview.status).to.equal('open');
+    // Every sold endpoint states its data: payroll the pay months confirmed and from when provisional.
+    const ids = gw.gateway.services.registry.sold().map((p) => p.endpointId);
+    expect(res.body.endpoints.map((e: { endpoint_id: string }) => e.endpoint_id)).to.have.members(ids);
+    for (const e of res.body.endpoints)
+      expect(e.data.summary, e.endpoint_id).to.be.a('string').and.not.equal('');
+    const payroll = res.body.endpoints.find(
+      (e: { endpoint_id: string }) => e.endpoint_id === 'local-payroll-summary',
+    );
+    expect(payroll.data.kind).to.equal('snapshot');
+    expect(payroll.data.periods.unit).to.equal('pay_month');
+    expect(payroll.data.periods.confirmed.from <= '2025-01').to.equal(true);
+    expect(payroll.data.periods.provisional_from > payroll.data.periods.confirmed.to).to.equal(true);
   });
 
   it('answers unknown paths with a JSON 404 and near-miss endpoints with a hint', async () => {

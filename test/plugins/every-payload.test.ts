@@ -1,0 +1,111 @@
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../config/paths';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+
+/**
+ * Every payload of every sold endpoint (from the plugin registry: each manifest example), on
+ * every surface a buyer reaches without a payment signature, carries what a buyer relies on: the
+ * reference-data notice, an attribution, a provenance naming at least one official publisher's
+ * document by URL, and no path of this repository or of ../shared in any string.
+ */
+
+const SECRET = 'walk-secret-0000000001';
+
+/** Hosts of official publishers: government (go.jp, lg.jp) and Kyokai Kenpo, a public insurer. */
+const OFFICIAL_HOST = /(^|\.)(go\.jp|lg\.jp|kyoukaikenpo\.or\.jp)$/;
+
+/** Words that only ever come from our own notes. */
+const OWN_NOTES = /team (research|reference)|shared\/reference|research notes/i;
+
+/** Tokens of a string that name a file or folder of this repository or of ../shared. */
+function repositoryPaths(text: string): string[] {
+  if (/^https?:\/\//.test(text)) return [];
+  return text
+    .split(/[\s"'`()[\]{},;:<>]+/)
+    .map((t) => t.replace(/[.。、]+$/, ''))
+    .filter((t) => /^[\w.-]+\/[\w./-]+$/.test(t))
+    .filter((t) => existsSync(path.join(PROJECT_ROOT, t)) || existsSync(path.join(PROJECT_ROOT, '..', t)));
+}
+
+function strings(value: unknown, at = '$'): Array<[string, string]> {
+  if (typeof value === 'string') return [[at, value]];
+  if (Array.isArray(value)) return value.flatMap((v, i) => strings(v, `${at}[${i}]`));
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => strings(v, `${at}.${k}`));
+  }
+  return [];
+}
+
+describe('every payload of every sold endpoint, on every surface', () => {
+  let gw: TestGateway;
+  let apiKey: string;
+  before(async () => {
+    gw = await startTestGateway({
+      clock: '2026-11-23T03:00:00Z',
+      env: { MARKETPLACE_SECRETS: SECRET, TRIAL_CREDIT_MICRO_USDC: '100000000' },
+    });
+    apiKey = (await gw.post('/keys/create', { owner_label: 'payload walk' })).body.api_key;
+  });
+  after(() => gw.close());
+
+  it('walks at least one example of each of the 21 sold endpoints', () => {
+    expect(gw.gateway.registry.sold()).to.have.length(21);
+    for (const p of gw.gateway.registry.sold())
+      expect(p.manifest.examples.length, p.endpointId).to.be.above(0);
+  });
+
+  it('recognises a repository path in a sentence, and not a public repository URL', () => {
+    expect(repositoryPaths('see data/registry/corporations.csv (a sample)')).to.deep.equal([
+      'data/registry/corporations.csv',
+    ]);
+    expect(repositoryPaths('Team notes shared/reference/jp-data-sources.md section 3')).to.deep.equal([
+      'shared/reference/jp-data-sources.md',
+    ]);
+    expect(repositoryPaths('https://github.com/x/y/blob/main/data/payroll/a.json')).to.deep.equal([]);
+    expect(repositoryPaths('fiestared/keiri-tools docs/assets/gensen_getsugaku_r08.json')).to.deep.equal([]);
+  });
+
+  const surfaces = ['preview', 'marketplace', 'broker'] as const;
+
+  for (const surface of surfaces) {
+    it(`${surface}: notice, attribution, official provenance and no repository path in any payload`, async () => {
+      const problems: string[] = [];
+      for (const p of gw.gateway.registry.sold()) {
+        for (const ex of p.manifest.examples) {
+          const query = Object.fromEntries(Object.entries(ex.query).map(([k, v]) => [k, String(v)]));
+          const qs = new URLSearchParams(query).toString();
+          const res =
+            surface === 'preview'
+              ? await gw.get(`/preview/v1/${p.tail}?${qs}`)
+              : surface === 'marketplace'
+                ? await gw.get(`/marketplace/partner/v1/${p.tail}?${qs}`, {
+                    'X-Marketplace-Proxy-Secret': SECRET,
+                  })
+                : await gw.post('/broker/call', { product_id: p.brokerId, query }, { 'X-API-Key': apiKey });
+          const where = `${p.endpointId} ${qs}`;
+          expect(res.status, `${where}: ${res.text.slice(0, 300)}`).to.equal(200);
+          const b = res.body;
+          if (b._notice !== p.product.notice) problems.push(`${where}: _notice missing`);
+          if (typeof b._attribution !== 'string' || b._attribution.length < 10)
+            problems.push(`${where}: _attribution missing`);
+          const official = (b._provenance?.sources ?? []).filter((s: { url?: string }) => {
+            try {
+              return s.url !== undefined && OFFICIAL_HOST.test(new URL(s.url).hostname);
+            } catch {
+              return false;
+            }
+          });
+          if (official.length === 0) problems.push(`${where}: no official source URL in _provenance.sources`);
+          for (const [at, text] of strings(b)) {
+            if (OWN_NOTES.test(text))
+              problems.push(`${where} ${at}: cites our own notes: ${text.slice(0, 120)}`);
+            for (const hit of repositoryPaths(text)) problems.push(`${where} ${at}: names ${hit}`);
+          }
+        }
+      }
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+  }
+});
