@@ -33,7 +33,11 @@ const dataCoverage = {
       required: ['unit', 'confirmed', 'provisional_from'],
       properties: {
         unit: str,
-        confirmed: { type: 'object', required: ['from', 'to'], properties: { from: str, to: str } },
+        confirmed: {
+          type: 'object',
+          required: ['from', 'to'],
+          properties: { from: str, to: { type: ['string', 'null'] } },
+        },
         provisional_from: { type: ['string', 'null'] },
       },
     },

@@ -60,8 +60,11 @@ export interface DataCoverage {
   as_of: string;
   /** Records searched, for search endpoints. */
   records?: { count: number; unit: string; complete: boolean };
-  /** For period-bound calculators: the periods answered from confirmed tables, and from when answers are provisional. */
-  periods?: { unit: string; confirmed: { from: string; to: string }; provisional_from: string | null };
+  /**
+   * For period-bound calculators: the periods answered from confirmed tables (to: null when open-ended),
+   * and from when answers are provisional.
+   */
+  periods?: { unit: string; confirmed: { from: string; to: string | null }; provisional_from: string | null };
   /** One sentence a buyer reads. */
   summary: string;
 }

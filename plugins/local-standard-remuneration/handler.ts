@@ -48,7 +48,7 @@ export class StandardRemunerationHandler implements EndpointHandler<
       const name = k === 'health' ? 'Health-insurance' : "Employees' pension";
       return [
         s.provisional.reason === 'after_last_table'
-          ? `${name} grade table for ${month} is not loaded yet (the scale changes by law; the 2025 pension reform raises the pension ceiling from September 2027); the latest known scale, ${s.label} (${s.months.from ?? 'the start'} to ${s.months.to}), was applied.`
+          ? `${name} grade table for ${month} is not loaded yet (the scale changes only by law); the latest known scale, ${s.label} (${s.months.from ?? 'the start'} to ${s.months.to}), was applied.`
           : `${name} grade table for ${month} is not loaded (the earliest starts ${s.months.from}); ${s.label} was applied.`,
       ];
     });
@@ -92,10 +92,11 @@ export class StandardRemunerationHandler implements EndpointHandler<
       as_of: this.table.provenance.as_of,
       periods: {
         unit: 'month',
-        confirmed: { from: span.from ?? this.table.health.covered.from ?? '', to: span.to ?? '' },
+        // Both scales are dated from their first period; span.from is never null here.
+        confirmed: { from: span.from!, to: span.to },
         provisional_from: after,
       },
-      summary: `Statutory grade tables by effective month: confirmed to ${span.to ?? 'now'}${after ? `; from ${after} answers use the latest known scale and say provisional: true` : ''}.`,
+      summary: `Statutory grade tables by effective month from ${span.from}${span.to ? ` to ${span.to}` : ', including the scheduled changes enacted'}${after ? `; from ${after} answers use the latest known scale and say provisional: true` : ''}.`,
     };
   }
 }

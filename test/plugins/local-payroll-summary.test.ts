@@ -194,6 +194,24 @@ describe('local-payroll-summary (local/combined/payroll-summary)', () => {
     expect(b.conventions.income_tax).to.match(/column 甲/);
   });
 
+  it('states the support-contribution rounding, and with verbose the amount if rounded separately', async () => {
+    // Aomori 9.85%, grade 7 (110,000): health half 5,417.5 and support half 126.5; rounded together
+    // 110,000 x 10.08% / 2 = 5,544.0 -> 5,544; each on its own 5,417 + 126 = 5,543.
+    const b = (await get('monthly_salary=110000&age=30&pref_code=02&year_month=2026-05&verbose=true')).body;
+    expect(b.conventions.child_support_rounding).to.match(/rounded together with health insurance/);
+    expect(b.conventions.child_support_rounding).to.match(/2026-02-12/);
+    expect(b.health_insurance_jpy).to.equal(5544);
+    expect(b.details.alternative_rounding).to.include({
+      health_and_nursing_care_jpy: 5417,
+      child_support_jpy: 126,
+      health_insurance_jpy: 5543,
+      difference_jpy: -1,
+    });
+    const plain = (await get('monthly_salary=110000&age=30&pref_code=02&year_month=2026-05')).body;
+    expect(plain.conventions.child_support_rounding).to.equal(b.conventions.child_support_rounding);
+    expect(plain.details).to.equal(undefined);
+  });
+
   const bounds: QueryCase[] = [
     ['monthly_salary=-1', 422, 'out_of_range'],
     ['monthly_salary=0', 200, null],

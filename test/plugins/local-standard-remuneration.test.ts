@@ -93,31 +93,53 @@ describe('local-standard-remuneration (local/social-insurance/standard-remunerat
   ];
   itAnswersEachQuery(get, bounds);
 
-  it('past the last loaded pension scale: answers 200 with the latest scale, provisional, saying why', async () => {
-    const lastMonth = new StandardRemunerationTable().pension.covered.to!;
-    const after = addMonths(lastMonth, 1);
-    const later = await startTestGateway({
-      plugins: ['local-standard-remuneration'],
-      clock: `${after}-01T00:00:00+09:00`,
+  it('follows the enacted pension scale changes: grade 33 (680,000) from September 2027, 35 grades from September 2029', async () => {
+    const at = async (clock: string, salary: number) => {
+      const g = await startTestGateway({ plugins: ['local-standard-remuneration'], clock });
+      try {
+        return (await g.get(`${PATH}?monthly_salary=${salary}`)).body;
+      } finally {
+        await g.close();
+      }
+    };
+    const aug = await at('2027-08-31T12:00:00+09:00', 700_000);
+    expect(aug.employees_pension).to.include({
+      grade: 32,
+      standard_monthly_remuneration_jpy: 650_000,
+      grades_in_scale: 32,
     });
-    const last = await startTestGateway({
+    const sept = await at('2027-09-01T09:00:00+09:00', 700_000);
+    expect(sept).to.include({ month_applied: '2027-09', provisional: false });
+    expect(sept.employees_pension).to.deep.include({
+      grade: 33,
+      standard_monthly_remuneration_jpy: 680_000,
+      bracket: { from_jpy: 665_000, below_jpy: null },
+      grades_in_scale: 33,
+    });
+    expect(sept.employees_pension.table).to.match(/令和7年法律第74号/);
+    const later = await at('2030-01-15T09:00:00+09:00', 2_000_000);
+    expect(later.employees_pension).to.include({ grade: 35, standard_monthly_remuneration_jpy: 750_000 });
+    // Health grades are unchanged by that law.
+    expect(later.health_insurance).to.include({ grade: 50, standard_monthly_remuneration_jpy: 1_390_000 });
+  });
+
+  it('before the first loaded pension scale: answers with the earliest scale, provisional, saying why', async () => {
+    const first = new StandardRemunerationTable().pension.covered.from!;
+    const before = addMonths(first, -1);
+    const early = await startTestGateway({
       plugins: ['local-standard-remuneration'],
-      clock: `${lastMonth}-28T12:00:00+09:00`,
+      clock: `${before}-15T12:00:00+09:00`,
     });
     try {
-      const res = await later.get(`${PATH}?monthly_salary=300000`);
+      const res = await early.get(`${PATH}?monthly_salary=300000`);
       expect(res.status).to.equal(200);
-      expect(res.body).to.include({ month_applied: after, provisional: true });
+      expect(res.body).to.include({ month_applied: before, provisional: true });
       expect(res.body.provisional_reasons).to.have.length(1);
       expect(res.body.provisional_reasons[0])
         .to.match(/pension grade table/)
-        .and.include(lastMonth);
-      const confirmed = (await last.get(`${PATH}?monthly_salary=300000`)).body;
-      expect(confirmed).to.include({ month_applied: lastMonth, provisional: false });
-      expect(confirmed.provisional_reasons).to.deep.equal([]);
+        .and.include(first);
     } finally {
-      await later.close();
-      await last.close();
+      await early.close();
     }
   });
 
