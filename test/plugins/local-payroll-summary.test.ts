@@ -25,7 +25,7 @@ describe('local-payroll-summary (local/combined/payroll-summary)', () => {
 
   const get = (q: string) => gw.get(`${PATH}?${q}`);
 
-  describe('worked example of the team reference (section 7): Tokyo, general business, 300,000 yen, May 2026 pay', () => {
+  describe('worked example (docs/payroll.md): Tokyo, general business, 300,000 yen, May 2026 pay', () => {
     it('under 40: 14,775 + 345 health, 27,450 pension, 1,500 employment, tax 6,320', async () => {
       const res = await get('monthly_salary=300000&age=39&year_month=2026-05&pref_code=13');
       expect(res.status).to.equal(200);
