@@ -8,8 +8,12 @@ import { PROJECT_ROOT } from '../../config/paths';
 import type { DataProvenance } from '../../core/plugins/contract';
 
 export interface TableProvenance {
-  /** Public sources the rows were taken from (or checked against). */
+  /** The official publishers' documents the rows come from. */
   sources: Array<{ name: string; url?: string }>;
+  /** Independent transcriptions the rows were checked against; never the source. */
+  cross_checked_against?: Array<{ name: string; url?: string }>;
+  /** The span of dates the table applies to, and which date that is (payment, premium month...). */
+  applies?: { from: string; to: string | null; basis: string };
   /** The date the table was last checked against its sources (YYYY-MM-DD). */
   as_of: string;
   licence?: string;
@@ -43,10 +47,14 @@ export function loadDataFile<Body extends object>(relativePath: string): DataFil
 /** The payload's provenance block for answers served from a dated table. */
 export function snapshotProvenance(p: TableProvenance, extraNotes: string[] = []): DataProvenance {
   const notes = [...(p.notes ?? []), ...extraNotes];
+  const refs = (list: Array<{ name: string; url?: string }>) =>
+    list.map((s) => ({ name: s.name, ...(s.url ? { url: s.url } : {}) }));
+  const checked = p.cross_checked_against ?? [];
   return {
     kind: 'snapshot',
     as_of: p.as_of,
-    sources: p.sources.map((s) => ({ name: s.name, ...(s.url ? { url: s.url } : {}) })),
+    sources: refs(p.sources),
+    ...(checked.length > 0 ? { cross_checked_against: refs(checked) } : {}),
     ...(notes.length > 0 ? { notes } : {}),
   };
 }
