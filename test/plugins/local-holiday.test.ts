@@ -158,7 +158,7 @@ describe('local-holiday (local/holiday/jp)', () => {
   it('says where the data came from and that it is a dated snapshot, and that this is a preview', async () => {
     const res = await gw.get('/preview/v1/local/holiday/jp?year=2026');
     expect(res.body._attribution).to.match(/Cabinet Office/);
-    expect(res.body._provenance).to.include({ kind: 'snapshot', as_of: '2026-02-02' });
+    expect(res.body._provenance).to.include({ kind: 'snapshot', as_of: '2026-11-23' });
     expect(res.body._gateway).to.include({
       product_id: 'jp-local-pack',
       endpoint_id: 'local-holiday',
