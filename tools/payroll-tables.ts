@@ -136,7 +136,9 @@ export function compareWithholding(table: WithholdingJson, t: Transcription): Re
       problems.push(`segment ${seg.from}: not in the transcription`);
       continue;
     }
-    if (Number(theirs.rate) !== Number(seg.rate_percent))
+    // Transcriptions write the rate as a percent (20.42) or a fraction (0.2042).
+    const theirPercent = Number(theirs.rate) < 1 ? Number(theirs.rate) * 100 : Number(theirs.rate);
+    if (Math.abs(theirPercent - Number(seg.rate_percent)) > 1e-9)
       problems.push(`segment ${seg.from}: rate ${seg.rate_percent}% vs ${theirs.rate}%`);
     for (let n = 0; n < 8; n++, cells++) {
       if (seg.base_tax[n] !== theirs.base[n])
