@@ -26,7 +26,6 @@ const OFFICIAL_SOURCE_FOLDERS = ['payroll', 'tax', 'holidays'];
  * Remove an entry as soon as its rework has landed, so that a regression fails again.
  */
 const PENDING: Record<string, string> = {
-  'payroll/withholding-monthly-2026.json': 'withholding-table provenance being rewritten in parallel',
   'registry/': 'registry provenance and sources being rewritten in parallel',
   'grants/': 'grants provenance being rewritten in parallel',
 };
