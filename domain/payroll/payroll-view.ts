@@ -129,7 +129,7 @@ export function payrollFields(
       health_insurance: `Kyokai Kenpo ${health.rates.health.period} rate of ${pref.name_en} (${pref.name_ja}); health_insurance_jpy is the employee's half of health insurance${health.nursing_care_applies ? ' + nursing care (age 40-64)' : ''}${health.rates.child_support.units > 0 ? ' + the child and child-rearing support contribution' : ''}, rounded once.`,
       employment_insurance: `${ei.rates.business_kind_name}, ${ei.rates.worker.period} worker rate ${unitsToPerMilleText(ei.rates.worker.units)}/1000 of this month's salary (the wage period is taken to close in the pay month).`,
       child_support_rounding: CHILD_SUPPORT_ROUNDING,
-      income_tax: `${r.income_tax_table.title}, column 甲 (dependants declaration filed), chosen by the calendar year of payment, read on the salary after social insurance, the whole salary being taxable (no non-taxable commuting allowance); table method, not the machine-calculation method.`,
+      income_tax: `${r.income_tax_table.title} (dependants declaration filed), chosen by the calendar year of payment, read on the salary after social insurance, the whole salary being taxable (no non-taxable commuting allowance); table method, not the machine-calculation method.`,
       standard_remuneration:
         'Grade of this monthly salary taken as the monthly remuneration; an insurer applies the grade fixed at enrolment, by the yearly determination (April-June average) or by a revision, which can differ.',
     },
@@ -240,10 +240,23 @@ function monthsText(a: { from: string | null; to: string | null }): string {
   return `${a.from ?? 'the start'} to ${a.to ?? 'now'}`;
 }
 
+/** What a period label belongs to, where the label alone ("FY2026 (令和8年度)") does not say. */
+const TABLE_NAMES: Partial<Record<PayrollComponent, string>> = {
+  health_insurance: 'Kyokai Kenpo health and nursing-care rates',
+  child_support: 'Child and child-rearing support contribution rate',
+  employees_pension: "Employees' pension rate",
+  employment_insurance: 'Employment insurance rates',
+};
+
+function tableName(t: TableUse): string {
+  const name = TABLE_NAMES[t.component];
+  return name ? `${name}, ${t.table}` : t.table;
+}
+
 function tableView(t: TableUse): TableInForceView {
   return {
     component: t.component,
-    table: t.table,
+    table: tableName(t),
     chosen_by: t.keyed_by,
     month: t.month,
     applies: { from: t.table_months.from, to: t.table_months.to },
@@ -257,11 +270,11 @@ function provisionalReason(t: TableUse): string[] {
   const name = COMPONENT_NAMES[t.component];
   if (t.provisional.reason === 'after_last_table') {
     return [
-      `${name}: no table for the ${month} is loaded yet (${NEXT_PUBLICATION[t.component]}); the latest known table, ${t.table} (${monthsText(t.table_months)}), was applied. Recompute when the new table is published.`,
+      `${name}: no table for the ${month} is loaded yet (${NEXT_PUBLICATION[t.component]}); the latest known table, ${tableName(t)} (${monthsText(t.table_months)}), was applied. Recompute when the new table is published.`,
     ];
   }
   return [
-    `${name}: no table for the ${month} is loaded (the earliest loaded starts ${t.table_months.from}); ${t.table} was applied, which may differ from the rates of that month.`,
+    `${name}: no table for the ${month} is loaded (the earliest loaded starts ${t.table_months.from}); ${tableName(t)} was applied, which may differ from the rates of that month.`,
   ];
 }
 

@@ -134,6 +134,39 @@ describe('local-payroll-summary (local/combined/payroll-summary)', () => {
     }
   });
 
+  describe('to the yen in 2025, 2026 and 2027: Tokyo, 300,000 yen, under 40, no dependants', () => {
+    // Each line worked by hand from the published figures: standard remuneration 300,000 (health
+    // grade 22, pension grade 19); health = 300,000 x (Tokyo rate + support rate) / 2; pension
+    // 300,000 x 18.3% / 2 = 27,450; employment insurance = 300,000 x worker rate; tax = the row
+    // 254,000-257,000 (or 251,000-254,000) of the monthly table of the year of payment, column 0.
+    const cases: Array<[string, number, number, number, number, string]> = [
+      // pay month, health, employment, after social insurance, tax, why
+      ['2025-01', 14_970, 1_800, 255_780, 6_750, 'premium 2024-12: FY2024 9.98%; FY2024 6/1000; 令和7年分'],
+      ['2025-03', 14_970, 1_800, 255_780, 6_750, 'premium 2025-02: still FY2024; wages of FY2024'],
+      ['2025-04', 14_865, 1_650, 256_035, 6_750, 'premium 2025-03: FY2025 9.91%; FY2025 5.5/1000'],
+      ['2026-03', 14_865, 1_650, 256_035, 6_320, 'premium 2026-02: FY2025; 令和8年分'],
+      ['2026-04', 14_775, 1_500, 256_275, 6_320, 'premium 2026-03: FY2026 9.85%; FY2026 5/1000'],
+      ['2026-05', 15_120, 1_500, 255_930, 6_320, 'premium 2026-04: + support 0.23%'],
+      ['2026-12', 15_120, 1_500, 255_930, 6_320, 'same rates, last month of 令和8年分'],
+      ['2027-01', 15_120, 1_500, 255_930, 6_160, 'only the withholding table changes: 令和9年分'],
+      ['2027-03', 15_120, 1_500, 255_930, 6_160, 'last confirmed month'],
+    ];
+    for (const [month, health, employment, after, tax, why] of cases) {
+      it(`${month}: health ${health}, employment ${employment}, tax ${tax} (${why})`, async () => {
+        const b = (await get(`monthly_salary=300000&age=30&year_month=${month}`)).body;
+        expect(b).to.include({
+          health_insurance_jpy: health,
+          pension_jpy: 27_450,
+          employment_insurance_jpy: employment,
+          taxable_amount_jpy: after,
+          income_tax_jpy: tax,
+          net_pay_jpy: after - tax,
+          provisional: false,
+        });
+      });
+    }
+  });
+
   it('the pay months from when answers are provisional are those after the last confirmed table', async () => {
     const first = calculator.provisionalFrom;
     const b = (await get(`monthly_salary=300000&year_month=${first}`)).body;
