@@ -34,22 +34,36 @@ export async function registryProvenance(
 ): Promise<DataProvenance> {
   const base = await source.provenance(now);
   const searched = await source.searched(now, found);
-  if (!(source instanceof SnapshotRegistry)) return { ...base, searched };
   const sources = new Map<string, SourceRef>();
   const checks = new Map<string, SourceRef>();
   const notes: string[] = [];
-  for (const n of corporateNumbers) {
-    for (const s of source.sourcesOf(n)) sources.set(s.id, ref(s));
-    for (const s of source.crossChecksOf(n)) checks.set(s.id, ref(s));
-    for (const note of source.notesOf(n)) notes.push(`${n}: ${note}`);
+  if (source instanceof SnapshotRegistry) {
+    for (const n of corporateNumbers) {
+      for (const s of source.sourcesOf(n)) sources.set(s.url ?? s.name, ref(s));
+      for (const s of source.crossChecksOf(n)) checks.set(s.url ?? s.name, ref(s));
+      for (const note of source.notesOf(n)) notes.push(`${n}: ${note}`);
+    }
   }
+  if (sources.size === 0) for (const s of base.sources) sources.set(s.url ?? s.name, ref(s));
+  // A candidate found by a brand alias rests on the documents naming that alias.
+  const shown = new Set(corporateNumbers);
+  for (const { match } of found?.candidates ?? []) {
+    if (!match.alias || !shown.has(match.id)) continue;
+    for (const s of match.alias.sources) sources.set(s.url ?? s.name, ref(s));
+    for (const s of match.alias.cross_checked_against) checks.set(s.url ?? s.name, ref(s));
+    notes.push(
+      `${match.id}: found by the brand alias ${match.alias.alias}${match.alias.note ? ` (${match.alias.note})` : ''}.`,
+    );
+  }
+  // The sample's table notes describe the file; its answers carry the notes of their rows only.
+  const allNotes = [...(source instanceof SnapshotRegistry ? [] : (base.notes ?? [])), ...notes];
   return {
     kind: base.kind,
     as_of: base.as_of,
-    sources: sources.size > 0 ? [...sources.values()] : base.sources,
+    sources: [...sources.values()],
     ...(checks.size > 0 ? { cross_checked_against: [...checks.values()] } : {}),
     searched,
-    ...(notes.length > 0 ? { notes } : {}),
+    ...(allNotes.length > 0 ? { notes: allNotes } : {}),
   };
 }
 
