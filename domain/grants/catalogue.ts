@@ -6,11 +6,14 @@
  * strictly on detail-level ones.
  */
 import { Lifecycle, scoped } from 'tsyringe';
-import type { DataProvenance } from '../../core/plugins/contract';
+import type { DataCoverage, DataProvenance } from '../../core/plugins/contract';
+import { coverageOf } from '../shared/coverage';
 import { mergeProvenance } from './attribution';
 import { GrantsData } from './grants-data';
 import type { ListRequest } from './grants-source';
 import { normaliseGrant, type GrantRecord } from './grant-record';
+import { detailCapped } from './searched';
+import { tokyoDateOf } from './tokyo-dates';
 
 /** list: a search item (lacks industry, purpose, rate, texts); detail: every field. */
 export type RecordLevel = 'list' | 'detail';
@@ -45,10 +48,11 @@ export class GrantsCatalogue {
       .filter((r) => spec.keep(r, level))
       .sort(spec.order);
     if (level === 'detail') {
+      const records = matched.slice(0, spec.limit);
       return {
-        records: matched.slice(0, spec.limit),
+        records,
         total_matched: matched.length,
-        provenance: listed.provenance,
+        provenance: this.checked(listed.provenance, records),
       };
     }
     const records: GrantRecord[] = [];
@@ -66,19 +70,48 @@ export class GrantsCatalogue {
       }
     }
     records.sort(spec.order);
-    const provenance = mergeProvenance(provenances);
+    let provenance = mergeProvenance(provenances);
     if (next < matched.length && records.length < spec.limit) {
       provenance.notes = [
         ...(provenance.notes ?? []),
         `Only the first ${MAX_DETAIL_FETCHES} matches were checked in detail.`,
       ];
+      if (provenance.searched)
+        provenance = { ...provenance, searched: detailCapped(provenance.searched, next) };
     }
-    return { records: records.slice(0, spec.limit), total_matched: matched.length, provenance };
+    const kept = records.slice(0, spec.limit);
+    return { records: kept, total_matched: matched.length, provenance: this.checked(provenance, kept) };
   }
 
   async detail(id: string, now: Date): Promise<{ record: GrantRecord | null; provenance: DataProvenance }> {
     const answer = await this.data.detail(id, now);
-    return { record: answer.value ? normaliseGrant(answer.value, now) : null, provenance: answer.provenance };
+    const record = answer.value ? normaliseGrant(answer.value, now) : null;
+    return { record, provenance: this.checked(answer.provenance, record ? [record] : []) };
+  }
+
+  /**
+   * What the grants endpoints search now: the live jGrants API, or the dated snapshot. Detail
+   * falls back to the snapshot for the grants it holds when jGrants cannot answer; listings never.
+   */
+  coverage(now: Date, endpoint: 'listing' | 'detail'): DataCoverage {
+    if (!this.data.live) return coverageOf(this.data.snapshot.searched());
+    const fallback = endpoint === 'detail';
+    return {
+      kind: fallback ? 'live_with_snapshot_fallback' : 'live',
+      as_of: tokyoDateOf(now),
+      summary: fallback
+        ? `Live jGrants public API (Digital Agency); when it cannot answer, a grant held by the dated snapshot of ${this.data.snapshot.asOf} is served from it, saying so.`
+        : 'Live jGrants public API (Digital Agency), searched by keyword; without a keyword, by six broad keywords whose union can miss a call (each answer says so).',
+    };
+  }
+
+  /** Snapshot answers name the second public pages their grants were checked against. */
+  private checked(provenance: DataProvenance, records: readonly GrantRecord[]): DataProvenance {
+    if (provenance.kind !== 'snapshot') return provenance;
+    return this.data.snapshot.withCrossChecks(
+      provenance,
+      records.map((r) => r.grant_id),
+    );
   }
 }
 

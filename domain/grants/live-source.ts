@@ -5,11 +5,12 @@
  * request each) and unions the results by id, the way public captures of the API do. A page
  * shorter than its resultset.count is reported as incomplete rather than hidden.
  */
-import type { DataProvenance } from '../../core/plugins/contract';
+import type { DataProvenance, SearchedData } from '../../core/plugins/contract';
 import { JGRANTS_API_DOCS } from './attribution';
 import type { ClientAnswer, JgrantsClient } from './jgrants-client';
 import type { GrantsSource, ListedItems, ListRequest, SourceAnswer } from './grants-source';
 import type { JgrantsSubsidy } from './jgrants-wire';
+import { liveDetailSearched, liveListSearched } from './searched';
 
 /**
  * Broad keywords whose union approximates "every call": most titles contain one of them
@@ -53,33 +54,42 @@ export class LiveGrantsSource implements GrantsSource {
     const byId = new Map<string, JgrantsSubsidy>();
     for (const page of pages) for (const item of page.value) if (!byId.has(item.id)) byId.set(item.id, item);
     const notes: string[] = [];
-    if (!request.keyword) {
-      notes.push(
-        `jGrants search needs a keyword: this list is the union of ${keywords.length} broad keyword searches (${keywords.join(', ')}), which may miss calls that match none of them.`,
-      );
-    }
+    let shortPages = 0;
     for (const page of pages) {
       if (page.count !== undefined && page.count > page.value.length) {
+        shortPages++;
         notes.push(
           `jGrants returned ${page.value.length} of ${page.count} matches for "${page.keyword}"; the rest could not be listed.`,
         );
       }
     }
+    const asOf = oldestFetch(pages);
+    const searched = liveListSearched(asOf, { keyword: request.keyword, keywords, shortPages });
     return {
       value: { items: [...byId.values()], detailed: false },
-      provenance: liveProvenance(pages, notes),
+      provenance: liveProvenance(pages, notes, searched),
     };
   }
 
   async detail(id: string, now: Date): Promise<SourceAnswer<JgrantsSubsidy | null>> {
     const answer = await this.client.detail(id, now);
-    return { value: answer.value, provenance: liveProvenance([answer], []) };
+    return {
+      value: answer.value,
+      provenance: liveProvenance([answer], [], liveDetailSearched(oldestFetch([answer]))),
+    };
   }
 }
 
-export function liveProvenance(answers: Array<ClientAnswer<unknown>>, extraNotes: string[]): DataProvenance {
-  // Every caller passes at least one answer; the oldest decides the age of the whole.
-  const oldest = Math.min(...answers.map((a) => a.fetchedAt.getTime()));
+/** Every caller passes at least one answer; the oldest decides the age of the whole. */
+function oldestFetch(answers: Array<ClientAnswer<unknown>>): string {
+  return new Date(Math.min(...answers.map((a) => a.fetchedAt.getTime()))).toISOString();
+}
+
+export function liveProvenance(
+  answers: Array<ClientAnswer<unknown>>,
+  extraNotes: string[],
+  searched?: SearchedData,
+): DataProvenance {
   const notes = [...extraNotes];
   if (answers.some((a) => a.freshness === 'stale')) {
     notes.push(
@@ -90,8 +100,9 @@ export function liveProvenance(answers: Array<ClientAnswer<unknown>>, extraNotes
   }
   return {
     kind: 'live',
-    as_of: new Date(oldest).toISOString(),
+    as_of: oldestFetch(answers),
     sources: [{ name: 'Jグランツ（jGrants）公開API, デジタル庁 (Digital Agency)', url: JGRANTS_API_DOCS }],
+    ...(searched ? { searched } : {}),
     ...(notes.length > 0 ? { notes } : {}),
   };
 }

@@ -1,16 +1,37 @@
 /**
  * The dated snapshot adapter: real jGrants records (data/grants/jgrants-snapshot.json, in the v1
- * detail shape) answered as the API would, with the snapshot's as-of date in every answer.
+ * detail shape) answered as the API would, with the snapshot's as-of date and size in every
+ * answer, and, per grant answered, the second public pages it was checked against
+ * (data/grants/confirmations.json).
  */
 import { Lifecycle, scoped } from 'tsyringe';
+import type { DataProvenance, SearchedData, SourceRef } from '../../core/plugins/contract';
 import { loadDataFile, snapshotProvenance, type TableProvenance } from '../shared/data-file';
 import type { GrantsSource, ListedItems, ListRequest, SourceAnswer } from './grants-source';
 import type { JgrantsResponse, JgrantsSubsidy } from './jgrants-wire';
 import { htmlToText } from './plain-text';
 import { foldText, splitUpstreamList } from './taxonomy';
+import { snapshotGrantsSearched } from './searched';
 import { parseUpstreamInstant } from './tokyo-dates';
 
 export const GRANTS_SNAPSHOT_TABLE = 'grants/jgrants-snapshot.json';
+export const GRANTS_CONFIRMATIONS_TABLE = 'grants/confirmations.json';
+
+/** How far a second public source confirms a snapshot grant. */
+export type ConfirmationLevel = 'confirmed' | 'program' | 'jgrants_only';
+
+interface Confirmation {
+  grant_id: string;
+  level: ConfirmationLevel;
+  cross_checked_against: Array<SourceRef & { confirms?: string }>;
+  note?: string;
+}
+
+const LEVEL_WORDS: Record<ConfirmationLevel, string> = {
+  confirmed: 'programme and cap or rate confirmed by a second public page',
+  program: "programme confirmed by a second public page, not this call's amount",
+  jgrants_only: 'no second public page found: rests on jGrants alone',
+};
 
 type SnapshotFile = Required<Pick<JgrantsResponse, 'metadata'>> & { result: JgrantsSubsidy[] };
 
@@ -33,12 +54,19 @@ export class SnapshotGrantsSource implements GrantsSource {
   readonly items: readonly JgrantsSubsidy[];
   private readonly byId: ReadonlyMap<string, JgrantsSubsidy>;
   private readonly searchText: ReadonlyMap<string, string>;
+  private readonly confirmations: ReadonlyMap<string, Confirmation>;
 
   constructor() {
     const file = loadDataFile<SnapshotFile>(GRANTS_SNAPSHOT_TABLE);
     this.provenance = file.provenance;
     this.items = file.result;
     this.byId = new Map(file.result.map((i) => [i.id, i]));
+    const checks = loadDataFile<{ rows: Confirmation[] }>(GRANTS_CONFIRMATIONS_TABLE);
+    this.confirmations = new Map(checks.rows.map((r) => [r.grant_id, r]));
+    for (const item of file.result) {
+      if (!this.confirmations.has(item.id))
+        throw new Error(`data/${GRANTS_CONFIRMATIONS_TABLE}: no second-source check for ${item.id}`);
+    }
     // Keyword matching ignores case and full/half width, as the upstream search does.
     this.searchText = new Map(
       file.result.map((i) => [
@@ -76,7 +104,35 @@ export class SnapshotGrantsSource implements GrantsSource {
     return { value: this.byId.get(id) ?? null, provenance: this.answerProvenance() };
   }
 
-  answerProvenance(extraNotes: string[] = []) {
-    return snapshotProvenance(this.provenance, extraNotes);
+  /** What an answer from the snapshot searched: its date and size. */
+  searched(): SearchedData {
+    return snapshotGrantsSearched(this.items.length, this.asOf);
+  }
+
+  answerProvenance(extraNotes: string[] = []): DataProvenance {
+    const searched = this.searched();
+    return { ...snapshotProvenance(this.provenance, extraNotes), searched };
+  }
+
+  /**
+   * Adds, for the grants an answer holds, the second public pages each was checked against and
+   * how far they confirm it (never the source of the figures: that is jGrants).
+   */
+  withCrossChecks(provenance: DataProvenance, grantIds: readonly string[]): DataProvenance {
+    const checks = new Map<string, SourceRef>();
+    for (const s of provenance.cross_checked_against ?? []) checks.set(s.url ?? s.name, s);
+    const notes: string[] = [];
+    for (const id of grantIds) {
+      const c = this.confirmations.get(id);
+      if (!c) continue;
+      for (const s of c.cross_checked_against)
+        checks.set(s.url ?? s.name, { name: s.name, ...(s.url ? { url: s.url } : {}) });
+      notes.push(`${id}: ${LEVEL_WORDS[c.level]}${c.note ? `. ${c.note}` : '.'}`);
+    }
+    return {
+      ...provenance,
+      ...(checks.size > 0 ? { cross_checked_against: [...checks.values()] } : {}),
+      notes: [...(provenance.notes ?? []), ...notes],
+    };
   }
 }

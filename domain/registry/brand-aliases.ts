@@ -1,8 +1,11 @@
 /**
  * The brand alias map (data/registry/brand-aliases.json): names people use for a corporation that
- * are not its registered name (NEC for 日本電気株式会社), each with the public sources saying so.
+ * are not its registered name (NEC for 日本電気株式会社), each with the documents saying so:
+ * official ones (EDINET English and former names) in `sources`, other public pages in
+ * `cross_checked_against` (no register of brand names exists).
  */
 import { Lifecycle, scoped } from 'tsyringe';
+import type { SourceRef } from '../../core/plugins/contract';
 import { loadDataFile, type TableProvenance } from '../shared/data-file';
 import { englishKey, isLatin, nameKey } from './normalize';
 
@@ -10,7 +13,8 @@ export interface BrandAlias {
   alias: string;
   corporate_number: string;
   note?: string;
-  sources: Array<{ name: string; url?: string }>;
+  sources: SourceRef[];
+  cross_checked_against: SourceRef[];
 }
 
 interface AliasFile {
@@ -38,6 +42,9 @@ export class BrandAliasMap {
     this.provenance = file.provenance;
     this.aliases = file.aliases;
     for (const alias of file.aliases) {
+      if (alias.sources.length + alias.cross_checked_against.length === 0) {
+        throw new Error(`data/${BRAND_ALIAS_TABLE}: alias ${alias.alias} names no document`);
+      }
       for (const key of aliasKeys(alias.alias)) {
         const list = this.byKey.get(key) ?? [];
         if (!list.some((a) => a.corporate_number === alias.corporate_number)) list.push(alias);

@@ -6,19 +6,24 @@
  * 3. otherwise the curated snapshot in data/registry.
  * The import check is cached for 30 s, so an import finished on MongoDB while gateways run is
  * picked up without a restart (the embedded store is locked by the gateway: import before start).
+ * What the source answering now searches (kind, date, size) is remembered from the last answer and
+ * refreshed in the background, so the endpoints can state their coverage without any I/O.
  */
 import { inject, Lifecycle, scoped } from 'tsyringe';
 import type { UpstreamConfig } from '../../config/env';
-import { SourceUnavailableError } from '../../core/plugins/errors';
+import type { DataCoverage, DataProvenance, SearchedData } from '../../core/plugins/contract';
 import { DOCUMENT_STORE, type DocumentStore } from '../../core/store/port';
 import { UPSTREAM_CONFIG } from '../shared/tokens';
-import { prefectureOf, requireSearchableName } from './answers';
+import { prefectureOf, registryProvenance, requireSearchableName } from './answers';
 import { BrandAliasMap } from './brand-aliases';
 import { LiveRegistry } from './live-registry';
 import { NtaHoujinClient } from './nta-houjin-client';
-import type { RegistrySource } from './registry-source';
+import type { NameSearchResult, RegistrySource } from './registry-source';
+import { coverageOf } from '../shared/coverage';
+import { liveNumberSearched } from './searched';
 import { SnapshotRegistry } from './snapshot-registry';
 import { StoreRegistry } from './store-registry';
+import { RegistryUnavailableError } from './upstream-http';
 
 const IMPORT_CHECK_MS = 30_000;
 
@@ -27,6 +32,9 @@ export class CorporateRegistry {
   private readonly live?: LiveRegistry;
   private storeRegistry?: Promise<StoreRegistry>;
   private importCheck?: { at: number; has: Promise<boolean> };
+  /** What the source answering last searched, and when that was learnt. */
+  private last?: { at: number; searched: SearchedData };
+  private refreshing?: Promise<void>;
 
   constructor(
     @inject(UPSTREAM_CONFIG) upstream: UpstreamConfig,
@@ -40,6 +48,8 @@ export class CorporateRegistry {
         aliases,
       );
     }
+    // Learn at start-up whether an import replaces the snapshot, for coverage.
+    this.refresh();
   }
 
   /** The source answering now. */
@@ -55,12 +65,61 @@ export class CorporateRegistry {
       this.storeRegistry = undefined;
       this.importCheck = undefined;
       // Without the store it is unknown whether imported (newer) data exists: say so, do not guess.
-      throw new SourceUnavailableError(
+      throw new RegistryUnavailableError(
         'The corporate registry store cannot be read right now.',
-        'Try again shortly; the operator can check the store (MongoDB) connection.',
-        { cause: (err as Error).message.slice(0, 200) },
+        { upstream: 'registry store', cause: (err as Error).message.slice(0, 200) },
+        'Check the registry store (MONGODB_URI, or the embedded store in DATA_DIR) is reachable (docs/operations.md, "Registry and invoice upstreams").',
       );
     }
+  }
+
+  /**
+   * The provenance of an answer, with what it searched (remembered for coverage). `found` is the
+   * name search's result, whose paging the live source reports.
+   */
+  async provenance(
+    source: RegistrySource,
+    now: Date,
+    corporateNumbers: readonly string[] = [],
+    found?: NameSearchResult,
+  ): Promise<DataProvenance> {
+    const provenance = await registryProvenance(source, now, corporateNumbers, found);
+    if (provenance.searched && !found?.pages) this.last = { at: Date.now(), searched: provenance.searched };
+    return provenance;
+  }
+
+  /**
+   * What the registry's answers search now, without I/O: live, the imported store or the sample.
+   * Until the start-up check has finished, the sample is described and the summary says so.
+   */
+  coverage(now: Date): DataCoverage {
+    if (this.live) {
+      return coverageOf(
+        liveNumberSearched(now),
+        'Live NTA Corporate Number System Web-API: a number lookup reads the whole register; a name search reads the first page of the NTA answer only (each answer says whether that was all of it).',
+      );
+    }
+    if (!this.last || Date.now() - this.last.at > IMPORT_CHECK_MS) this.refresh();
+    if (this.last) return coverageOf(this.last.searched);
+    const sample = this.snapshot.searchedNow();
+    return coverageOf(
+      sample,
+      `${sample.note} (The store is being checked for an import of the NTA bulk download, which would replace this sample.)`,
+    );
+  }
+
+  /** Re-learns what the answering source searches; failures leave the last known state. */
+  private refresh(): void {
+    if (this.live || this.refreshing) return;
+    this.refreshing = this.source()
+      .then((source) => source.searched(new Date()))
+      .then((searched) => {
+        this.last = { at: Date.now(), searched };
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.refreshing = undefined;
+      });
   }
 
   /**
@@ -72,7 +131,7 @@ export class CorporateRegistry {
     const prefecture = prefectureOf(pref);
     const source = await this.source();
     const found = await source.searchByName(name, { prefectureCode: prefecture?.code }, limit);
-    return { source, prefecture, ...found };
+    return { source, prefecture, found, ...found };
   }
 
   private openStore(): Promise<StoreRegistry> {

@@ -7,7 +7,7 @@
 import type { Corporation } from './corporation';
 import type { DomainEntry, DomainMap, ParsedHost } from './domain-map';
 import { labelOf, type ReliabilityLabel } from './reliability';
-import type { RegistrySource } from './registry-source';
+import type { NameSearchResult, RegistrySource } from './registry-source';
 import { candidateView, type CandidateView } from './views';
 
 export const DOMAIN_MAP_BASE = 0.95;
@@ -19,7 +19,16 @@ export interface DomainCandidate extends Omit<CandidateView, 'match_mode' | 'mat
   match_mode: DomainMatchMode;
   /** domain_map, or for label matches what the label matched (en_name, furigana, name, alias). */
   matched_on: string;
+  /** For domain_map matches: the official documents naming the operator (may be empty). */
   domain_sources?: DomainEntry['sources'];
+  /** For domain_map matches: the other public pages naming the operator. */
+  domain_cross_checked_against?: DomainEntry['cross_checked_against'];
+}
+
+export interface DomainLookup {
+  candidates: DomainCandidate[];
+  /** The registry's search for the domain label. */
+  found: NameSearchResult;
 }
 
 function round3(n: number): number {
@@ -31,7 +40,7 @@ export async function lookupDomain(
   source: RegistrySource,
   domains: DomainMap,
   limit: number,
-): Promise<DomainCandidate[]> {
+): Promise<DomainLookup> {
   const out = new Map<string, DomainCandidate>();
   const entries = domains.lookup(host);
   const mapped = await source.getMany(entries.map((e) => e.corporate_number));
@@ -62,10 +71,11 @@ export async function lookupDomain(
       match_mode: 'domain_map',
       matched_on: 'domain_map',
       domain_sources: entry.sources,
+      domain_cross_checked_against: entry.cross_checked_against,
     });
   }
-  const { candidates } = await source.searchByName(host.label, {}, limit);
-  for (const { match, corporation } of candidates) {
+  const found = await source.searchByName(host.label, {}, limit);
+  for (const { match, corporation } of found.candidates) {
     if (out.has(corporation.corporate_number)) continue;
     if (!(match.mode === 'reading' || match.mode === 'alias' || match.mode === 'exact')) continue;
     const value = round3(match.reliability.value * LABEL_FACTOR);
@@ -78,10 +88,11 @@ export async function lookupDomain(
       match_reliability_label: labelOf(value) as ReliabilityLabel,
     });
   }
-  return [...out.values()]
+  const candidates = [...out.values()]
     .sort(
       (a, b) =>
         b.match_reliability - a.match_reliability || a.corporate_number.localeCompare(b.corporate_number),
     )
     .slice(0, limit);
+  return { candidates, found };
 }

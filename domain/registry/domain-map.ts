@@ -1,12 +1,14 @@
 /**
  * Web domains to corporations: the curated map in data/registry/domains.json (each entry with the
- * public source showing who operates the domain), and the registrable label of any host name, to
+ * documents showing who operates the domain: official ones in `sources`, other public pages in
+ * `cross_checked_against`, for no register of domains exists), and the registrable label of any host name, to
  * be matched against English and romaji names. Host names are read from a bare host or a URL;
  * scheme, www., port, path and case are ignored; internationalised names (日本語.jp) are accepted
  * and compared in their ASCII (punycode) form.
  */
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { Lifecycle, scoped } from 'tsyringe';
+import type { SearchedData, SourceRef } from '../../core/plugins/contract';
 import { loadDataFile, type TableProvenance } from '../shared/data-file';
 
 export const DOMAIN_TABLE = 'registry/domains.json';
@@ -14,7 +16,9 @@ export const DOMAIN_TABLE = 'registry/domains.json';
 export interface DomainEntry {
   domain: string;
   corporate_number: string;
-  sources: Array<{ name: string; url?: string }>;
+  /** Official documents (a government body's own site for go.jp domains); may be empty. */
+  sources: SourceRef[];
+  cross_checked_against: SourceRef[];
 }
 
 export interface ParsedHost {
@@ -69,16 +73,33 @@ export function parseHost(input: string): ParsedHost | undefined {
 @scoped(Lifecycle.ContainerScoped)
 export class DomainMap {
   readonly provenance: TableProvenance;
+  readonly size: number;
   private readonly byDomain: Map<string, DomainEntry[]>;
 
   constructor() {
     const file = loadDataFile<{ domains: DomainEntry[] }>(DOMAIN_TABLE);
     this.provenance = file.provenance;
     this.byDomain = new Map();
+    this.size = file.domains.length;
     for (const entry of file.domains) {
+      if (entry.sources.length + entry.cross_checked_against.length === 0) {
+        throw new Error(`data/${DOMAIN_TABLE}: ${entry.domain} names no document showing its operator`);
+      }
       const key = domainToASCII(entry.domain.toLowerCase());
       this.byDomain.set(key, [...(this.byDomain.get(key) ?? []), entry]);
     }
+  }
+
+  /** What a domain-map lookup searched: a short curated list, not a register of domains. */
+  searched(): SearchedData {
+    return {
+      kind: 'snapshot',
+      as_of: this.provenance.as_of,
+      records: this.size,
+      unit: 'domains',
+      complete: false,
+      note: `The domain map holds ${this.size} domains whose operator a document names (as of ${this.provenance.as_of}); other domains are matched by their label against names, readings and aliases only.`,
+    };
   }
 
   /** Entries for the host itself or any parent domain of it (jpn.nec.com -> nec.com). */

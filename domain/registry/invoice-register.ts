@@ -1,17 +1,26 @@
 /**
- * Qualified invoice issuer registrations (適格請求書発行事業者). A registration is either
- * confirmed from the register (the NTA invoice-issuer Web-API when NTA_INVOICE_APP_ID is set, or
- * the dated list in data/registry/invoice-registrations.json) or only derived: a corporation's
- * registration number, if it registered, is T + its corporate number, but whether it registered is
- * then not checked. Web-API: /1/num?number=T...(up to 10)&type=21 (JSON), shared/reference/
- * jp-data-sources.md 6.
+ * Qualified invoice issuer registrations (適格請求書発行事業者). `confirmed: true` only when the NTA
+ * register itself said so: the NTA invoice-issuer Web-API (when NTA_INVOICE_APP_ID is set). Every
+ * other answer is `confirmed: false` with its reason: a registration seen in a public copy of
+ * register data (the dated list in data/registry/invoice-registrations.json), or only derived (a
+ * corporation's registration number, if it registered, is T + its corporate number). Web-API:
+ * /1/num?number=T...(up to 10)&type=21 (JSON), documented at
+ * https://www.invoice-kohyo.nta.go.jp/web-api/index.html.
  */
 import { inject, Lifecycle, scoped } from 'tsyringe';
 import type { UpstreamConfig } from '../../config/env';
-import type { DataProvenance } from '../../core/plugins/contract';
+import type {
+  DataCoverage,
+  DataProvenance,
+  HandlerLogger,
+  SearchedData,
+  SourceRef,
+} from '../../core/plugins/contract';
 import { loadDataFile, snapshotProvenance, type TableProvenance } from '../shared/data-file';
 import { UPSTREAM_CONFIG } from '../shared/tokens';
 import { tokyoDate } from '../shared/tokyo-time';
+import { coverageOf } from '../shared/coverage';
+import { invoiceLiveSearched, invoiceSnapshotSearched } from './searched';
 import { unavailable, UpstreamError, UpstreamHttp, type UpstreamHttpOptions } from './upstream-http';
 
 export const INVOICE_TABLE = 'registry/invoice-registrations.json';
@@ -22,23 +31,32 @@ export const NTA_INVOICE_WEB_API = {
 };
 
 export type RegistrationStatus = 'registered' | 'cancelled' | 'expired' | 'not_registered' | 'not_checked';
-export type RegistrationBasis = 'register_live' | 'register_snapshot' | 'derived';
+/**
+ * register_live: the NTA Web-API answered; secondary_source: a public copy of NTA register data
+ * shows it (not the register itself); derived: T + corporate number, not checked at all.
+ */
+export type RegistrationBasis = 'register_live' | 'secondary_source' | 'derived';
 
 export interface RegistrationAnswer {
   registration_number: string;
   status: RegistrationStatus;
-  /** True when the register itself says so; false when only derived (T + corporate number). */
+  /** True only when the NTA register itself answered; false for copies and derivations. */
   confirmed: boolean;
   basis: RegistrationBasis;
+  /** Why `confirmed` is false (null when the register answered). */
+  reason: string | null;
   name: string | null;
   address: string | null;
   registration_date: string | null;
   update_date: string | null;
   disposal_date: string | null;
   expire_date: string | null;
-  /** For snapshot rows: the date of the register data the source shows, when known. */
+  /** For rows seen in a copy: the date of the register data the copy shows, when known. */
   seen_on: string | null;
-  sources: Array<{ name: string; url?: string }>;
+  /** The official publisher (the NTA register). */
+  sources: SourceRef[];
+  /** The public copies a listed registration was seen in. */
+  cross_checked_against: SourceRef[];
 }
 
 /** One `announcement` of the invoice Web-API (JSON, type=21); only the fields used here. */
@@ -61,10 +79,21 @@ interface SnapshotRow {
   name: string;
   kind: string;
   registration_date: string | null;
+  update_date?: string | null;
   address?: string;
   seen_on: string | null;
-  sources: Array<{ name: string; url?: string }>;
+  sources: SourceRef[];
+  cross_checked_against: SourceRef[];
 }
+
+const NOT_LIVE = 'not confirmed against the live register';
+
+function seenReason(row: SnapshotRow): string {
+  const when = row.seen_on ? `register data of ${row.seen_on}` : 'register data of an unstated date';
+  return `${NOT_LIVE}: a public copy of NTA ${when} lists this registration; it may since have been cancelled or have expired.`;
+}
+
+const DERIVED_REASON = `${NOT_LIVE}: no list available here holds this number and whether it is registered was not checked (a corporation's number, if it registered, is T + its corporate number).`;
 
 export class NtaInvoiceClient {
   private readonly http: UpstreamHttp;
@@ -120,6 +149,7 @@ export class InvoiceRegister {
   readonly tableProvenance: TableProvenance;
   private readonly snapshot: Map<string, SnapshotRow>;
   private readonly client?: NtaInvoiceClient;
+  private warned = false;
 
   constructor(@inject(UPSTREAM_CONFIG) upstream: UpstreamConfig) {
     const file = loadDataFile<{ registrations: SnapshotRow[] }>(INVOICE_TABLE);
@@ -137,15 +167,47 @@ export class InvoiceRegister {
     return this.client !== undefined;
   }
 
-  provenance(now: Date): DataProvenance {
-    if (this.client) return { kind: 'live', as_of: now.toISOString(), sources: [NTA_INVOICE_WEB_API] };
-    return snapshotProvenance(this.tableProvenance, [
-      'Registrations not in this list are derived (T + corporate number) and marked not checked.',
-    ]);
+  /** What a registration lookup searches: the live register, or the dated list of copies. */
+  searched(now: Date): SearchedData {
+    return this.client
+      ? invoiceLiveSearched(now)
+      : invoiceSnapshotSearched(this.snapshot.size, this.tableProvenance.as_of);
   }
 
-  /** Answers for T-numbers (T + 13 digits), from the register when possible. */
-  async lookupMany(tNumbers: readonly string[], now: Date): Promise<Map<string, RegistrationAnswer>> {
+  coverage(now: Date): DataCoverage {
+    return coverageOf(this.searched(now));
+  }
+
+  /** The provenance of answers about `answered`: the copies cross-checked are those rows' own. */
+  provenance(now: Date, answered: readonly RegistrationAnswer[] = []): DataProvenance {
+    if (this.client) {
+      return {
+        kind: 'live',
+        as_of: now.toISOString(),
+        sources: [NTA_INVOICE_WEB_API],
+        searched: this.searched(now),
+      };
+    }
+    const { cross_checked_against: _all, ...table } = snapshotProvenance(this.tableProvenance);
+    const checks = [
+      ...new Map(answered.flatMap((a) => a.cross_checked_against).map((s) => [s.url ?? s.name, s])).values(),
+    ];
+    return {
+      ...table,
+      ...(checks.length > 0 ? { cross_checked_against: checks } : {}),
+      searched: this.searched(now),
+    };
+  }
+
+  /**
+   * Answers for T-numbers (T + 13 digits), from the register when it is connected. Without it the
+   * operator is told once, in the log, how to connect it; buyers only see "not confirmed".
+   */
+  async lookupMany(
+    tNumbers: readonly string[],
+    now: Date,
+    log?: HandlerLogger,
+  ): Promise<Map<string, RegistrationAnswer>> {
     const out = new Map<string, RegistrationAnswer>();
     const unique = [...new Set(tNumbers)];
     if (this.client) {
@@ -160,6 +222,7 @@ export class InvoiceRegister {
           status: statusOn(a, today),
           confirmed: true,
           basis: 'register_live',
+          reason: null,
           name: orNull(a.name),
           address: orNull(a.address) ?? orNull(a.addressInside),
           registration_date: orNull(a.registrationDate),
@@ -168,6 +231,7 @@ export class InvoiceRegister {
           expire_date: orNull(a.expireDate),
           seen_on: null,
           sources: [NTA_INVOICE_WEB_API],
+          cross_checked_against: [],
         });
       }
       for (const t of unique) {
@@ -177,10 +241,18 @@ export class InvoiceRegister {
             status: 'not_registered',
             confirmed: true,
             basis: 'register_live',
+            reason: null,
             sources: [NTA_INVOICE_WEB_API],
           });
       }
       return out;
+    }
+    if (log && !this.warned) {
+      this.warned = true;
+      log.warn(
+        { setting: 'NTA_INVOICE_APP_ID' },
+        'Invoice registrations are answered as not confirmed against the live register: NTA_INVOICE_APP_ID is not set (docs/operations.md, "Registry and invoice upstreams").',
+      );
     }
     for (const t of unique) {
       const row = this.snapshot.get(t);
@@ -190,27 +262,32 @@ export class InvoiceRegister {
           ? {
               ...blank(t),
               status: 'registered',
-              confirmed: true,
-              basis: 'register_snapshot',
+              confirmed: false,
+              basis: 'secondary_source',
+              reason: seenReason(row),
               name: row.name,
               address: row.address ?? null,
               registration_date: row.registration_date,
+              update_date: row.update_date ?? null,
               seen_on: row.seen_on,
               sources: row.sources,
+              cross_checked_against: row.cross_checked_against,
             }
-          : { ...blank(t), status: 'not_checked', confirmed: false, basis: 'derived' },
+          : blank(t),
       );
     }
     return out;
   }
 }
 
+/** A derived answer: T + corporate number, not checked. */
 function blank(t: string): RegistrationAnswer {
   return {
     registration_number: t,
     status: 'not_checked',
     confirmed: false,
     basis: 'derived',
+    reason: DERIVED_REASON,
     name: null,
     address: null,
     registration_date: null,
@@ -219,5 +296,6 @@ function blank(t: string): RegistrationAnswer {
     expire_date: null,
     seen_on: null,
     sources: [],
+    cross_checked_against: [],
   };
 }

@@ -2,9 +2,10 @@
  * The live registry: the NTA Web-API v4 answers, ranked by the same matcher as the other sources.
  * A name search asks the API for a partial match of the name without its legal form (the English
  * name for a Latin query), including closed corporations and former names, then ranks that page
- * locally with the five modes. Upstream failures become 503 source_unavailable.
+ * locally with the five modes (only the first page of a paged answer is read, and answers say so).
+ * Upstream failures become 503 source_unavailable.
  */
-import type { DataProvenance } from '../../core/plugins/contract';
+import type { DataProvenance, SearchedData } from '../../core/plugins/contract';
 import { corporationFromRecords, type Corporation } from './corporation';
 import { NameIndex } from './name-index';
 import { NameMatcher, type AliasLookup } from './name-matcher';
@@ -14,6 +15,7 @@ import { isLatin, normalizeName } from './normalize';
 import { rankedSearch, type NameSearchResult, type RegistrySource } from './registry-source';
 import type { SearchFilter } from './search-backend';
 import { indexEntryOf, isSearchable } from './search-keys';
+import { liveNameSearched, liveNumberSearched } from './searched';
 import { unavailable } from './upstream-http';
 
 export const NTA_WEB_API = {
@@ -40,6 +42,12 @@ export class LiveRegistry implements RegistrySource {
 
   async provenance(now: Date): Promise<DataProvenance> {
     return { kind: 'live', as_of: now.toISOString(), sources: [NTA_WEB_API] };
+  }
+
+  async searched(now: Date, found?: NameSearchResult): Promise<SearchedData> {
+    return found?.pages
+      ? liveNameSearched(now, found.pages.total, found.pages.matched)
+      : liveNumberSearched(now);
   }
 
   async getByNumber(corporateNumber: string): Promise<Corporation | null> {
@@ -77,7 +85,7 @@ export class LiveRegistry implements RegistrySource {
       if (c) extra.set(n, c);
       return c ? { closed: c.status !== 'active', prefectureCode: c.address.prefecture_code } : null;
     });
-    return rankedSearch(
+    const ranked = await rankedSearch(
       matcher,
       async (ids) =>
         new Map(
@@ -90,5 +98,9 @@ export class LiveRegistry implements RegistrySource {
       filter,
       limit,
     );
+    return {
+      ...ranked,
+      pages: { read: 1, total: Math.max(1, answer.divideSize), matched: answer.count },
+    };
   }
 }

@@ -2,7 +2,8 @@
  * Client of the NTA Corporate Number System Web-API, version 4 (法人番号システム Web-API):
  * /num (up to 10 numbers, optionally with history) and /name (prefix or partial match on the
  * name or the English name). Answers come as XML (type=12, the default here) or Unicode CSV
- * (type=02); both are read, whichever the API returns. Layout: shared/reference/jp-data-sources.md 5.
+ * (type=02); both are read, whichever the API returns. Layout: the NTA's Web-API specification
+ * (https://www.houjin-bangou.nta.go.jp/webapi/), as public clients of it implement it.
  */
 import { XMLParser } from 'fast-xml-parser';
 import { parseNtaCsv } from './nta-csv';

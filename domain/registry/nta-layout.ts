@@ -1,7 +1,7 @@
 /**
  * The NTA corporate-number record layout: the 30 columns of the bulk download (全件・差分データ,
  * Unicode edition, no header row), which are also the element order of the Web-API v4 XML and
- * CSV responses (shared/reference/jp-data-sources.md 5.3-5.5).
+ * CSV responses (the resource definitions of https://www.houjin-bangou.nta.go.jp/webapi/).
  */
 
 export const NTA_COLUMNS = [

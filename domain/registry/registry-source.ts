@@ -3,7 +3,7 @@
  * the store filled by the importer, or the live NTA Web-API), with one way to look up a number
  * and one way to search names, so the plugins never know which source answered.
  */
-import type { DataProvenance } from '../../core/plugins/contract';
+import type { DataProvenance, SearchedData } from '../../core/plugins/contract';
 import type { Corporation } from './corporation';
 import type { MatchReport, NameMatcher, RankedMatch } from './name-matcher';
 import type { SearchFilter } from './search-backend';
@@ -18,6 +18,8 @@ export interface RegistryCandidate {
 export interface NameSearchResult {
   report: MatchReport;
   candidates: RegistryCandidate[];
+  /** Set by the live source: how much of the NTA's paged answer was read. */
+  pages?: { read: number; total: number; matched: number };
 }
 
 export interface RegistrySource {
@@ -27,6 +29,8 @@ export interface RegistrySource {
   /** Short machine-readable name of the source, carried by every candidate as _source. */
   readonly sourceTag: string;
   provenance(now: Date): Promise<DataProvenance>;
+  /** What an answer from this source searched (kind, date, size); `found` for name searches. */
+  searched(now: Date, found?: NameSearchResult): Promise<SearchedData>;
   getByNumber(corporateNumber: string): Promise<Corporation | null>;
   getMany(corporateNumbers: readonly string[]): Promise<Map<string, Corporation>>;
   searchByName(query: string, filter: SearchFilter, limit: number): Promise<NameSearchResult>;

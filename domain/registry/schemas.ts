@@ -83,15 +83,25 @@ export const CANDIDATE_SCHEMA = {
 
 export const REGISTRATION_SCHEMA = {
   type: 'object',
-  required: ['registration_number', 'status', 'confirmed', 'basis'],
+  required: ['registration_number', 'status', 'confirmed', 'basis', 'reason'],
   properties: {
     registration_number: { type: 'string', pattern: '^T[0-9]{13}$' },
     status: { enum: ['registered', 'cancelled', 'expired', 'not_registered', 'not_checked'] },
     confirmed: {
       type: 'boolean',
-      description: 'true: the register says so; false: only derived (T + number)',
+      description:
+        'true only when the NTA register itself answered (live Web-API); false for a registration seen in a public copy of register data, or only derived (T + number).',
     },
-    basis: { enum: ['register_live', 'register_snapshot', 'derived'] },
+    basis: {
+      enum: ['register_live', 'secondary_source', 'derived'],
+      description:
+        'register_live: the NTA invoice Web-API; secondary_source: a public copy of NTA register data; derived: T + corporate number, not checked.',
+    },
+    reason: {
+      ...NULLABLE_STRING,
+      description:
+        'Why confirmed is false ("not confirmed against the live register: ..."); null when confirmed.',
+    },
     name: NULLABLE_STRING,
     address: NULLABLE_STRING,
     registration_date: NULLABLE_STRING,
@@ -99,6 +109,10 @@ export const REGISTRATION_SCHEMA = {
     disposal_date: NULLABLE_STRING,
     expire_date: NULLABLE_STRING,
     seen_on: NULLABLE_STRING,
-    sources: { type: 'array' },
+    sources: { type: 'array', description: 'The official publisher (the NTA register).' },
+    cross_checked_against: {
+      type: 'array',
+      description: 'The public copies of register data a listed registration was seen in.',
+    },
   },
 };

@@ -1,13 +1,14 @@
 /**
  * The snapshot registry: data/registry/corporations.csv (a curated set of real corporations in the
  * NTA bulk-download layout) with data/registry/provenance.json naming, per corporate number, the
- * public sources its row was checked against. It is what the gateway serves until an import has
- * filled the store, or when no NTA application id is configured.
+ * official documents its fields come from and the public copies they were checked against. It is
+ * what the gateway serves until an import has filled the store, or when no NTA application id is
+ * configured.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Lifecycle, scoped } from 'tsyringe';
-import type { DataProvenance } from '../../core/plugins/contract';
+import type { DataProvenance, SearchedData } from '../../core/plugins/contract';
 import { DATA_DIR, loadDataFile, snapshotProvenance, type TableProvenance } from '../shared/data-file';
 import { BrandAliasMap } from './brand-aliases';
 import { isValidCorporateNumber } from './corporate-number';
@@ -19,13 +20,17 @@ import type { NtaRecord } from './nta-layout';
 import { rankedSearch, type NameSearchResult, type RegistrySource } from './registry-source';
 import type { SearchFilter } from './search-backend';
 import { indexEntryOf, isSearchable } from './search-keys';
+import { snapshotSearched } from './searched';
 
 export const SNAPSHOT_CSV = 'registry/corporations.csv';
 export const SNAPSHOT_PROVENANCE = 'registry/provenance.json';
 
 export interface SnapshotRowProvenance {
   corporate_number: string;
+  /** Ids of official documents (provenance.sources). */
   sources: string[];
+  /** Ids of public copies the row was checked against (provenance.cross_checked_against). */
+  cross_checked_against: string[];
   notes?: string[];
 }
 
@@ -57,14 +62,21 @@ export function loadSnapshot(): {
   }
   const rows = new Map(file.rows.map((r) => [r.corporate_number, r]));
   const sourceIds = new Set((file.provenance.sources as SourceWithId[]).map((s) => s.id));
+  const checkIds = new Set(
+    ((file.provenance.cross_checked_against ?? []) as SourceWithId[]).map((s) => s.id),
+  );
   for (const number of byNumber.keys()) {
     const row = rows.get(number);
     if (!row || row.sources.length === 0) {
-      throw new Error(`data/${SNAPSHOT_PROVENANCE}: no sources for ${number}`);
+      throw new Error(`data/${SNAPSHOT_PROVENANCE}: no official source for ${number}`);
     }
     for (const id of row.sources) {
       if (!sourceIds.has(id))
         throw new Error(`data/${SNAPSHOT_PROVENANCE}: ${number} cites unknown source ${id}`);
+    }
+    for (const id of row.cross_checked_against ?? []) {
+      if (!checkIds.has(id))
+        throw new Error(`data/${SNAPSHOT_PROVENANCE}: ${number} cites unknown cross-check ${id}`);
     }
   }
   const corporations = new Map([...byNumber].map(([n, rs]) => [n, corporationFromRecords(rs)]));
@@ -76,7 +88,7 @@ export class SnapshotRegistry implements RegistrySource {
   readonly kind = 'snapshot' as const;
   readonly sourceTag = 'registry_snapshot';
   readonly attribution =
-    'National Tax Agency corporate-number data (国税庁法人番号公表サイト) and the public sources listed per corporation; a dated, curated snapshot in the NTA layout';
+    'National Tax Agency corporate-number data (国税庁法人番号公表サイト) and the official documents listed per corporation; a dated, curated sample in the NTA layout, not the full register';
   readonly tableProvenance: TableProvenance;
   private readonly corporations: Map<string, Corporation>;
   private readonly rowSources: Map<string, SnapshotRowProvenance>;
@@ -108,11 +120,26 @@ export class SnapshotRegistry implements RegistrySource {
     return snapshotProvenance(this.tableProvenance);
   }
 
-  /** The public sources a snapshot row was checked against. */
+  async searched(): Promise<SearchedData> {
+    return this.searchedNow();
+  }
+
+  /** The sample's size and date (known without any I/O, for coverage). */
+  searchedNow(): SearchedData {
+    return snapshotSearched(this.size, this.tableProvenance.as_of);
+  }
+
+  /** The official documents a snapshot row's fields come from. */
   sourcesOf(corporateNumber: string): SourceWithId[] {
-    const ids = this.rowSources.get(corporateNumber)?.sources ?? [];
-    const all = this.tableProvenance.sources as SourceWithId[];
-    return ids.flatMap((id) => all.filter((s) => s.id === id));
+    return pick(this.tableProvenance.sources, this.rowSources.get(corporateNumber)?.sources);
+  }
+
+  /** The public copies a snapshot row was checked against. */
+  crossChecksOf(corporateNumber: string): SourceWithId[] {
+    return pick(
+      this.tableProvenance.cross_checked_against ?? [],
+      this.rowSources.get(corporateNumber)?.cross_checked_against,
+    );
   }
 
   notesOf(corporateNumber: string): string[] {
@@ -135,4 +162,9 @@ export class SnapshotRegistry implements RegistrySource {
   searchByName(query: string, filter: SearchFilter, limit: number): Promise<NameSearchResult> {
     return rankedSearch(this.matcher, (ids) => this.getMany(ids), query, filter, limit);
   }
+}
+
+function pick(all: TableProvenance['sources'], ids: readonly string[] = []): SourceWithId[] {
+  const byId = new Map((all as SourceWithId[]).map((s) => [s.id, s]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -4,13 +4,14 @@
  * it builds the in-memory NameIndex from the imported documents once, and again after a newer
  * import completes (the embedded engine scans for anything but an _id).
  */
-import type { DataProvenance } from '../../core/plugins/contract';
+import type { DataProvenance, SearchedData } from '../../core/plugins/contract';
 import type { Collection, DocumentStore } from '../../core/store/port';
 import type { Corporation } from './corporation';
 import { NameIndex } from './name-index';
 import { NameMatcher, type AliasLookup } from './name-matcher';
 import { rankedSearch, type NameSearchResult, type RegistrySource } from './registry-source';
 import type { NameSearchBackend, SearchFilter } from './search-backend';
+import { storeSearched } from './searched';
 import { StoreSearchBackend } from './store-search';
 import { findByIds, openRegistryCollections, type CorporationDoc, type ImportDoc } from './store-schema';
 
@@ -19,12 +20,23 @@ export const NTA_BULK_DOWNLOAD = {
   url: 'https://www.houjin-bangou.nta.go.jp/download/',
 };
 
+/** The NTA names its nationwide full file 00_zenkoku_all_YYYYMMDD (prefecture files NN_name_all_...). */
+const NATIONWIDE_FILE = /^00_zenkoku_all_/i;
+
+/** How current the imported data is: the newest update date in the records imported. */
+function newestAsOf(done: readonly ImportDoc[]): string {
+  const asOf = done.map((d) => d.as_of ?? '').reduce((a, b) => (b > a ? b : a), '');
+  return asOf || (done[0]?.finished_at ?? '').slice(0, 10);
+}
+
 export class StoreRegistry implements RegistrySource {
   readonly kind = 'store' as const;
   readonly sourceTag = 'registry_import';
   readonly attribution =
     'National Tax Agency corporate-number data (国税庁法人番号公表サイト), imported from the bulk download';
   private index?: { key: string; built: Promise<NameIndex> };
+  /** Corporations held, counted once per completed import (a count of millions is not free). */
+  private held?: { key: string; count: Promise<number> };
 
   private constructor(
     private readonly store: DocumentStore,
@@ -49,15 +61,33 @@ export class StoreRegistry implements RegistrySource {
 
   async provenance(): Promise<DataProvenance> {
     const done = await this.completedImports();
-    const asOf = done.map((d) => d.as_of ?? '').reduce((a, b) => (b > a ? b : a), '');
     return {
       kind: 'snapshot',
-      as_of: asOf || (done[0]?.finished_at ?? '').slice(0, 10),
+      as_of: newestAsOf(done),
       sources: [NTA_BULK_DOWNLOAD],
       notes: [
         `Imported from ${done.length} file(s), the last ${done[0]?.file ?? ''} on ${(done[0]?.finished_at ?? '').slice(0, 10)}; as_of is the newest update date in the imported records.`,
       ],
     };
+  }
+
+  async searched(): Promise<SearchedData> {
+    const done = await this.completedImports();
+    const key = `${done[0]?._id ?? ''}@${done[0]?.finished_at ?? ''}`;
+    if (!this.held || this.held.key !== key) {
+      const held = { key, count: this.corporations.count({}) };
+      // A failed count is retried by the next answer, not remembered.
+      held.count.catch(() => {
+        if (this.held === held) this.held = undefined;
+      });
+      this.held = held;
+    }
+    return storeSearched({
+      records: await this.held.count,
+      asOf: newestAsOf(done),
+      files: done.length,
+      nationwide: done.some((d) => d.kind === 'full' && NATIONWIDE_FILE.test(d.file)),
+    });
   }
 
   async getByNumber(corporateNumber: string): Promise<Corporation | null> {

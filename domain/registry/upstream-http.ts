@@ -142,17 +142,31 @@ export class UpstreamHttp {
   }
 }
 
+/**
+ * A registry source (an NTA Web-API or the registry store) could not answer. The buyer's 503 says
+ * only what happened and to retry; what the operator should check goes to the log (operatorHint).
+ */
+export class RegistryUnavailableError extends SourceUnavailableError {
+  constructor(
+    message: string,
+    details: Record<string, unknown>,
+    readonly operatorHint: string,
+  ) {
+    super(message, 'Try again in a minute; nothing was charged for this call.', details);
+  }
+}
+
 /** Maps an upstream failure to the 503 every surface reports (the buyer is not charged). */
 export function unavailable(err: unknown, upstream: string): never {
   if (err instanceof UpstreamError) {
-    throw new SourceUnavailableError(
+    throw new RegistryUnavailableError(
       `${upstream} is unavailable: ${err.message}`,
-      'Try again in a minute. The operator can check the application id and network access to the NTA.',
       {
         upstream,
         failure: err.failure,
         ...(err.status !== undefined ? { upstream_status: err.status } : {}),
       },
+      `Check the application id and the network path to the ${upstream} (docs/operations.md, "Registry and invoice upstreams").`,
     );
   }
   throw err;

@@ -1,9 +1,14 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
-import { registryProvenance } from '../../domain/registry/answers';
+import type {
+  DataCoverage,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
+import { answering } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { normalizeName } from '../../domain/registry/normalize';
-import type { RegistrySourceKind } from '../../domain/registry/registry-source';
+import type { NameSearchResult, RegistrySourceKind } from '../../domain/registry/registry-source';
 import { candidateView, type CandidateView } from '../../domain/registry/views';
 import { splitNames, type CompanyBatchQuery } from './query';
 
@@ -26,9 +31,19 @@ export interface CompanyBatchPayload extends EndpointPayload {
 export class CompanyBatchHandler implements EndpointHandler<CompanyBatchQuery, CompanyBatchPayload> {
   constructor(private readonly registry: CorporateRegistry) {}
 
-  async handle(query: CompanyBatchQuery, ctx: HandlerContext): Promise<CompanyBatchPayload> {
+  handle(query: CompanyBatchQuery, ctx: HandlerContext): Promise<CompanyBatchPayload> {
+    return answering(ctx.log, () => this.answer(query, ctx));
+  }
+
+  coverage(now: Date): DataCoverage {
+    return this.registry.coverage(now);
+  }
+
+  private async answer(query: CompanyBatchQuery, ctx: HandlerContext): Promise<CompanyBatchPayload> {
     const source = await this.registry.source();
     const results: BatchResult[] = [];
+    // The live name search reads one page per name: the answer reports the least complete one.
+    let leastComplete: NameSearchResult | undefined;
     for (const name of splitNames(query.names)) {
       if (normalizeName(name).key === '') {
         results.push({
@@ -39,7 +54,10 @@ export class CompanyBatchHandler implements EndpointHandler<CompanyBatchQuery, C
         });
         continue;
       }
-      const { report, candidates } = await source.searchByName(name, {}, 1);
+      const found = await source.searchByName(name, {}, 1);
+      const { report, candidates } = found;
+      if (found.pages && (!leastComplete?.pages || found.pages.total > leastComplete.pages.total))
+        leastComplete = found;
       const top = candidates[0];
       results.push({
         input: name,
@@ -54,7 +72,7 @@ export class CompanyBatchHandler implements EndpointHandler<CompanyBatchQuery, C
       results,
       source: source.kind,
       _attribution: source.attribution,
-      _provenance: await registryProvenance(source, ctx.now, numbers),
+      _provenance: await this.registry.provenance(source, ctx.now, numbers, leastComplete),
     };
   }
 }

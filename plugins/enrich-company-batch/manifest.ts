@@ -15,7 +15,7 @@ export default definePlugin({
   description:
     'Resolves each comma-separated name as enrich/company-by-name does and keeps its best candidate (corporate_number_hint, legal_name, match mode, match_reliability and label), or null when nothing matches.',
   source: {
-    name: 'NTA Corporate Number System and the brand alias map in data/registry',
+    name: 'NTA Corporate Number System, and a brand alias map (English and former names from EDINET, common names from public pages)',
     freshness:
       'near-real-time with an NTA application id; otherwise as of the last import or the snapshot date',
     url: 'https://www.houjin-bangou.nta.go.jp/',

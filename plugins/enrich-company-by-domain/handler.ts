@@ -1,6 +1,12 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
-import { registryProvenance } from '../../domain/registry/answers';
+import type {
+  DataCoverage,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+  SourceRef,
+} from '../../core/plugins/contract';
+import { answering } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { lookupDomain, type DomainCandidate } from '../../domain/registry/domain-lookup';
 import { DomainMap, parseHost, type ParsedHost } from '../../domain/registry/domain-map';
@@ -18,6 +24,12 @@ export interface CompanyByDomainPayload extends EndpointPayload {
   source: RegistrySourceKind;
 }
 
+const ref = (s: SourceRef): SourceRef => ({ name: s.name, ...(s.url ? { url: s.url } : {}) });
+
+function unique(refs: SourceRef[]): SourceRef[] {
+  return [...new Map(refs.map((s) => [`${s.name}|${s.url ?? ''}`, ref(s)])).values()];
+}
+
 @injectable()
 export class CompanyByDomainHandler implements EndpointHandler<CompanyByDomainQuery, CompanyByDomainPayload> {
   constructor(
@@ -25,34 +37,44 @@ export class CompanyByDomainHandler implements EndpointHandler<CompanyByDomainQu
     private readonly domains: DomainMap,
   ) {}
 
-  async handle(query: CompanyByDomainQuery, ctx: HandlerContext): Promise<CompanyByDomainPayload> {
+  handle(query: CompanyByDomainQuery, ctx: HandlerContext): Promise<CompanyByDomainPayload> {
+    return answering(ctx.log, () => this.answer(query, ctx));
+  }
+
+  /** Label matches search the registry; the short domain map only adds known operators. */
+  coverage(now: Date): DataCoverage {
+    return this.registry.coverage(now);
+  }
+
+  private async answer(query: CompanyByDomainQuery, ctx: HandlerContext): Promise<CompanyByDomainPayload> {
     const host = parseHost(query.domain)!;
     const source = await this.registry.source();
-    const candidates = await lookupDomain(host, source, this.domains, CANDIDATES);
-    const provenance = await registryProvenance(
+    const { candidates, found } = await lookupDomain(host, source, this.domains, CANDIDATES);
+    const provenance = await this.registry.provenance(
       source,
       ctx.now,
       candidates.map((c) => c.corporate_number),
+      found,
     );
-    const mapSources = candidates.some((c) => c.match_mode === 'domain_map')
-      ? this.domains.provenance.sources
-      : [];
+    const mapped = candidates.filter((c) => c.match_mode === 'domain_map');
+    const mapSources = mapped.flatMap((c) => c.domain_sources ?? []);
+    const mapChecks = mapped.flatMap((c) => c.domain_cross_checked_against ?? []);
+    const checks = unique([...(provenance.cross_checked_against ?? []), ...mapChecks]);
     return {
       input: query.domain,
       host,
       count: candidates.length,
       candidates,
       source: source.kind,
-      _attribution: `${source.attribution}; domain owners from the public sources of the domain map`,
+      _attribution: `${source.attribution}; domain operators from the documents listed with each domain_map candidate`,
       _provenance: {
         ...provenance,
-        sources: [
-          ...provenance.sources,
-          ...mapSources.map((s) => ({ name: s.name, ...(s.url ? { url: s.url } : {}) })),
-        ],
+        sources: unique([...provenance.sources, ...mapSources]),
+        ...(checks.length > 0 ? { cross_checked_against: checks } : {}),
         notes: [
           ...(provenance.notes ?? []),
-          'domain_map: the domain is in data/registry/domains.json with a source naming its operator; domain_label: the domain label matched an English name, a romaji reading, an alias or a name (reliability x 0.85).',
+          this.domains.searched().note,
+          'domain_map: the domain (or a parent domain) is in the domain map with a document naming its operator; domain_label: the domain label matched an English name, a romaji reading, an alias or a name (reliability x 0.85).',
         ],
       },
     };

@@ -15,7 +15,7 @@ export default definePlugin({
   description:
     'Reads a host name or URL, finds the corporations a sourced domain map names for it or its parent domains, then matches the domain label against English names, romaji readings, aliases and names. Each candidate says how it was found (domain_map or domain_label) and carries match_reliability.',
   source: {
-    name: 'Domain map in data/registry (with sources) and the NTA Corporate Number System',
+    name: 'A domain map naming, per domain, the documents that show its operator; the NTA Corporate Number System',
     freshness: 'map as of its date; registry as for name lookups',
     url: 'https://www.houjin-bangou.nta.go.jp/',
   },

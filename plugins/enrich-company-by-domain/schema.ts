@@ -25,7 +25,16 @@ export const companyByDomainPayloadSchema = {
           ...CANDIDATE_SCHEMA.properties,
           match_mode: { enum: ['domain_map', 'domain_label'] },
           matched_on: { type: 'string' },
-          domain_sources: { type: 'array' },
+          domain_sources: {
+            type: 'array',
+            description:
+              "domain_map: official documents naming the operator (a go.jp body's own site); may be empty.",
+          },
+          domain_cross_checked_against: {
+            type: 'array',
+            description:
+              'domain_map: other public pages naming the operator (no register of domains exists).',
+          },
         },
       },
     },

@@ -1,6 +1,11 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
-import { registryProvenance } from '../../domain/registry/answers';
+import type {
+  DataCoverage,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
+import { answering } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { derivedTNumber } from '../../domain/registry/corporate-number';
 import type { RegistrySourceKind } from '../../domain/registry/registry-source';
@@ -25,12 +30,21 @@ export interface CompanyByNamePayload extends EndpointPayload {
 export class CompanyByNameHandler implements EndpointHandler<CompanyByNameQuery, CompanyByNamePayload> {
   constructor(private readonly registry: CorporateRegistry) {}
 
-  async handle(query: CompanyByNameQuery, ctx: HandlerContext): Promise<CompanyByNamePayload> {
+  handle(query: CompanyByNameQuery, ctx: HandlerContext): Promise<CompanyByNamePayload> {
+    return answering(ctx.log, () => this.answer(query, ctx));
+  }
+
+  coverage(now: Date): DataCoverage {
+    return this.registry.coverage(now);
+  }
+
+  private async answer(query: CompanyByNameQuery, ctx: HandlerContext): Promise<CompanyByNamePayload> {
     const {
       source,
       prefecture: pref,
       report,
       candidates,
+      found,
     } = await this.registry.searchByName(query.name, query.pref, query.limit);
     return {
       query: { name: query.name, normalized_key: report.query.key, pref: pref ?? null, limit: query.limit },
@@ -42,10 +56,11 @@ export class CompanyByNameHandler implements EndpointHandler<CompanyByNameQuery,
       found_by_mode: report.found,
       source: source.kind,
       _attribution: source.attribution,
-      _provenance: await registryProvenance(
+      _provenance: await this.registry.provenance(
         source,
         ctx.now,
         candidates.map((c) => c.corporation.corporate_number),
+        found,
       ),
     };
   }

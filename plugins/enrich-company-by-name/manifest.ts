@@ -14,7 +14,7 @@ export default definePlugin({
   description:
     'Ranked candidates for a company name: corporate_number_hint, legal_name, kana, English name, kind, status, address, the matching mode that found it, match_reliability (0..1) with match_reliability_label, and _source.',
   source: {
-    name: 'NTA Corporate Number System and the brand alias map in data/registry',
+    name: 'NTA Corporate Number System, and a brand alias map (English and former names from EDINET, common names from public pages)',
     freshness:
       'near-real-time with an NTA application id; otherwise as of the last import or the snapshot date',
     url: 'https://www.houjin-bangou.nta.go.jp/',

@@ -1,7 +1,12 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import type {
+  DataCoverage,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
 import { NotFoundError } from '../../core/plugins/errors';
-import { combinedProvenance, registryProvenance } from '../../domain/registry/answers';
+import { answering, combinedProvenance } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { derivedTNumber } from '../../domain/registry/corporate-number';
 import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
@@ -33,19 +38,29 @@ export class CompanyByNumberHandler implements EndpointHandler<CompanyByNumberQu
     private readonly invoices: InvoiceRegister,
   ) {}
 
-  async handle(query: CompanyByNumberQuery, ctx: HandlerContext): Promise<CompanyByNumberPayload> {
+  handle(query: CompanyByNumberQuery, ctx: HandlerContext): Promise<CompanyByNumberPayload> {
+    return answering(ctx.log, () => this.answer(query, ctx));
+  }
+
+  /** The corporation is looked up in the registry (a miss is 404); the register adds a status. */
+  coverage(now: Date): DataCoverage {
+    return this.registry.coverage(now);
+  }
+
+  private async answer(query: CompanyByNumberQuery, ctx: HandlerContext): Promise<CompanyByNumberPayload> {
     const source = await this.registry.source();
     const corporation = await source.getByNumber(query.number);
     if (!corporation || corporation.status === 'deleted') {
+      const { searched } = await this.registry.provenance(source, ctx.now);
       throw new NotFoundError(
         'corporate_number_not_found',
         `No corporation with number ${query.number} in the ${source.kind === 'snapshot' ? 'registry snapshot' : source.kind === 'store' ? 'imported register' : 'NTA register'}.`,
         'The check digit is valid; resolve the company by name with enrich/company-by-name.',
-        { corporate_number: query.number, source: source.kind },
+        { corporate_number: query.number, source: source.kind, searched },
       );
     }
     const tNumber = derivedTNumber(query.number);
-    const registration = (await this.invoices.lookupMany([tNumber], ctx.now)).get(tNumber)!;
+    const registration = (await this.invoices.lookupMany([tNumber], ctx.now, ctx.log)).get(tNumber)!;
     const n = normalizeName(corporation.name);
     return {
       corporate_number: query.number,
@@ -63,8 +78,9 @@ export class CompanyByNumberHandler implements EndpointHandler<CompanyByNumberQu
       invoice_source: this.invoices.live ? 'live' : 'snapshot',
       _attribution: `${source.attribution}; invoice registration: National Tax Agency qualified invoice issuer publication`,
       _provenance: combinedProvenance(
-        await registryProvenance(source, ctx.now, [query.number]),
-        this.invoices.provenance(ctx.now),
+        await this.registry.provenance(source, ctx.now, [query.number]),
+        this.invoices.provenance(ctx.now, [registration]),
+        'registry',
       ),
     };
   }

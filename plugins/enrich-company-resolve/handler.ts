@@ -1,12 +1,13 @@
 import { injectable } from 'tsyringe';
 import type {
+  DataCoverage,
   DataProvenance,
   EndpointHandler,
   EndpointPayload,
   HandlerContext,
 } from '../../core/plugins/contract';
 import { InvalidQueryError } from '../../core/plugins/errors';
-import { combinedProvenance, registryProvenance, requireSearchableName } from '../../domain/registry/answers';
+import { answering, combinedProvenance, requireSearchableName } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { derivedTNumber, isValidCorporateNumber } from '../../domain/registry/corporate-number';
 import type { Corporation } from '../../domain/registry/corporation';
@@ -14,7 +15,11 @@ import { CHECK_DIGIT_ACCEPTED } from '../../domain/registry/dto-rules';
 import { lookupDomain } from '../../domain/registry/domain-lookup';
 import { DomainMap } from '../../domain/registry/domain-map';
 import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
-import type { RegistrySource, RegistrySourceKind } from '../../domain/registry/registry-source';
+import type {
+  NameSearchResult,
+  RegistrySource,
+  RegistrySourceKind,
+} from '../../domain/registry/registry-source';
 import { addressView, candidateView } from '../../domain/registry/views';
 import type { CompanyResolveQuery } from './query';
 import { detect } from './detect';
@@ -86,11 +91,21 @@ export class CompanyResolveHandler implements EndpointHandler<CompanyResolveQuer
     private readonly invoices: InvoiceRegister,
   ) {}
 
-  async handle(query: CompanyResolveQuery, ctx: HandlerContext): Promise<ResolvePayload> {
+  handle(query: CompanyResolveQuery, ctx: HandlerContext): Promise<ResolvePayload> {
+    return answering(ctx.log, () => this.answer(query, ctx));
+  }
+
+  /** Every kind of input resolves to a corporation of the registry: it decides the answer. */
+  coverage(now: Date): DataCoverage {
+    return this.registry.coverage(now);
+  }
+
+  private async answer(query: CompanyResolveQuery, ctx: HandlerContext): Promise<ResolvePayload> {
     const d = detect(query.q);
     const source = await this.registry.source();
     const notes: string[] = [];
     let ranked: ResolveCandidate[] = [];
+    let found: NameSearchResult | undefined;
     let registration: RegistrationAnswer | undefined;
     let invoiceProvenance: DataProvenance | undefined;
     if (d.as === 'corporate_number' || d.as === 't_number') {
@@ -106,8 +121,8 @@ export class CompanyResolveHandler implements EndpointHandler<CompanyResolveQuer
       }
       if (d.as === 't_number') {
         const t = `T${d.digits}`;
-        registration = (await this.invoices.lookupMany([t], ctx.now)).get(t);
-        invoiceProvenance = this.invoices.provenance(ctx.now);
+        registration = (await this.invoices.lookupMany([t], ctx.now, ctx.log)).get(t);
+        invoiceProvenance = this.invoices.provenance(ctx.now, registration ? [registration] : []);
         if (!valid)
           notes.push(
             'The T-number’s digits are not a corporate number (check digit): its holder is not a corporation.',
@@ -115,18 +130,24 @@ export class CompanyResolveHandler implements EndpointHandler<CompanyResolveQuer
       }
       const c = valid ? await source.getByNumber(d.digits) : null;
       if (c) ranked = [byNumberCandidate(c, d.as, source)];
-      else if (valid) notes.push(`No corporation with number ${d.digits} in the ${source.kind} registry.`);
+      else if (valid)
+        notes.push(
+          `No corporation with number ${d.digits} in the ${source.kind} registry (what that holds: _provenance.searched).`,
+        );
     } else if (d.as === 'domain') {
-      ranked = (await lookupDomain(d.host, source, this.domains, ALTERNATES + 1)).map(slim);
+      const byDomain = await lookupDomain(d.host, source, this.domains, ALTERNATES + 1);
+      ranked = byDomain.candidates.map(slim);
+      found = byDomain.found;
     } else {
       requireSearchableName(d.name, 'q');
-      const { candidates } = await source.searchByName(d.name, {}, ALTERNATES + 1);
-      ranked = candidates.map((c) => slim(candidateView(c.match, c.corporation, source.sourceTag)));
+      found = await source.searchByName(d.name, {}, ALTERNATES + 1);
+      ranked = found.candidates.map((c) => slim(candidateView(c.match, c.corporation, source.sourceTag)));
     }
-    const registryProv = await registryProvenance(
+    const registryProv = await this.registry.provenance(
       source,
       ctx.now,
       ranked.map((r) => r.corporate_number_hint),
+      found,
     );
     return {
       q: query.q,
@@ -140,7 +161,9 @@ export class CompanyResolveHandler implements EndpointHandler<CompanyResolveQuer
         ...(ranked[0] ? [`t_number_if_registered: ${derivedTNumber(ranked[0].corporate_number_hint)}`] : []),
       ],
       _attribution: source.attribution,
-      _provenance: invoiceProvenance ? combinedProvenance(registryProv, invoiceProvenance) : registryProv,
+      _provenance: invoiceProvenance
+        ? combinedProvenance(registryProv, invoiceProvenance, 'registry')
+        : registryProv,
     };
   }
 }

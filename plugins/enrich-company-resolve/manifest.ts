@@ -15,7 +15,7 @@ export default definePlugin({
   description:
     'Detects whether q is a 13-digit corporate number, a T-number, a domain or URL, or a name, says which (detected_as), and answers the best candidate with match_reliability plus alternates. A 13-digit number with a wrong check digit is refused with 422.',
   source: {
-    name: 'NTA Corporate Number System, the domain map and brand alias map in data/registry, the invoice register for T-numbers',
+    name: 'NTA Corporate Number System, a sourced domain map and brand alias map, the NTA invoice register for T-numbers',
     freshness:
       'near-real-time with NTA application ids; otherwise as of the last import or the snapshot date',
     url: 'https://www.houjin-bangou.nta.go.jp/',

@@ -1,5 +1,10 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload } from '../../core/plugins/contract';
+import type {
+  DataCoverage,
+  EndpointHandler,
+  EndpointPayload,
+  SearchedData,
+} from '../../core/plugins/contract';
 import { LEGAL_FORMS } from '../../domain/registry/legal-forms';
 import {
   englishKey,
@@ -20,6 +25,19 @@ const KIND_OF_FORM: Record<string, string> = {
   合同会社: '305',
 };
 
+/** The date the rules (legal forms, kanji pairs) were last checked against their sources. */
+const RULES_AS_OF = '2026-11-22';
+
+/** The only table this endpoint reads: no registry is searched, and the answer must say so. */
+const SEARCHED: SearchedData = {
+  kind: 'snapshot',
+  as_of: RULES_AS_OF,
+  records: LEGAL_FORMS.length,
+  unit: 'legal forms',
+  complete: false,
+  note: `The name was read against the ${LEGAL_FORMS.length} legal forms this service recognises; no corporate registry was searched, so this answer does not say whether such a company exists.`,
+};
+
 export interface NameNormalizePayload extends EndpointPayload {
   input: string;
   search_key: string;
@@ -33,6 +51,16 @@ export interface NameNormalizePayload extends EndpointPayload {
 
 @injectable()
 export class NameNormalizeHandler implements EndpointHandler<NameNormalizeQuery, NameNormalizePayload> {
+  coverage(): DataCoverage {
+    return {
+      kind: 'snapshot',
+      as_of: RULES_AS_OF,
+      records: { count: LEGAL_FORMS.length, unit: SEARCHED.unit, complete: false },
+      summary:
+        'A computation over the name alone (width, legal form, reading and English keys): no registry is searched.',
+    };
+  }
+
   handle(query: NameNormalizeQuery): NameNormalizePayload {
     const n = normalizeName(query.name);
     const latin = isLatin(n.core);
@@ -59,7 +87,7 @@ export class NameNormalizeHandler implements EndpointHandler<NameNormalizeQuery,
         'Normalisation rules of this service (Unicode NFKC; legal forms per the Companies Act and other corporation laws; old/new kanji pairs of the 常用漢字表)',
       _provenance: {
         kind: 'snapshot',
-        as_of: '2026-11-22',
+        as_of: RULES_AS_OF,
         sources: [
           { name: 'Unicode Standard Annex #15 (NFKC)', url: 'https://unicode.org/reports/tr15/' },
           {
@@ -67,6 +95,7 @@ export class NameNormalizeHandler implements EndpointHandler<NameNormalizeQuery,
             url: 'https://www.bunka.go.jp/kokugo_nihongo/sisaku/joho/joho/kijun/naikaku/kanji/',
           },
         ],
+        searched: SEARCHED,
         notes: ['A pure computation: no registry lookup is made.'],
       },
     };

@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, HandlerContext } from '../../core/plugins/contract';
+import type { DataCoverage, EndpointHandler, HandlerContext } from '../../core/plugins/contract';
 import { areaMatch, resolvePrefecture } from '../../domain/grants/areas';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import { availableIn, byRelevance } from '../../domain/grants/filters';
@@ -15,6 +15,10 @@ export class GrantsByPrefectureHandler implements EndpointHandler<
   ListingPayload<PrefectureItem>
 > {
   constructor(private readonly catalogue: GrantsCatalogue) {}
+
+  coverage(now: Date): DataCoverage {
+    return this.catalogue.coverage(now, 'listing');
+  }
 
   async handle(q: GrantsByPrefectureQuery, ctx: HandlerContext): Promise<ListingPayload<PrefectureItem>> {
     const pref = resolvePrefecture(q.pref)!;

@@ -16,7 +16,7 @@ export default definePlugin({
   source: {
     name: 'Jグランツ（jGrants）public API, Digital Agency',
     freshness:
-      'live when the gateway has JGRANTS_BASE_URL (answers cached up to 10 minutes), else a dated snapshot',
+      'live from the jGrants API where the deployment connects it (answers cached up to 10 minutes), else a dated snapshot',
     url: 'https://developers.digital.go.jp/documents/jgrants/api/',
   },
   query: GrantsByPrefectureQuery,

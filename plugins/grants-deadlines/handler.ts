@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, HandlerContext } from '../../core/plugins/contract';
+import type { DataCoverage, EndpointHandler, HandlerContext } from '../../core/plugins/contract';
 import { resolvePrefecture } from '../../domain/grants/areas';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import { availableIn, bySoonestDeadline } from '../../domain/grants/filters';
@@ -16,6 +16,10 @@ export class GrantsDeadlinesHandler implements EndpointHandler<
   ListingPayload<DeadlineItem>
 > {
   constructor(private readonly catalogue: GrantsCatalogue) {}
+
+  coverage(now: Date): DataCoverage {
+    return this.catalogue.coverage(now, 'listing');
+  }
 
   async handle(q: GrantsDeadlinesQuery, ctx: HandlerContext): Promise<ListingPayload<DeadlineItem>> {
     const pref = q.pref === undefined ? undefined : resolvePrefecture(q.pref);

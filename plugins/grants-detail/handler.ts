@@ -1,5 +1,10 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import type {
+  DataCoverage,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
 import { NotFoundError } from '../../core/plugins/errors';
 import { grantsAttribution } from '../../domain/grants/attribution';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
@@ -13,6 +18,10 @@ export type GrantDetailPayload = GrantRecord & EndpointPayload & { today: string
 export class GrantsDetailHandler implements EndpointHandler<GrantsDetailQuery, GrantDetailPayload> {
   constructor(private readonly catalogue: GrantsCatalogue) {}
 
+  coverage(now: Date): DataCoverage {
+    return this.catalogue.coverage(now, 'detail');
+  }
+
   async handle(q: GrantsDetailQuery, ctx: HandlerContext): Promise<GrantDetailPayload> {
     const { record, provenance } = await this.catalogue.detail(q.id, ctx.now);
     if (!record) {
@@ -20,7 +29,11 @@ export class GrantsDetailHandler implements EndpointHandler<GrantsDetailQuery, G
         'grant_not_found',
         `No grant with id ${q.id} in ${provenance.kind === 'live' ? 'jGrants' : `the jGrants snapshot of ${provenance.as_of}`}.`,
         'Find grant ids with grants/search (grant_id); ids are case-sensitive.',
-        { id: q.id, source: provenance.kind },
+        {
+          id: q.id,
+          source: provenance.kind,
+          ...(provenance.searched ? { searched: provenance.searched } : {}),
+        },
       );
     }
     return {

@@ -1,5 +1,10 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import type {
+  DataCoverage,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
 import { resolvePrefecture } from '../../domain/grants/areas';
 import { grantsAttribution } from '../../domain/grants/attribution';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
@@ -57,6 +62,10 @@ export class GrantsEligibilityCandidatesHandler implements EndpointHandler<
   CandidatesPayload
 > {
   constructor(private readonly catalogue: GrantsCatalogue) {}
+
+  coverage(now: Date): DataCoverage {
+    return this.catalogue.coverage(now, 'listing');
+  }
 
   async handle(q: GrantsEligibilityCandidatesQuery, ctx: HandlerContext): Promise<CandidatesPayload> {
     const profile: CompanyProfile = {

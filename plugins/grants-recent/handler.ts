@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, HandlerContext } from '../../core/plugins/contract';
+import type { DataCoverage, EndpointHandler, HandlerContext } from '../../core/plugins/contract';
 import { resolvePrefecture } from '../../domain/grants/areas';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import { availableIn, byNewest } from '../../domain/grants/filters';
@@ -13,6 +13,10 @@ export type RecentItem = GrantSummary & { opened_days_ago: number };
 @injectable()
 export class GrantsRecentHandler implements EndpointHandler<GrantsRecentQuery, ListingPayload<RecentItem>> {
   constructor(private readonly catalogue: GrantsCatalogue) {}
+
+  coverage(now: Date): DataCoverage {
+    return this.catalogue.coverage(now, 'listing');
+  }
 
   async handle(q: GrantsRecentQuery, ctx: HandlerContext): Promise<ListingPayload<RecentItem>> {
     const pref = q.pref === undefined ? undefined : resolvePrefecture(q.pref);

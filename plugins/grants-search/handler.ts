@@ -1,5 +1,5 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, HandlerContext } from '../../core/plugins/contract';
+import type { DataCoverage, EndpointHandler, HandlerContext } from '../../core/plugins/contract';
 import { resolvePrefecture } from '../../domain/grants/areas';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import {
@@ -16,6 +16,10 @@ import type { GrantsSearchQuery } from './query';
 @injectable()
 export class GrantsSearchHandler implements EndpointHandler<GrantsSearchQuery, ListingPayload> {
   constructor(private readonly catalogue: GrantsCatalogue) {}
+
+  coverage(now: Date): DataCoverage {
+    return this.catalogue.coverage(now, 'listing');
+  }
 
   async handle(q: GrantsSearchQuery, ctx: HandlerContext): Promise<ListingPayload> {
     // The DTO has checked these resolve.

@@ -1,7 +1,12 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import type {
+  DataCoverage,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
 import { isFlagOn } from '../../core/plugins/query-rules';
-import { registryProvenance } from '../../domain/registry/answers';
+import { answering } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import type { NormalizedName } from '../../domain/registry/normalize';
 import type { RegistrySourceKind } from '../../domain/registry/registry-source';
@@ -26,12 +31,21 @@ export interface HoujinLookupPayload extends EndpointPayload {
 export class HoujinLookupHandler implements EndpointHandler<HoujinLookupQuery, HoujinLookupPayload> {
   constructor(private readonly registry: CorporateRegistry) {}
 
-  async handle(query: HoujinLookupQuery, ctx: HandlerContext): Promise<HoujinLookupPayload> {
+  handle(query: HoujinLookupQuery, ctx: HandlerContext): Promise<HoujinLookupPayload> {
+    return answering(ctx.log, () => this.answer(query, ctx));
+  }
+
+  coverage(now: Date): DataCoverage {
+    return this.registry.coverage(now);
+  }
+
+  private async answer(query: HoujinLookupQuery, ctx: HandlerContext): Promise<HoujinLookupPayload> {
     const {
       source,
       prefecture: pref,
       report,
       candidates,
+      found,
     } = await this.registry.searchByName(query.name, query.pref, query.limit);
     const payload: HoujinLookupPayload = {
       query: { name: query.name, pref: pref ?? null, limit: query.limit },
@@ -39,10 +53,11 @@ export class HoujinLookupHandler implements EndpointHandler<HoujinLookupQuery, H
       candidates: candidates.map((c) => candidateView(c.match, c.corporation, source.sourceTag)),
       source: source.kind,
       _attribution: source.attribution,
-      _provenance: await registryProvenance(
+      _provenance: await this.registry.provenance(
         source,
         ctx.now,
         candidates.map((c) => c.corporation.corporate_number),
+        found,
       ),
     };
     if (isFlagOn(query.verbose)) {

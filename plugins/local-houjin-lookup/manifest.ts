@@ -13,7 +13,7 @@ export default definePlugin({
   description:
     'Finds corporations by a name written in kanji, kana, romaji or English, with or without its legal form. Five modes find candidates (exact, brand alias, reading, prefix, partial); each candidate says which mode found it and carries match_reliability (0..1) with a high/medium/low label. Width, legal forms (株式会社, (株), ㈱, カブシキガイシャ ...), spaces, middle dots, long vowel marks and old kanji forms do not matter. pref filters by the head office prefecture.',
   source: {
-    name: 'NTA Corporate Number System and the brand alias map in data/registry',
+    name: 'NTA Corporate Number System, and a brand alias map (English and former names from EDINET, common names from public pages)',
     freshness:
       'near-real-time with an NTA application id; otherwise as of the last import or the snapshot date',
     url: 'https://www.houjin-bangou.nta.go.jp/',

@@ -1,7 +1,12 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import type {
+  DataCoverage,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
 import { NotFoundError } from '../../core/plugins/errors';
-import { registryProvenance } from '../../domain/registry/answers';
+import { answering } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import type { RegistrySourceKind } from '../../domain/registry/registry-source';
 import { corporationView, type CorporationView } from '../../domain/registry/views';
@@ -22,19 +27,29 @@ export interface HoujinNumberPayload extends EndpointPayload {
 export class HoujinNumberHandler implements EndpointHandler<HoujinNumberQuery, HoujinNumberPayload> {
   constructor(private readonly registry: CorporateRegistry) {}
 
-  async handle(query: HoujinNumberQuery, ctx: HandlerContext): Promise<HoujinNumberPayload> {
+  handle(query: HoujinNumberQuery, ctx: HandlerContext): Promise<HoujinNumberPayload> {
+    return answering(ctx.log, () => this.answer(query, ctx));
+  }
+
+  coverage(now: Date): DataCoverage {
+    return this.registry.coverage(now);
+  }
+
+  private async answer(query: HoujinNumberQuery, ctx: HandlerContext): Promise<HoujinNumberPayload> {
     const source = await this.registry.source();
     const corporation = await source.getByNumber(query.number);
     if (!corporation || corporation.status === 'deleted') {
+      // A miss says what was searched: in a sample it does not mean no such corporation.
+      const { searched } = await this.registry.provenance(source, ctx.now);
       throw new NotFoundError(
         'corporate_number_not_found',
         corporation
           ? `Corporate number ${query.number} was deleted from the register.`
           : `No corporation with number ${query.number} in the ${source.kind === 'live' ? 'NTA register' : source.kind === 'store' ? 'imported register' : 'registry snapshot'}.`,
         source.kind === 'snapshot'
-          ? 'The check digit is valid; the snapshot holds a curated set of corporations only. Search by name with local/houjin-lookup/by-name.'
+          ? 'The check digit is valid, and the snapshot is a sample (see searched), so the number may well exist: check it on the NTA Corporate Number Publication Site, https://www.houjin-bangou.nta.go.jp/.'
           : 'The check digit is valid but no corporation holds this number; check the digits against the source document.',
-        { corporate_number: query.number, source: source.kind },
+        { corporate_number: query.number, source: source.kind, searched },
       );
     }
     const payload: HoujinNumberPayload = {
@@ -42,7 +57,7 @@ export class HoujinNumberHandler implements EndpointHandler<HoujinNumberQuery, H
       corporation: corporationView(corporation),
       source: source.kind,
       _attribution: source.attribution,
-      _provenance: await registryProvenance(source, ctx.now, [query.number]),
+      _provenance: await this.registry.provenance(source, ctx.now, [query.number]),
     };
     if (query.verbose) {
       payload.diagnostics = {

@@ -10,7 +10,7 @@ export const houjinNumberPayloadSchema = {
     source: {
       enum: ['snapshot', 'store', 'live'],
       description:
-        'snapshot: curated data/registry set; store: imported NTA bulk download; live: NTA Web-API.',
+        'snapshot: a curated, dated sample of real corporations (not the register; see _provenance.searched); store: imported NTA bulk download; live: NTA Web-API.',
     },
     diagnostics: {
       type: 'object',

@@ -1,7 +1,12 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import type {
+  DataCoverage,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
 import { isFlagOn } from '../../core/plugins/query-rules';
-import { combinedProvenance, registryProvenance } from '../../domain/registry/answers';
+import { answering, combinedProvenance } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { derivedTNumber } from '../../domain/registry/corporate-number';
 import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
@@ -30,10 +35,23 @@ export class InvoiceIssuerHandler implements EndpointHandler<InvoiceIssuerQuery,
     private readonly invoices: InvoiceRegister,
   ) {}
 
-  async handle(query: InvoiceIssuerQuery, ctx: HandlerContext): Promise<InvoiceIssuerPayload> {
-    const { source, candidates } = await this.registry.searchByName(query.name, undefined, query.limit);
+  handle(query: InvoiceIssuerQuery, ctx: HandlerContext): Promise<InvoiceIssuerPayload> {
+    return answering(ctx.log, () => this.answer(query, ctx));
+  }
+
+  /** Candidates come from the registry's name search: it decides what an answer holds. */
+  coverage(now: Date): DataCoverage {
+    return this.registry.coverage(now);
+  }
+
+  private async answer(query: InvoiceIssuerQuery, ctx: HandlerContext): Promise<InvoiceIssuerPayload> {
+    const { source, candidates, found } = await this.registry.searchByName(
+      query.name,
+      undefined,
+      query.limit,
+    );
     const tNumbers = candidates.map((c) => derivedTNumber(c.corporation.corporate_number));
-    const registrations = await this.invoices.lookupMany(tNumbers, ctx.now);
+    const registrations = await this.invoices.lookupMany(tNumbers, ctx.now, ctx.log);
     const payload: InvoiceIssuerPayload = {
       query: { name: query.name, limit: query.limit },
       count: candidates.length,
@@ -46,12 +64,14 @@ export class InvoiceIssuerHandler implements EndpointHandler<InvoiceIssuerQuery,
       invoice_source: this.invoices.live ? 'live' : 'snapshot',
       _attribution: `${source.attribution}; invoice registrations: National Tax Agency qualified invoice issuer publication (適格請求書発行事業者公表サイト)`,
       _provenance: combinedProvenance(
-        await registryProvenance(
+        await this.registry.provenance(
           source,
           ctx.now,
           candidates.map((c) => c.corporation.corporate_number),
+          found,
         ),
-        this.invoices.provenance(ctx.now),
+        this.invoices.provenance(ctx.now, [...registrations.values()]),
+        'registry',
       ),
     };
     if (isFlagOn(query.verbose)) {
@@ -61,7 +81,7 @@ export class InvoiceIssuerHandler implements EndpointHandler<InvoiceIssuerQuery,
           "A corporation's registration number, if it registered, is T + its corporate number (t_number).",
           this.invoices.live
             ? 'Each t_number was checked against the NTA invoice-issuer Web-API (confirmed: true).'
-            : 'Each t_number was checked against the dated list of confirmed registrations; any other is derived only (confirmed: false, status not_checked). Set NTA_INVOICE_APP_ID to check the register.',
+            : 'Not confirmed against the live register: each t_number was looked up in a dated list of registrations seen in public copies of NTA register data (status registered, confirmed: false); any other is derived only (status not_checked, confirmed: false). registration.reason says which.',
         ],
       };
     }

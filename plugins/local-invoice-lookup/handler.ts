@@ -1,7 +1,12 @@
 import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import type {
+  DataCoverage,
+  EndpointHandler,
+  EndpointPayload,
+  HandlerContext,
+} from '../../core/plugins/contract';
 import { SourceUnavailableError } from '../../core/plugins/errors';
-import { combinedProvenance, registryProvenance } from '../../domain/registry/answers';
+import { answering, combinedProvenance, logUnavailable } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import {
   checkDigitOf,
@@ -45,10 +50,21 @@ export class InvoiceLookupHandler implements EndpointHandler<InvoiceLookupQuery,
     private readonly invoices: InvoiceRegister,
   ) {}
 
-  async handle(query: InvoiceLookupQuery, ctx: HandlerContext): Promise<InvoiceLookupPayload> {
+  handle(query: InvoiceLookupQuery, ctx: HandlerContext): Promise<InvoiceLookupPayload> {
+    return answering(ctx.log, () => this.answer(query, ctx));
+  }
+
+  /** The registration is decided by the invoice register; the registry is only a cross-check. */
+  coverage(now: Date): DataCoverage {
+    return this.invoices.coverage(now);
+  }
+
+  private async answer(query: InvoiceLookupQuery, ctx: HandlerContext): Promise<InvoiceLookupPayload> {
     const parsed = parseRegistrationNumber(query.number)!;
     const validCorporate = isValidCorporateNumber(parsed.digits);
-    const registration = (await this.invoices.lookupMany([parsed.tNumber], ctx.now)).get(parsed.tNumber)!;
+    const registration = (await this.invoices.lookupMany([parsed.tNumber], ctx.now, ctx.log)).get(
+      parsed.tNumber,
+    )!;
     const notes: string[] = [];
     let corporation: Corporation | null = null;
     let crossCheck: InvoiceLookupPayload['registry_cross_check'] = 'not_applicable';
@@ -60,9 +76,10 @@ export class InvoiceLookupHandler implements EndpointHandler<InvoiceLookupQuery,
         registrySource = source.kind;
         corporation = await source.getByNumber(parsed.digits);
         crossCheck = corporation ? 'found' : 'not_found';
-        registryProv = await registryProvenance(source, ctx.now, corporation ? [parsed.digits] : []);
+        registryProv = await this.registry.provenance(source, ctx.now, corporation ? [parsed.digits] : []);
       } catch (err) {
         if (!(err instanceof SourceUnavailableError)) throw err;
+        logUnavailable(ctx.log, err);
         crossCheck = 'unavailable';
         notes.push(`The corporate registry could not be reached for the cross-check: ${err.message}`);
       }
@@ -76,12 +93,8 @@ export class InvoiceLookupHandler implements EndpointHandler<InvoiceLookupQuery,
         `The corporation is ${corporation.status} (${corporation.close_date || 'date not given'}); a registration ends with it.`,
       );
     }
-    if (!registration.confirmed) {
-      notes.push(
-        'Not checked against the register: the T-number is only derived. Set NTA_INVOICE_APP_ID to confirm registrations with the NTA invoice-issuer Web-API.',
-      );
-    }
-    const invoiceProv = this.invoices.provenance(ctx.now);
+    if (registration.reason) notes.push(`Registration ${registration.reason}`);
+    const invoiceProv = this.invoices.provenance(ctx.now, [registration]);
     return {
       registration_number: parsed.tNumber,
       input: { number: query.number, had_t_prefix: parsed.hadPrefix },
@@ -107,7 +120,7 @@ export class InvoiceLookupHandler implements EndpointHandler<InvoiceLookupQuery,
       notes,
       _attribution:
         'National Tax Agency qualified invoice issuer publication (適格請求書発行事業者公表サイト) and corporate-number data (国税庁法人番号公表サイト)',
-      _provenance: registryProv ? combinedProvenance(registryProv, invoiceProv) : invoiceProv,
+      _provenance: registryProv ? combinedProvenance(registryProv, invoiceProv, 'invoice') : invoiceProv,
     };
   }
 }

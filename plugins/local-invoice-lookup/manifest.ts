@@ -12,7 +12,7 @@ export default definePlugin({
   summary:
     'One qualified invoice registration number (T + 13 digits): registration record and registry cross-check',
   description:
-    'Reads T1234567890123 or 1234567890123, says whether the 13 digits are a valid corporate number (check digit), cross-checks the corporation in the registry, and answers the registration: confirmed from the NTA invoice register (live Web-API when configured, else a dated list) or only derived and not checked.',
+    'Reads T1234567890123 or 1234567890123, says whether the 13 digits are a valid corporate number (check digit), cross-checks the corporation in the registry, and answers the registration: confirmed from the NTA invoice register (live Web-API when configured); otherwise not confirmed, with the reason (seen in a dated list of public copies of register data, or only derived and not checked).',
   source: {
     name: 'T-number derivation from the corporate number; NTA qualified invoice issuer publication; corporate registry cross-check',
     freshness:
@@ -23,7 +23,7 @@ export default definePlugin({
   handler: InvoiceLookupHandler,
   payloadSchema: invoiceLookupPayloadSchema,
   examples: [
-    { title: 'A confirmed registration', query: { number: 'T5010401067252' } },
+    { title: 'A registration seen in register data', query: { number: 'T1000020012131' } },
     { title: 'Without the T', query: { number: '1180301018771' } },
   ],
   errors: [

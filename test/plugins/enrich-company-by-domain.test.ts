@@ -11,7 +11,7 @@ describe('enrich-company-by-domain (enrich/company-by-domain)', () => {
   });
   after(() => gw.close());
 
-  it('finds the corporation of a mapped domain, ignoring scheme, www., path and case, with the map source', async () => {
+  it('finds the corporation of a mapped domain, ignoring scheme, www., path and case, with the pages naming its operator', async () => {
     for (const d of [
       'hitachi.co.jp',
       'HTTPS://WWW.HITACHI.CO.JP/products/',
@@ -25,8 +25,27 @@ describe('enrich-company-by-domain (enrich/company-by-domain)', () => {
         match_mode: 'domain_map',
         match_reliability: 0.95,
       });
-      expect(res.body.candidates[0].domain_sources[0].url).to.match(/^https:\/\//);
+      // No register of domains exists: the operator is named by public pages, listed as cross-checks.
+      expect(res.body.candidates[0].domain_sources).to.deep.equal([]);
+      expect(res.body.candidates[0].domain_cross_checked_against[0].url).to.match(
+        /^https:\/\/ja\.wikipedia\.org\//,
+      );
+      expect(res.body._provenance.cross_checked_against.map((s: { url: string }) => s.url)).to.include(
+        res.body.candidates[0].domain_cross_checked_against[0].url,
+      );
     }
+  });
+
+  it("names the government body's own site as the official document of a go.jp domain", async () => {
+    const res = await get(gw, 'www.nta.go.jp');
+    expect(res.body.candidates[0]).to.include({
+      corporate_number_hint: '7000012050002',
+      match_mode: 'domain_map',
+    });
+    expect(res.body.candidates[0].domain_sources[0].url).to.equal('https://www.nta.go.jp/');
+    expect(res.body._provenance.sources.map((s: { url: string }) => s.url)).to.include(
+      'https://www.nta.go.jp/',
+    );
   });
 
   it('covers subdomains by their registrable domain', async () => {

@@ -31,12 +31,25 @@ describe('enrich-company-by-number (enrich/company-by-number)', () => {
     expect(res.body.invoice.registration).to.include({ confirmed: false, basis: 'derived' });
   });
 
-  it('gives the legal form and its position, former names and a confirmed registration', async () => {
+  it('gives the legal form and its position, former names and the registration, not confirmed without the register', async () => {
     const res = await gw.get(`${PATH}?number=5010401067252`);
     expect(res.body.names.legal_form).to.include({ form: '株式会社', position: 'after' });
     expect(res.body.names.without_legal_form).to.equal('ソニーグループ');
     expect(res.body.names.former).to.deep.equal(['ソニー株式会社']);
-    expect(res.body.invoice.registration).to.include({ status: 'registered', confirmed: true });
+    expect(res.body.invoice.registration).to.include({ status: 'not_checked', confirmed: false });
+    expect(res.body.invoice.registration.reason).to.match(/^not confirmed against the live register: /);
+  });
+
+  it('a registration seen in a public copy of register data is registered but not confirmed, with the reason', async () => {
+    const res = await gw.get(`${PATH}?number=1000020012131`);
+    expect(res.body.corporation.address).to.include({ street_number: '旭町４丁目５－６', city_code: '213' });
+    expect(res.body.invoice.registration).to.include({
+      status: 'registered',
+      confirmed: false,
+      basis: 'secondary_source',
+      seen_on: '2026-07-31',
+    });
+    expect(res.body.invoice.registration.reason).to.match(/^not confirmed against the live register: /);
   });
 
   it('status and history of a closed corporation', async () => {

@@ -27,7 +27,8 @@ describe('enrich-company-resolve (enrich/company-resolve)', () => {
     const res = await get(gw, 'T5010401067252');
     expect(res.body.detected_as).to.equal('t_number');
     expect(res.body.best.legal_name).to.equal('ソニーグループ株式会社');
-    expect(res.body.registration).to.include({ status: 'registered', confirmed: true });
+    expect(res.body.registration).to.include({ confirmed: false, basis: 'derived' });
+    expect(res.body.registration.reason).to.match(/^not confirmed against the live register: /);
   });
 
   it('detects a domain or URL', async () => {

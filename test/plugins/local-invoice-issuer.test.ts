@@ -13,16 +13,17 @@ describe('local-invoice-issuer (local/invoice/issuer-by-name)', () => {
   });
   after(() => gw.close());
 
-  it('gives each candidate its T-number; a registration in the dated list is confirmed', async () => {
-    const res = await gw.get(q({ name: 'ソニーグループ' }));
+  it('gives each candidate its T-number; a registration in the dated list of register copies is not confirmed, with the reason', async () => {
+    const res = await gw.get(q({ name: '苫小牧市' }));
     expect(res.status).to.equal(200);
     const c = res.body.candidates[0];
     expect(c).to.include({
-      corporate_number: '5010401067252',
-      t_number: 'T5010401067252',
+      corporate_number: '1000020012131',
+      t_number: 'T1000020012131',
       match_mode: 'exact',
     });
-    expect(c.registration).to.include({ status: 'registered', confirmed: true, basis: 'register_snapshot' });
+    expect(c.registration).to.include({ status: 'registered', confirmed: false, basis: 'secondary_source' });
+    expect(c.registration.reason).to.match(/^not confirmed against the live register: /);
     expect(c.registration.sources.length).to.be.greaterThan(0);
     expect(res.body.invoice_source).to.equal('snapshot');
   });

@@ -11,18 +11,26 @@ describe('local-invoice-lookup (local/invoice/issuer-registration-lookup)', () =
   });
   after(() => gw.close());
 
-  it('answers a confirmed registration with the registry cross-check', async () => {
-    const res = await gw.get(`${PATH}?number=T5010401067252`);
+  it('answers a registration seen in a public copy of register data as not confirmed, with the reason and the registry cross-check', async () => {
+    const res = await gw.get(`${PATH}?number=T1000020012131`);
     expect(res.status).to.equal(200);
-    expect(res.body.registration_number).to.equal('T5010401067252');
+    expect(res.body.registration_number).to.equal('T1000020012131');
     expect(res.body.registration).to.include({
       status: 'registered',
-      confirmed: true,
-      basis: 'register_snapshot',
+      confirmed: false,
+      basis: 'secondary_source',
+      name: '苫小牧市',
+      address: '北海道苫小牧市旭町４丁目５－６',
+      registration_date: '2023-10-01',
+      seen_on: '2026-07-31',
     });
+    expect(res.body.registration.reason).to.match(/^not confirmed against the live register: /);
+    expect(res.body.registration.sources[0].url).to.match(/^https:\/\/www\.invoice-kohyo\.nta\.go\.jp\//);
+    expect(res.body.registration.cross_checked_against.length).to.be.greaterThan(0);
     expect(res.body.corporate_number_check).to.include({ check_digit_valid: true, holder: 'corporation' });
-    expect(res.body.corporation).to.include({ name: 'ソニーグループ株式会社', status: 'active' });
+    expect(res.body.corporation).to.include({ name: '苫小牧市', status: 'active' });
     expect(res.body.registry_cross_check).to.equal('found');
+    expect(res.body.notes.join(' ')).to.match(/not confirmed against the live register/);
   });
 
   it('accepts the number without its T and derives T + number, marked not checked', async () => {
@@ -30,7 +38,8 @@ describe('local-invoice-lookup (local/invoice/issuer-registration-lookup)', () =
     expect(res.body.input).to.deep.equal({ number: '1180301018771', had_t_prefix: false });
     expect(res.body.registration_number).to.equal('T1180301018771');
     expect(res.body.registration).to.include({ status: 'not_checked', confirmed: false, basis: 'derived' });
-    expect(res.body.notes.join(' ')).to.match(/only derived/);
+    expect(res.body.registration.reason).to.match(/^not confirmed against the live register: /);
+    expect(res.body.notes.join(' ')).to.match(/not confirmed against the live register/);
   });
 
   it('says when the digits are not a corporate number (check digit) without refusing: sole proprietors have other numbers', async () => {
@@ -73,7 +82,7 @@ describe('local-invoice-lookup (local/invoice/issuer-registration-lookup)', () =
       parameter: 'number',
       code: 'missing_required',
     });
-    const extra = await gw.get(`${PATH}?number=T5010401067252&verbose=1`);
+    const extra = await gw.get(`${PATH}?number=T1000020012131&verbose=1`);
     expect(extra.body.correction_hints[0]).to.include({ parameter: 'verbose', code: 'unknown_parameter' });
   });
 
@@ -128,6 +137,7 @@ describe('local-invoice-lookup (local/invoice/issuer-registration-lookup)', () =
         status: 'registered',
         confirmed: true,
         basis: 'register_live',
+        reason: null,
         registration_date: '2023-10-01',
         name: 'トヨタ自動車株式会社',
       });

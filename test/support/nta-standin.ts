@@ -1,6 +1,7 @@
 /**
  * A local stand-in for the two NTA Web-APIs we cannot reach from here, speaking their documented
- * wire formats over real HTTP on loopback (shared/reference/jp-data-sources.md 5 and 6):
+ * wire formats over real HTTP on loopback (https://www.houjin-bangou.nta.go.jp/webapi/ and
+ * https://www.invoice-kohyo.nta.go.jp/web-api/index.html, as public clients of them implement them):
  * - corporate numbers, v4: GET /4/num and /4/name with id, type=12 (XML) or 02 (Unicode CSV with
  *   a first line lastUpdateDate,count,divideNumber,divideSize), errors as "NNN,message" text;
  * - invoice issuers, v1: GET /1/num with id, number=T...(up to 10), type=21 (JSON).
@@ -31,6 +32,8 @@ export interface StandinOptions {
   records?: NtaRecord[];
   announcements?: StandinAnnouncement[];
   lastUpdateDate?: string;
+  /** The number of pages (divideSize) a /4/name answer reports, as a long NTA answer is split. */
+  namePages?: number;
 }
 
 export interface StandinFaults {
@@ -59,7 +62,7 @@ export interface NtaStandin {
 
 const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-function corporationsXml(records: NtaRecord[], lastUpdateDate: string): string {
+function corporationsXml(records: NtaRecord[], lastUpdateDate: string, pages = 1): string {
   const items = records
     .map((r, i) => {
       const fields = NTA_COLUMNS.map((c) => {
@@ -69,12 +72,12 @@ function corporationsXml(records: NtaRecord[], lastUpdateDate: string): string {
       return `<corporation>${fields}</corporation>`;
     })
     .join('');
-  return `<?xml version="1.0" encoding="UTF-8"?><corporations><lastUpdateDate>${lastUpdateDate}</lastUpdateDate><count>${records.length}</count><divideNumber>1</divideNumber><divideSize>1</divideSize>${items}</corporations>`;
+  return `<?xml version="1.0" encoding="UTF-8"?><corporations><lastUpdateDate>${lastUpdateDate}</lastUpdateDate><count>${records.length}</count><divideNumber>1</divideNumber><divideSize>${pages}</divideSize>${items}</corporations>`;
 }
 
-function corporationsCsv(records: NtaRecord[], lastUpdateDate: string): string {
+function corporationsCsv(records: NtaRecord[], lastUpdateDate: string, pages = 1): string {
   const lines = records.map((r, i) => recordToCsvLine({ ...r, sequenceNumber: String(i + 1) }));
-  return [`${lastUpdateDate},${records.length},1,1`, ...lines].join('\n') + '\n';
+  return [`${lastUpdateDate},${records.length},1,${pages}`, ...lines].join('\n') + '\n';
 }
 
 const fold = (s: string) => s.normalize('NFKC').replace(/\s/g, '').toLowerCase();
@@ -129,9 +132,10 @@ export async function startNtaStandin(options: StandinOptions): Promise<NtaStand
             return mode === '2' ? hay.includes(needle) : hay.startsWith(needle);
           });
         }
+        const pages = url.pathname === '/4/name' ? (options.namePages ?? 1) : 1;
         return type === '12'
-          ? send(200, corporationsXml(found, lastUpdateDate), 'application/xml; charset=UTF-8')
-          : send(200, corporationsCsv(found, lastUpdateDate), 'text/csv; charset=UTF-8');
+          ? send(200, corporationsXml(found, lastUpdateDate, pages), 'application/xml; charset=UTF-8')
+          : send(200, corporationsCsv(found, lastUpdateDate, pages), 'text/csv; charset=UTF-8');
       }
 
       if (url.pathname === '/1/num') {

@@ -261,7 +261,12 @@ describe('registry importer (npm run import:registry)', () => {
   });
 
   describe('the gateway after an import', () => {
-    before(() => store.close());
+    let held = 0;
+    before(async () => {
+      // What the answers must report searching: every corporation the store now holds.
+      held = await (await openRegistryCollections(store)).corporations.count({});
+      await store.close();
+    });
 
     it('answers from the imported registry (source: store), not from the snapshot', async () => {
       const gw = await startTestGateway({
@@ -275,6 +280,21 @@ describe('registry importer (npm run import:registry)', () => {
         expect(one.body.source).to.equal('store');
         expect(one.body.corporation).to.include({ status: 'closed' });
         expect(one.body._provenance).to.include({ kind: 'snapshot', as_of: '2026-11-15' });
+        // A nationwide full file was imported (00_zenkoku_all_...): the whole register as of that date.
+        expect(one.body._provenance.searched).to.include({
+          kind: 'snapshot',
+          as_of: '2026-11-15',
+          records: held,
+          unit: 'corporations',
+          complete: true,
+        });
+        const status = await gw.get('/product-status.json');
+        for (const e of status.body.endpoints)
+          expect(e.data, e.endpoint_id).to.deep.include({
+            kind: 'snapshot',
+            as_of: '2026-11-15',
+            records: { count: held, unit: 'corporations', complete: true },
+          });
         const found = await gw.get(
           `/preview/v1/local/houjin-lookup/by-name?name=${encodeURIComponent('新名称商事')}`,
         );

@@ -37,7 +37,14 @@ describe('grants: live source (keyword pages) and source selection', () => {
     expect(ids).to.include.members([IDS.okinawaWage, IDS.tokyoForkliftUnknown, IDS.sdsOk]);
     expect(answer.value.detailed).to.equal(false);
     expect(answer.provenance).to.include({ kind: 'live', as_of: NOW.toISOString() });
-    expect(answer.provenance.notes!.join(' ')).to.match(/union of 2 broad keyword searches/);
+    expect(answer.provenance.searched).to.include({
+      kind: 'live',
+      as_of: NOW.toISOString(),
+      records: null,
+      unit: 'grants',
+      complete: false,
+    });
+    expect(answer.provenance.searched!.note).to.match(/2 broad keywords \(補助金, 助成金\).*missed/);
   });
 
   it('says when a page holds fewer items than its resultset.count', async () => {
@@ -46,6 +53,8 @@ describe('grants: live source (keyword pages) and source selection', () => {
     const answer = await source.list({ acceptingOnly: false }, NOW);
     expect(answer.value.items).to.have.length(2);
     expect(answer.provenance.notes!.join(' ')).to.match(/returned 2 of \d+ matches for "補助金"/);
+    expect(answer.provenance.searched).to.include({ complete: false });
+    expect(answer.provenance.searched!.note).to.match(/fewer calls than jGrants counted/);
   });
 
   it('passes a keyword and label filters through as a single request', async () => {

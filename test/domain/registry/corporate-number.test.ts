@@ -7,7 +7,7 @@ import {
   parseRegistrationNumber,
 } from '../../../domain/registry/corporate-number';
 
-// Numbers confirmed in shared/reference/jp-data-sources.md 3.2, and every number of the snapshot.
+// Real corporate numbers (see data/registry/provenance.json for their sources), and every number of the snapshot.
 const REFERENCE = [
   '1180301018771',
   '1130001011420',

@@ -51,7 +51,12 @@ const ALL: Corporation[] = [
 const byId = new Map(ALL.map((c) => [c.corporate_number, c]));
 
 const ALIASES: BrandAlias[] = [
-  { alias: 'TSK', corporate_number: C.brand.corporate_number, sources: [{ name: 'test' }] },
+  {
+    alias: 'TSK',
+    corporate_number: C.brand.corporate_number,
+    sources: [{ name: 'test' }],
+    cross_checked_against: [],
+  },
 ];
 const aliasLookup: AliasLookup = {
   lookup: (q) => ALIASES.filter((a) => aliasKeys(a.alias).some((k) => aliasKeys(q).includes(k))),
