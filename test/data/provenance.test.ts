@@ -13,22 +13,8 @@ function filesUnder(dir: string, extensions: string[]): string[] {
 
 const jsonFiles = (dir: string) => filesUnder(dir, ['.json']);
 
-/**
- * Folders of data/ whose tables must already name the official publishers' documents (https, on an
- * official host) as their sources and state the span of dates they apply to. data/registry and
- * data/grants are being reworked separately; add them here once they follow the same shape.
- */
-const OFFICIAL_SOURCE_FOLDERS = ['payroll', 'tax', 'holidays'];
-
-/**
- * Tables being reworked in parallel (relative to data/; a trailing "/" names a folder). A check that
- * fails on one of them is reported as pending with the reason, a check that passes counts as usual.
- * Remove an entry as soon as its rework has landed, so that a regression fails again.
- */
-const PENDING: Record<string, string> = {
-  'registry/': 'registry provenance and sources being rewritten in parallel',
-  'grants/': 'grants provenance being rewritten in parallel',
-};
+/** Folders of data/ whose tables must name official publishers' documents and their span of dates. */
+const OFFICIAL_SOURCE_FOLDERS = ['payroll', 'tax', 'holidays', 'registry', 'grants'];
 
 /** Hosts of the official publishers: government (*.go.jp, *.lg.jp) and public bodies. */
 const OFFICIAL_HOSTS: RegExp[] = [
@@ -63,10 +49,6 @@ const INTERNAL_TEXT: Array<[RegExp, string]> = [
 
 const URL_PATTERN = /https?:\/\/[^\s"'<>)\]]+/g;
 
-function pendingReason(rel: string): string | undefined {
-  const key = Object.keys(PENDING).find((k) => (k.endsWith('/') ? rel.startsWith(k) : rel === k));
-  return key === undefined ? undefined : PENDING[key];
-}
 
 /** Every string of a JSON value, keys included. */
 function strings(value: unknown): string[] {
@@ -116,16 +98,6 @@ function lookAlike(host: string): string | undefined {
   return undefined;
 }
 
-function check(this: Mocha.Context, rel: string, body: () => void): void {
-  const reason = pendingReason(rel);
-  if (reason === undefined) return body();
-  try {
-    body();
-  } catch {
-    this.skip(); // pending: see PENDING
-  }
-}
-
 describe('data/ tables', () => {
   const files = jsonFiles(DATA_DIR);
   it('exist', () => expect(files.length).to.be.greaterThan(0));
@@ -133,8 +105,6 @@ describe('data/ tables', () => {
   for (const file of files) {
     const rel = path.relative(DATA_DIR, file).split(path.sep).join('/');
     const doc = JSON.parse(readFileSync(file, 'utf8'));
-    const pending = pendingReason(rel);
-    const suffix = pending ? ` (pending while: ${pending})` : '';
 
     it(`${rel} states its sources and as-of date`, () => {
       expect(doc.title).to.be.a('string').and.not.equal('');
@@ -145,19 +115,19 @@ describe('data/ tables', () => {
         expect(s.name).to.be.a('string').and.not.equal('');
     });
 
-    it(`${rel} names no file of this repository or of the team notes${suffix}`, function () {
-      check.call(this, rel, () => {
+    it(`${rel} names no file of this repository or of the team notes`, () => {
+      {
         for (const text of strings(doc)) {
           const prose = text.replace(URL_PATTERN, ' ');
           for (const [pattern, what] of INTERNAL_TEXT)
             expect(pattern.test(prose), `${what} in: ${text.slice(0, 160)}`).to.equal(false);
         }
-      });
+      }
     });
 
     if (OFFICIAL_SOURCE_FOLDERS.includes(rel.split('/')[0])) {
-      it(`${rel} names official publishers (https, official host) as its sources${suffix}`, function () {
-        check.call(this, rel, () => {
+      it(`${rel} names official publishers (https, official host) as its sources`, () => {
+        {
           const sources: Array<{ name: string; url?: string }> = doc.provenance.sources;
           expect(sources.length).to.be.greaterThan(0);
           for (const s of sources) {
@@ -166,11 +136,11 @@ describe('data/ tables', () => {
             expect(url.protocol, s.url).to.equal('https:');
             expect(isOfficialHost(url.hostname), `not an official host: ${s.url}`).to.equal(true);
           }
-        });
+        }
       });
 
-      it(`${rel} states the span of dates it applies to${suffix}`, function () {
-        check.call(this, rel, () => {
+      it(`${rel} states the span of dates it applies to`, () => {
+        {
           const applies = doc.provenance.applies;
           expect(applies, 'provenance.applies').to.be.an('object');
           expect(applies.from).to.match(/^\d{4}-\d{2}-\d{2}$/);
@@ -179,7 +149,7 @@ describe('data/ tables', () => {
             expect(applies.to >= applies.from, 'applies.to before applies.from').to.equal(true);
           }
           expect(applies.basis).to.be.a('string').and.not.equal('');
-        });
+        }
       });
     }
   }
@@ -212,14 +182,13 @@ describe('data/ tables', () => {
 
     for (const file of filesUnder(DATA_DIR, ['.json', '.csv'])) {
       const rel = path.relative(DATA_DIR, file).split(path.sep).join('/');
-      const pending = pendingReason(rel);
-      it(`${rel} has no look-alike host${pending ? ` (pending while: ${pending})` : ''}`, function () {
-        check.call(this, rel, () => {
+      it(`${rel} has no look-alike host`, () => {
+        {
           const hosts = new Set(
             (readFileSync(file, 'utf8').match(URL_PATTERN) ?? []).map((u) => new URL(u).hostname),
           );
           for (const host of hosts) expect(lookAlike(host), host).to.equal(undefined);
-        });
+        }
       });
     }
   });
