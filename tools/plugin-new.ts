@@ -76,7 +76,7 @@ export class ${name}Query {
 }
 `,
     [path.join(dir, 'handler.ts')]: `import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
+import type { DataCoverage, EndpointHandler, EndpointPayload, HandlerContext } from '../../core/plugins/contract';
 import type { ${name}Query } from './query';
 
 export interface ${name}Payload extends EndpointPayload {
@@ -95,6 +95,11 @@ export class ${name}Handler implements EndpointHandler<${name}Query, ${name}Payl
       _attribution: 'Scaffold output: no data source yet',
       _provenance: { kind: 'snapshot', as_of: ctx.now.toISOString().slice(0, 10), sources: [{ name: 'none (scaffold)' }] },
     };
+  }
+
+  /** What the data covers (snapshot date and size, or live), shown in /product-status.json. */
+  coverage(now: Date): DataCoverage {
+    return { kind: 'snapshot', as_of: now.toISOString().slice(0, 10), summary: 'Scaffold: no data source yet.' };
   }
 }
 `,

@@ -49,9 +49,14 @@ export function channelViews(config: GatewayConfig, data: string): ChannelViews 
   };
 }
 
-/** An endpoint's coverage as its handler states it; the manifest's freshness words otherwise. */
+/**
+ * An endpoint's coverage as its handler states it. Plugins written in plain JavaScript can lack
+ * the method the contract requires; the manifest's freshness words stand in for them.
+ */
 export function endpointCoverage(p: RegisteredPlugin, now: Date): DataCoverage | { summary: string } {
-  return p.handler.coverage?.(now) ?? { summary: p.manifest.source.freshness };
+  return typeof p.handler.coverage === 'function'
+    ? p.handler.coverage(now)
+    : { summary: p.manifest.source.freshness };
 }
 
 /** One sentence on what a set of endpoints serves: how many from dated snapshots, how many live. */

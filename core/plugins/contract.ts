@@ -93,7 +93,7 @@ export interface HandlerLogger {
 export interface EndpointHandler<Q extends object, P extends EndpointPayload> {
   handle(query: Q, ctx: HandlerContext): P | Promise<P>;
   /** What the data behind the endpoint covers today (shown per endpoint in the discovery documents). */
-  coverage?(now: Date): DataCoverage;
+  coverage(now: Date): DataCoverage;
 }
 
 // Constructor types: DTOs are built by class-transformer, handlers by tsyringe.

@@ -23,13 +23,16 @@ export class EchoQuery {
   writeFileSync(
     path.join(dir, 'handler.ts'),
     `import { injectable } from 'tsyringe';
-import type { EndpointHandler, EndpointPayload } from '../../core/plugins/contract';
+import type { DataCoverage, EndpointHandler, EndpointPayload } from '../../core/plugins/contract';
 import type { EchoQuery } from './query';
 export interface EchoPayload extends EndpointPayload { echo: string }
 @injectable()
 export class EchoHandler implements EndpointHandler<EchoQuery, EchoPayload> {
   handle(q: EchoQuery): EchoPayload {
     return { echo: q.text, _attribution: 'test', _provenance: { kind: 'snapshot', as_of: '2026-01-01', sources: [{ name: 'test' }] } };
+  }
+  coverage(): DataCoverage {
+    return { kind: 'snapshot', as_of: '2026-01-01', summary: 'test' };
   }
 }
 `,
