@@ -1,4 +1,5 @@
 /** JSON Schema of the fields payroll-view.ts builds, shared by the two payroll endpoints' schemas. */
+import { PAYROLL_COMPONENTS } from './payroll-calculator';
 
 const JPY = { type: 'integer' };
 
@@ -67,17 +68,7 @@ export const PAYROLL_FIELD_PROPERTIES = {
       type: 'object',
       required: ['component', 'table', 'chosen_by', 'month', 'applies', 'status'],
       properties: {
-        component: {
-          enum: [
-            'income_tax',
-            'health_insurance',
-            'child_support',
-            'employees_pension',
-            'employment_insurance',
-            'health_grades',
-            'pension_grades',
-          ],
-        },
+        component: { enum: [...PAYROLL_COMPONENTS] },
         table: { type: 'string' },
         chosen_by: { enum: ['pay_month', 'premium_month'] },
         month: { type: 'string' },

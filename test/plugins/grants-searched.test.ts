@@ -12,6 +12,7 @@ import { IDS, SNAPSHOT_ITEMS } from '../domain/grants/snapshot-items';
 import { startTestGateway, type TestGateway, type TestResponse } from '../support/gateway';
 import { startJgrantsStandin, type JgrantsStandin } from '../support/jgrants-standin';
 import { withQuery } from '../support/query-cases';
+import { pluginFolders } from '../support/plugin-folders';
 
 const CLOCK = '2026-11-22T03:00:00Z';
 const AS_OF = loadDataFile(GRANTS_SNAPSHOT_TABLE).provenance.as_of;
@@ -20,14 +21,7 @@ const CHECKS = new Map(
     rows: Array<{ grant_id: string; level: string; cross_checked_against: Array<{ url?: string }> }>;
   }>(GRANTS_CONFIRMATIONS_TABLE).rows.map((r) => [r.grant_id, r]),
 );
-const PLUGINS = [
-  'grants-search',
-  'grants-deadlines',
-  'grants-recent',
-  'grants-by-prefecture',
-  'grants-detail',
-  'grants-eligibility-candidates',
-];
+const PLUGINS = pluginFolders(/^grants-/);
 const SAMPLE = {
   kind: 'snapshot',
   as_of: AS_OF,

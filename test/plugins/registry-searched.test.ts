@@ -15,6 +15,7 @@ import { loadDataFile } from '../../domain/shared/data-file';
 import { startTestGateway, type TestGateway, type TestResponse } from '../support/gateway';
 import { startNtaStandin, type NtaStandin } from '../support/nta-standin';
 import { withQuery } from '../support/query-cases';
+import { pluginFolders, REGISTRY_FOLDERS } from '../support/plugin-folders';
 
 const CLOCK = '2026-11-22T03:00:00Z';
 const SNAPSHOT_SIZE = new Set(snapshotRecords().map((r) => r.corporateNumber)).size;
@@ -23,18 +24,7 @@ const invoiceFile = loadDataFile<{ registrations: Array<{ registration_number: s
 const INVOICE_ROWS = invoiceFile.registrations.length;
 const INVOICE_AS_OF = invoiceFile.provenance.as_of;
 
-const REGISTRY_PLUGINS = [
-  'local-houjin-lookup',
-  'local-houjin-number',
-  'local-invoice-issuer',
-  'local-invoice-lookup',
-  'enrich-company-by-name',
-  'enrich-company-by-number',
-  'enrich-company-by-domain',
-  'enrich-company-resolve',
-  'enrich-name-normalize',
-  'enrich-company-batch',
-];
+const REGISTRY_PLUGINS = pluginFolders(REGISTRY_FOLDERS);
 
 /** Substrings that only ever come from this repository, ../shared or an operator's settings. */
 const NOT_FOR_BUYERS = ['shared/', 'reference/', 'Team research', '.md', 'data/', 'NTA_INVOICE_APP_ID'];

@@ -5,19 +5,9 @@
 import { expect } from 'chai';
 import Ajv2020 from 'ajv/dist/2020';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { pluginFolders, REGISTRY_FOLDERS } from '../../support/plugin-folders';
 
-const PLUGINS = [
-  'local-houjin-lookup',
-  'local-houjin-number',
-  'local-invoice-issuer',
-  'local-invoice-lookup',
-  'enrich-company-by-name',
-  'enrich-company-by-number',
-  'enrich-company-by-domain',
-  'enrich-company-resolve',
-  'enrich-name-normalize',
-  'enrich-company-batch',
-];
+const PLUGINS = pluginFolders(REGISTRY_FOLDERS);
 
 describe('registry endpoints: answers match their published payload schemas', () => {
   let gw: TestGateway;
