@@ -108,4 +108,29 @@ describe('every payload of every sold endpoint, on every surface', () => {
       expect(problems, problems.join('\n')).to.deep.equal([]);
     });
   }
+
+  it('no discovery document names a file of this repository or our own notes', async () => {
+    const problems: string[] = [];
+    for (const doc of [
+      '/openapi.json',
+      '/llms.txt',
+      '/portal.md',
+      '/portal',
+      '/.well-known/broker-manifest.json',
+      '/.well-known/x402',
+      '/products',
+      '/product-status.json',
+      ...gw.gateway.registry.products.map((p) => `/products/${p.id}`),
+      '/feedback/schema',
+    ]) {
+      const res = await gw.get(doc);
+      expect(res.status, doc).to.equal(200);
+      const texts: Array<[string, string]> = res.body !== undefined ? strings(res.body) : [['$', res.text]];
+      for (const [at, text] of texts) {
+        if (OWN_NOTES.test(text)) problems.push(`${doc} ${at}: cites our own notes`);
+        for (const hit of repositoryPaths(text)) problems.push(`${doc} ${at}: names ${hit}`);
+      }
+    }
+    expect(problems, problems.join('\n')).to.deep.equal([]);
+  });
 });
