@@ -62,8 +62,14 @@ export function endpointCoverage(p: RegisteredPlugin, now: Date): DataCoverage |
 /** One sentence on what a set of endpoints serves: how many from dated snapshots, how many live. */
 export function dataSummary(plugins: readonly RegisteredPlugin[], now: Date): string {
   const kinds = { snapshot: [] as string[], live: 0, fallback: 0, other: 0 };
+  const sizes = new Set<string>();
   for (const p of plugins) {
     const c = endpointCoverage(p, now);
+    if ('records' in c && c.records) {
+      sizes.add(
+        `${c.records.count} ${c.records.unit}${c.records.complete ? '' : ' (a sample, not the complete data set)'}`,
+      );
+    }
     if (!('kind' in c)) kinds.other++;
     else if (c.kind === 'snapshot') kinds.snapshot.push(c.as_of);
     else if (c.kind === 'live') kinds.live++;
@@ -77,5 +83,6 @@ export function dataSummary(plugins: readonly RegisteredPlugin[], now: Date): st
     kinds.fallback > 0 && `${kinds.fallback} live with a dated snapshot when the upstream is not configured`,
     kinds.other > 0 && `${kinds.other} as their descriptions say`,
   ].filter(Boolean);
-  return `Same data on every channel: ${parts.join('; ')}. Coverage per endpoint (size of each snapshot, months covered) is in /product-status.json.`;
+  const searched = sizes.size > 0 ? ` Searches run over ${[...sizes].join(', ')}.` : '';
+  return `Same data on every channel: ${parts.join('; ')}.${searched} Coverage per endpoint (size of each snapshot, months covered) is in /product-status.json.`;
 }

@@ -55,7 +55,6 @@ export class NameNormalizeHandler implements EndpointHandler<NameNormalizeQuery,
     return {
       kind: 'snapshot',
       as_of: RULES_AS_OF,
-      records: { count: LEGAL_FORMS.length, unit: SEARCHED.unit, complete: false },
       summary:
         'A computation over the name alone (width, legal form, reading and English keys): no registry is searched.',
     };
