@@ -194,9 +194,9 @@ describe('registry, invoice and enrichment answers say what they searched', () =
       as_of: INVOICE_AS_OF,
       records: { count: INVOICE_ROWS, unit: 'invoice registrations', complete: false },
     });
-    expect(data.get('enrich-name-normalize')).to.deep.include({
-      records: { count: LEGAL_FORMS.length, unit: 'legal forms', complete: false },
-    });
+    // Normalisation computes over the name alone: it searches no records.
+    expect(data.get('enrich-name-normalize')).not.to.have.property('records');
+    expect(data.get('enrich-name-normalize')!.summary).to.match(/no registry is searched/);
   });
 
   it('no answer names a repository or ../shared file, or an operator setting; the operator is told once, in the log', () => {
