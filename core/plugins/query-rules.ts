@@ -130,7 +130,8 @@ export function IsCalendarDate(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-const YEAR_MONTH_TEXT = /^\d{4}-(0[1-9]|1[0-2])$/;
+/** A calendar month of year 0001 to 9999 (there is no year 0). */
+const YEAR_MONTH_TEXT = /^(?!0000)\d{4}-(0[1-9]|1[0-2])$/;
 
 export function IsYearMonth(options?: ValidationOptions): PropertyDecorator {
   return customRule(
@@ -138,7 +139,7 @@ export function IsYearMonth(options?: ValidationOptions): PropertyDecorator {
     (v) => typeof v === 'string' && YEAR_MONTH_TEXT.test(v),
     '$property must be a month written YYYY-MM',
     { code: 'invalid_year_month', accepted: 'a month written YYYY-MM' },
-    { type: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])$' },
+    { type: 'string', pattern: '^(?!0000)\\d{4}-(0[1-9]|1[0-2])$' },
     options,
   );
 }

@@ -13,7 +13,7 @@ function index(ym: YearMonth): number {
 }
 
 function fromIndex(i: number): YearMonth {
-  return `${Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`;
+  return `${String(Math.floor(i / 12)).padStart(4, '0')}-${String((i % 12) + 1).padStart(2, '0')}`;
 }
 
 export function addMonths(ym: YearMonth, n: number): YearMonth {

@@ -267,6 +267,9 @@ describe('local-payroll-summary (local/combined/payroll-summary)', () => {
     ['monthly_salary=1&year_month=2026-13', 422, 'invalid_year_month'],
     ['monthly_salary=1&year_month=2026-1', 422, 'invalid_year_month'],
     ['monthly_salary=1&year_month=2026-11-01', 422, 'invalid_year_month'],
+    ['monthly_salary=1&year_month=0000-01', 422, 'invalid_year_month'],
+    ['monthly_salary=1&year_month=0001-01', 200, null],
+    ['monthly_salary=1&year_month=9999-12', 200, null],
     ['monthly_salary=1&verbose=maybe', 422, 'not_a_boolean'],
     ['monthly_salary=1&verbose=true', 200, null],
   ];
