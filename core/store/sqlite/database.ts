@@ -1,0 +1,87 @@
+/**
+ * The SQLite database behind the embedded default store (issue 13, in progress): one file in
+ * DATA_DIR opened with better-sqlite3, in WAL mode with full fsync, so that a committed
+ * transaction survives kill -9 and power loss, and several processes on one machine share the
+ * file through SQLite's own locking. Every state change runs in one IMMEDIATE transaction: it
+ * takes the write lock before reading, so two processes cannot both read a balance and both spend
+ * it, and a statement that fails (disk full, constraint) rolls the whole change back.
+ */
+import Database from 'better-sqlite3';
+
+export type SqliteDatabase = Database.Database;
+
+/** A schema step; applied once, in order, recorded in PRAGMA user_version. */
+export interface Migration {
+  version: number;
+  /** What the step creates, for the error message if it fails. */
+  description: string;
+  sql: string;
+}
+
+export interface OpenOptions {
+  /** Milliseconds a writer waits for another process's write lock before SQLITE_BUSY. */
+  busyTimeoutMs?: number;
+}
+
+export function openSqlite(
+  file: string,
+  migrations: readonly Migration[],
+  options: OpenOptions = {},
+): SqliteDatabase {
+  const db = new Database(file);
+  try {
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`);
+    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    if (mode !== 'wal') throw new Error(`${file}: SQLite refused WAL mode (got ${String(mode)})`);
+    // FULL: the WAL is fsynced at every commit, so an acknowledged debit is on disk.
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, migrations);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** Applies the migrations newer than the file's user_version, each in its own transaction. */
+export function migrate(db: SqliteDatabase, migrations: readonly Migration[]): void {
+  const ordered = [...migrations].sort((a, b) => a.version - b.version);
+  ordered.forEach((m, i) => {
+    if (m.version !== i + 1)
+      throw new Error(`migrations must be numbered 1, 2, 3...: found ${m.version} at ${i + 1}`);
+  });
+  // Another process may be migrating the same file: take the write lock before reading the version.
+  const step = db.transaction((m: Migration) => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current >= m.version) return;
+    db.exec(m.sql);
+    db.pragma(`user_version = ${m.version}`);
+  });
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > ordered.length) {
+    throw new Error(
+      `the database is at schema version ${current}, newer than this gateway (${ordered.length}): run the newer release`,
+    );
+  }
+  for (const m of ordered) {
+    try {
+      step.immediate(m);
+    } catch (err) {
+      throw new Error(`schema step ${m.version} (${m.description}) failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+}
+
+/**
+ * Runs `fn` in one IMMEDIATE transaction: the write lock is taken first, so the reads inside see
+ * the latest committed state and no other process can commit in between. On any error nothing
+ * of `fn` is kept.
+ */
+export function writeTransaction<A extends unknown[], R>(
+  db: SqliteDatabase,
+  fn: (...args: A) => R,
+): (...args: A) => R {
+  const tx = db.transaction(fn);
+  return (...args: A) => tx.immediate(...args);
+}
