@@ -68,7 +68,9 @@ export function migrate(db: SqliteDatabase, migrations: readonly Migration[]): v
     try {
       step.immediate(m);
     } catch (err) {
-      throw new Error(`schema step ${m.version} (${m.description}) failed: ${(err as Error).message}`, { cause: err });
+      throw new Error(`schema step ${m.version} (${m.description}) failed: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
   }
 }
