@@ -1,0 +1,75 @@
+/**
+ * API keys and their credit, as a repository (issue 13): each method is one atomic state change
+ * in whichever store implements it, so a debit and its usage record are kept together or not at
+ * all. The SQLite implementation is core/store/sqlite/key-credit.ts; the behavioural contract
+ * both implementations are held to is test/core/store/key-credit-contract.ts.
+ */
+
+export interface NewKey {
+  id: string;
+  /** SHA-256 of the key: the key itself is never stored. */
+  hash: string;
+  prefix: string;
+  ownerLabel: string;
+  createdAt: Date;
+  trialMicro: number;
+}
+
+export interface CreditHold {
+  id: string;
+  amount: number;
+  brokerId: string;
+  at: Date;
+}
+
+/** A closed call: charged (price > 0) or released (price 0). */
+export interface CallRecord {
+  holdId: string;
+  brokerId: string;
+  priceMicro: number;
+  status: number;
+  at: Date;
+  requestId: string;
+}
+
+export interface KeyRecord {
+  id: string;
+  hash: string;
+  prefix: string;
+  ownerLabel: string;
+  createdAt: Date;
+  trialGrantedMicro: number;
+  balanceMicro: number;
+  spentMicro: number;
+  calls: number;
+  holds: CreditHold[];
+  /** The newest closed calls, newest first. */
+  recent: CallRecord[];
+}
+
+export interface KeyCreditRepository {
+  /** Throws DuplicateKeyError when the id or hash exists. */
+  create(key: NewKey): Promise<void>;
+  findByHash(hash: string): Promise<KeyRecord | null>;
+  get(keyId: string): Promise<KeyRecord | null>;
+  /** Moves `hold.amount` from the balance into the hold; false when the balance is too small. */
+  reserve(keyId: string, hold: CreditHold): Promise<boolean>;
+  /**
+   * Charges a held amount: the hold closes, the amount counts as spent and the call is recorded
+   * for the audit, all at once. null when the hold is not (any longer) open.
+   */
+  commit(keyId: string, call: CallRecord): Promise<KeyRecord | null>;
+  /** Gives a held amount back and records the call at price 0; null when the hold is not open. */
+  release(keyId: string, call: CallRecord): Promise<KeyRecord | null>;
+  /** Open holds taken before `before`, of every key (left by a stopped process). */
+  holdsBefore(before: Date): Promise<Array<{ keyId: string; hold: CreditHold }>>;
+  /** The state of a call by its hold: charged, released, still held, or unknown. */
+  callState(keyId: string, holdId: string): Promise<'charged' | 'released' | 'held' | 'unknown'>;
+  /** Charged calls of a key, newest first (the usage audit). */
+  usage(keyId: string, limit: number): Promise<CallRecord[]>;
+  /** Deletes closed-call records older than `before` (the retention rule); returns how many. */
+  pruneCalls(before: Date): Promise<number>;
+}
+
+/** Closed calls shown with a key (for /keys/status). */
+export const RECENT_CALLS = 10;

@@ -1,0 +1,213 @@
+/**
+ * API keys and credit in SQLite. Every change is one IMMEDIATE transaction: a reservation moves
+ * the amount from the balance into a hold row; a commit deletes the hold, counts the amount as
+ * spent and inserts the call record; a release deletes the hold, gives the amount back and inserts
+ * the call at price 0. A hold row is durable, so a crash between reserve and answer leaves a hold
+ * that recovery at the next start gives back, and a commit either happened with its record or not.
+ */
+import type { Statement } from 'better-sqlite3';
+import type {
+  CallRecord,
+  CreditHold,
+  KeyCreditRepository,
+  KeyRecord,
+  NewKey,
+} from '../../keys/key-credit-repository';
+import { RECENT_CALLS } from '../../keys/key-credit-repository';
+import { DuplicateKeyError } from '../port';
+import { writeTransaction, type SqliteDatabase } from './database';
+
+interface KeyRow {
+  id: string;
+  hash: string;
+  prefix: string;
+  owner_label: string;
+  created_at: number;
+  trial_granted: number;
+  balance: number;
+  spent: number;
+  calls: number;
+}
+interface HoldRow {
+  id: string;
+  key_id: string;
+  amount: number;
+  broker_id: string;
+  at: number;
+}
+interface CallRow {
+  hold_id: string;
+  broker_id: string;
+  price: number;
+  status: number;
+  at: number;
+  request_id: string;
+}
+
+const toHold = (r: HoldRow): CreditHold => ({
+  id: r.id,
+  amount: r.amount,
+  brokerId: r.broker_id,
+  at: new Date(r.at),
+});
+const toCall = (r: CallRow): CallRecord => ({
+  holdId: r.hold_id,
+  brokerId: r.broker_id,
+  priceMicro: r.price,
+  status: r.status,
+  at: new Date(r.at),
+  requestId: r.request_id,
+});
+
+/** SQLite reports a unique or primary-key violation with these extended codes. */
+function isDuplicate(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+export class SqliteKeyCredit implements KeyCreditRepository {
+  private readonly q: {
+    insertKey: Statement;
+    keyById: Statement;
+    keyByHash: Statement;
+    holdsOf: Statement;
+    recentOf: Statement;
+    debit: Statement;
+    insertHold: Statement;
+    holdOf: Statement;
+    deleteHold: Statement;
+    spend: Statement;
+    refund: Statement;
+    insertCall: Statement;
+    holdsBefore: Statement;
+    call: Statement;
+    charged: Statement;
+    prune: Statement;
+  };
+  private readonly reserveTx: (keyId: string, hold: CreditHold) => boolean;
+  private readonly closeTx: (keyId: string, call: CallRecord, charged: boolean) => KeyRecord | null;
+
+  constructor(db: SqliteDatabase) {
+    const p = (sql: string) => db.prepare(sql);
+    this.q = {
+      insertKey: p(
+        'INSERT INTO keys (id, hash, prefix, owner_label, created_at, trial_granted, balance) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      keyById: p('SELECT * FROM keys WHERE id = ?'),
+      keyByHash: p('SELECT * FROM keys WHERE hash = ?'),
+      holdsOf: p('SELECT * FROM holds WHERE key_id = ? ORDER BY at, id'),
+      recentOf: p(`SELECT * FROM calls WHERE key_id = ? ORDER BY at DESC, rowid DESC LIMIT ${RECENT_CALLS}`),
+      debit: p('UPDATE keys SET balance = balance - ? WHERE id = ? AND balance >= ?'),
+      insertHold: p('INSERT INTO holds (id, key_id, amount, broker_id, at) VALUES (?, ?, ?, ?, ?)'),
+      holdOf: p('SELECT * FROM holds WHERE id = ? AND key_id = ?'),
+      deleteHold: p('DELETE FROM holds WHERE id = ?'),
+      spend: p('UPDATE keys SET spent = spent + ?, calls = calls + 1 WHERE id = ?'),
+      refund: p('UPDATE keys SET balance = balance + ? WHERE id = ?'),
+      insertCall: p(
+        'INSERT INTO calls (hold_id, key_id, broker_id, price, status, at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      holdsBefore: p('SELECT * FROM holds WHERE at < ? ORDER BY at, id'),
+      call: p('SELECT price FROM calls WHERE hold_id = ? AND key_id = ?'),
+      charged: p('SELECT * FROM calls WHERE key_id = ? AND price > 0 ORDER BY at DESC, rowid DESC LIMIT ?'),
+      prune: p('DELETE FROM calls WHERE at < ?'),
+    };
+    this.reserveTx = writeTransaction(db, (keyId: string, hold: CreditHold) => {
+      if (this.q.debit.run(hold.amount, keyId, hold.amount).changes !== 1) return false;
+      this.q.insertHold.run(hold.id, keyId, hold.amount, hold.brokerId, hold.at.getTime());
+      return true;
+    });
+    this.closeTx = writeTransaction(db, (keyId: string, call: CallRecord, charged: boolean) => {
+      const hold = this.q.holdOf.get(call.holdId, keyId) as HoldRow | undefined;
+      if (!hold) return null;
+      this.q.deleteHold.run(hold.id);
+      if (charged) this.q.spend.run(hold.amount, keyId);
+      else this.q.refund.run(hold.amount, keyId);
+      this.q.insertCall.run(
+        hold.id,
+        keyId,
+        hold.broker_id,
+        charged ? hold.amount : 0,
+        call.status,
+        call.at.getTime(),
+        call.requestId,
+      );
+      return this.read(this.q.keyById.get(keyId) as KeyRow);
+    });
+  }
+
+  async create(key: NewKey): Promise<void> {
+    try {
+      this.q.insertKey.run(
+        key.id,
+        key.hash,
+        key.prefix,
+        key.ownerLabel,
+        key.createdAt.getTime(),
+        key.trialMicro,
+        key.trialMicro,
+      );
+    } catch (err) {
+      if (isDuplicate(err)) throw new DuplicateKeyError('an API key with this id or hash exists');
+      throw err;
+    }
+  }
+
+  async findByHash(hash: string): Promise<KeyRecord | null> {
+    const row = this.q.keyByHash.get(hash) as KeyRow | undefined;
+    return row ? this.read(row) : null;
+  }
+
+  async get(keyId: string): Promise<KeyRecord | null> {
+    const row = this.q.keyById.get(keyId) as KeyRow | undefined;
+    return row ? this.read(row) : null;
+  }
+
+  async reserve(keyId: string, hold: CreditHold): Promise<boolean> {
+    return this.reserveTx(keyId, hold);
+  }
+
+  async commit(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
+    return this.closeTx(keyId, call, true);
+  }
+
+  async release(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
+    return this.closeTx(keyId, call, false);
+  }
+
+  async holdsBefore(before: Date): Promise<Array<{ keyId: string; hold: CreditHold }>> {
+    return (this.q.holdsBefore.all(before.getTime()) as HoldRow[]).map((r) => ({
+      keyId: r.key_id,
+      hold: toHold(r),
+    }));
+  }
+
+  async callState(keyId: string, holdId: string): Promise<'charged' | 'released' | 'held' | 'unknown'> {
+    const call = this.q.call.get(holdId, keyId) as { price: number } | undefined;
+    if (call) return call.price > 0 ? 'charged' : 'released';
+    return this.q.holdOf.get(holdId, keyId) ? 'held' : 'unknown';
+  }
+
+  async usage(keyId: string, limit: number): Promise<CallRecord[]> {
+    return (this.q.charged.all(keyId, limit) as CallRow[]).map(toCall);
+  }
+
+  async pruneCalls(before: Date): Promise<number> {
+    return this.q.prune.run(before.getTime()).changes;
+  }
+
+  private read(row: KeyRow): KeyRecord {
+    return {
+      id: row.id,
+      hash: row.hash,
+      prefix: row.prefix,
+      ownerLabel: row.owner_label,
+      createdAt: new Date(row.created_at),
+      trialGrantedMicro: row.trial_granted,
+      balanceMicro: row.balance,
+      spentMicro: row.spent,
+      calls: row.calls,
+      holds: (this.q.holdsOf.all(row.id) as HoldRow[]).map(toHold),
+      recent: (this.q.recentOf.all(row.id) as CallRow[]).map(toCall),
+    };
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The embedded store's schema, one numbered step per change (never edit a released step: add
+ * one). Amounts are integers (micro-USDC), times are epoch milliseconds.
+ */
+import type { Migration } from './database';
+
+export const GATEWAY_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'API keys, credit holds and closed calls',
+    sql: `
+      CREATE TABLE keys (
+        id TEXT PRIMARY KEY,
+        hash TEXT NOT NULL UNIQUE,
+        prefix TEXT NOT NULL,
+        owner_label TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        trial_granted INTEGER NOT NULL,
+        balance INTEGER NOT NULL CHECK (balance >= 0),
+        spent INTEGER NOT NULL DEFAULT 0,
+        calls INTEGER NOT NULL DEFAULT 0
+      ) STRICT;
+      CREATE TABLE holds (
+        id TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL REFERENCES keys (id),
+        amount INTEGER NOT NULL CHECK (amount > 0),
+        broker_id TEXT NOT NULL,
+        at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX holds_at ON holds (at);
+      CREATE INDEX holds_key ON holds (key_id);
+      CREATE TABLE calls (
+        hold_id TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL REFERENCES keys (id),
+        broker_id TEXT NOT NULL,
+        price INTEGER NOT NULL CHECK (price >= 0),
+        status INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        request_id TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX calls_key_at ON calls (key_id, at);
+      CREATE INDEX calls_at ON calls (at);
+    `,
+  },
+];
