@@ -42,4 +42,33 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX calls_at ON calls (at);
     `,
   },
+  {
+    version: 2,
+    description: 'x402 payment ledger',
+    sql: `
+      CREATE TABLE payments (
+        id TEXT PRIMARY KEY,
+        chain_id INTEGER NOT NULL,
+        asset TEXT NOT NULL,
+        payer TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        endpoint_id TEXT NOT NULL,
+        resource TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        valid_before TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'settled', 'settle_unknown', 'released')),
+        phase TEXT CHECK (phase IN ('verify', 'settle')),
+        claim TEXT,
+        lease_until INTEGER,
+        tx TEXT,
+        reason TEXT,
+        attempts INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX payments_expires ON payments (expires_at);
+      CREATE INDEX payments_payer ON payments (payer);
+    `,
+  },
 ];

@@ -1,0 +1,167 @@
+/**
+ * The x402 payment ledger in SQLite: a row per authorization; `claim` reads and takes the row in
+ * one IMMEDIATE transaction, so the decision and the take cannot be split by another process.
+ */
+import type { Statement } from 'better-sqlite3';
+import type {
+  NewPayment,
+  PaymentClaim,
+  PaymentEntry,
+  PaymentLedgerRepository,
+  PaymentPhase,
+  PaymentState,
+} from '../../payments/payment-ledger-repository';
+import { writeTransaction, type SqliteDatabase } from './database';
+
+interface Row {
+  id: string;
+  chain_id: number;
+  asset: string;
+  payer: string;
+  nonce: string;
+  endpoint_id: string;
+  resource: string;
+  amount: string;
+  valid_before: string;
+  state: PaymentState;
+  phase: PaymentPhase | null;
+  claim: string | null;
+  lease_until: number | null;
+  tx: string | null;
+  reason: string | null;
+  attempts: number;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+const date = (ms: number | null) => (ms === null ? null : new Date(ms));
+
+function toEntry(r: Row): PaymentEntry {
+  return {
+    id: r.id,
+    chainId: r.chain_id,
+    asset: r.asset,
+    payer: r.payer,
+    nonce: r.nonce,
+    endpointId: r.endpoint_id,
+    resource: r.resource,
+    amountMicroUsdc: r.amount,
+    validBefore: r.valid_before,
+    state: r.state,
+    phase: r.phase,
+    claim: r.claim,
+    leaseUntil: date(r.lease_until),
+    transaction: r.tx,
+    reason: r.reason,
+    attempts: r.attempts,
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
+    expiresAt: new Date(r.expires_at),
+  };
+}
+
+export class SqlitePaymentLedger implements PaymentLedgerRepository {
+  private readonly q: Record<'get' | 'insert' | 'take' | 'advance' | 'finish' | 'prune', Statement>;
+  private readonly claimTx: (p: NewPayment, token: string, now: number, lease: number) => PaymentClaim;
+
+  constructor(db: SqliteDatabase) {
+    const p = (sql: string) => db.prepare(sql);
+    this.q = {
+      get: p('SELECT * FROM payments WHERE id = ?'),
+      insert:
+        p(`INSERT INTO payments (id, chain_id, asset, payer, nonce, endpoint_id, resource, amount, valid_before,
+                   state, phase, claim, lease_until, attempts, created_at, updated_at, expires_at)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 'verify', ?, ?, 1, ?, ?, ?)`),
+      take: p(`UPDATE payments SET state = 'pending', phase = ?, claim = ?, lease_until = ?, updated_at = ?,
+                 attempts = attempts + 1 WHERE id = ?`),
+      advance: p(`UPDATE payments SET phase = ?, lease_until = ?, updated_at = ?
+                    WHERE id = ? AND claim = ? AND state = 'pending'`),
+      finish:
+        p(`UPDATE payments SET state = ?, tx = coalesce(?, tx), reason = coalesce(?, reason), updated_at = ?,
+                   claim = NULL, lease_until = NULL, phase = NULL
+                 WHERE id = ? AND claim = ? AND state = 'pending'`),
+      prune: p('DELETE FROM payments WHERE expires_at <= ?'),
+    };
+    this.claimTx = writeTransaction(db, (pay: NewPayment, token: string, now: number, lease: number) => {
+      const row = this.q.get.get(pay.id) as Row | undefined;
+      const reread = () => toEntry(this.q.get.get(pay.id) as Row);
+      if (!row) {
+        const e = pay;
+        this.q.insert.run(
+          e.id,
+          e.chainId,
+          e.asset,
+          e.payer,
+          e.nonce,
+          e.endpointId,
+          e.resource,
+          e.amountMicroUsdc,
+          e.validBefore,
+          token,
+          lease,
+          now,
+          now,
+          e.expiresAt.getTime(),
+        );
+        return { kind: 'fresh', entry: reread() };
+      }
+      const leaseOver = row.lease_until !== null && row.lease_until < now;
+      // Nothing was settled: a released entry, or a verify phase whose process stopped.
+      if (row.state === 'released' || (row.state === 'pending' && row.phase === 'verify' && leaseOver)) {
+        this.q.take.run('verify', token, lease, now, row.id);
+        return { kind: 'fresh', entry: reread() };
+      }
+      // A settle call may have gone through: settle again (the facilitator is idempotent per payment).
+      if (
+        row.state === 'settle_unknown' ||
+        (row.state === 'pending' && row.phase === 'settle' && leaseOver)
+      ) {
+        this.q.take.run('settle', token, lease, now, row.id);
+        return { kind: 'resettle', entry: reread() };
+      }
+      return { kind: row.state === 'settled' ? 'used' : 'in_progress', entry: toEntry(row) };
+    });
+  }
+
+  async claim(payment: NewPayment, token: string, now: Date, leaseUntil: Date): Promise<PaymentClaim> {
+    return this.claimTx(payment, token, now.getTime(), leaseUntil.getTime());
+  }
+
+  async advance(
+    id: string,
+    token: string,
+    phase: PaymentPhase,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<boolean> {
+    return this.q.advance.run(phase, leaseUntil.getTime(), now.getTime(), id, token).changes === 1;
+  }
+
+  async finish(
+    id: string,
+    token: string,
+    state: Exclude<PaymentState, 'pending'>,
+    detail: { transaction?: string; reason?: string },
+    now: Date,
+  ): Promise<boolean> {
+    const r = this.q.finish.run(
+      state,
+      detail.transaction ?? null,
+      detail.reason ?? null,
+      now.getTime(),
+      id,
+      token,
+    );
+    return r.changes === 1;
+  }
+
+  async get(id: string): Promise<PaymentEntry | null> {
+    const row = this.q.get.get(id) as Row | undefined;
+    return row ? toEntry(row) : null;
+  }
+
+  async pruneExpired(now: Date): Promise<number> {
+    return this.q.prune.run(now.getTime()).changes;
+  }
+}
