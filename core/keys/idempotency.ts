@@ -8,11 +8,9 @@
 import { DuplicateKeyError, type Collection, type DocumentStore } from '../store/port';
 import { sha256Hex } from '../util/canonical-json';
 
-export interface StoredResponse {
-  status: number;
-  body: unknown;
-  headers: Record<string, string>;
-}
+import type { StoredResponse } from './idempotency-repository';
+
+export type { StoredResponse };
 
 interface IdempotencyDoc {
   _id: string;

@@ -71,4 +71,20 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX payments_payer ON payments (payer);
     `,
   },
+  {
+    version: 3,
+    description: 'idempotency records',
+    sql: `
+      CREATE TABLE idempotency (
+        id TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'done')),
+        created_at INTEGER NOT NULL,
+        hold_id TEXT,
+        response TEXT
+      ) STRICT;
+      CREATE INDEX idempotency_created ON idempotency (created_at);
+    `,
+  },
 ];

@@ -1,0 +1,33 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openSqlite } from '../../../core/store/sqlite/database';
+import { SqlitePaymentLedger } from '../../../core/store/sqlite/payment-ledger';
+import { GATEWAY_MIGRATIONS } from '../../../core/store/sqlite/schema';
+import { paymentLedgerContract } from './payment-ledger-contract';
+import { SqliteIdempotency } from '../../../core/store/sqlite/idempotency';
+import { idempotencyContract } from './idempotency-contract';
+import type { SqliteDatabase } from '../../../core/store/sqlite/database';
+
+/** A fresh database file per test, removed after it. */
+function opener<R>(make: (db: SqliteDatabase) => R) {
+  return async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'jpgw-repo-'));
+    const db = openSqlite(path.join(dir, 'gateway.sqlite'), GATEWAY_MIGRATIONS);
+    return {
+      repo: make(db),
+      close: async () => {
+        db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  };
+}
+
+describe('x402 payment ledger on SQLite (repository contract)', () => {
+  paymentLedgerContract(opener((db) => new SqlitePaymentLedger(db)));
+});
+
+describe('idempotency records on SQLite (repository contract)', () => {
+  idempotencyContract(opener((db) => new SqliteIdempotency(db)));
+});
