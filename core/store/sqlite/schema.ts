@@ -87,4 +87,27 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotency_created ON idempotency (created_at);
     `,
   },
+  {
+    version: 4,
+    description: 'rate-limit windows and feedback',
+    sql: `
+      CREATE TABLE rate_windows (
+        id TEXT PRIMARY KEY,
+        count INTEGER NOT NULL,
+        ends_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX rate_windows_ends ON rate_windows (ends_at);
+      CREATE TABLE feedback (
+        id TEXT PRIMARY KEY,
+        product_id TEXT NOT NULL,
+        endpoint_id TEXT,
+        category TEXT,
+        rating INTEGER,
+        message TEXT,
+        received_at INTEGER NOT NULL,
+        client_hash TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX feedback_received ON feedback (received_at);
+    `,
+  },
 ];

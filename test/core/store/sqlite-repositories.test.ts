@@ -8,6 +8,9 @@ import { paymentLedgerContract } from './payment-ledger-contract';
 import { SqliteIdempotency } from '../../../core/store/sqlite/idempotency';
 import { idempotencyContract } from './idempotency-contract';
 import type { SqliteDatabase } from '../../../core/store/sqlite/database';
+import { SqliteFeedback } from '../../../core/store/sqlite/feedback';
+import { SqliteRateWindows } from '../../../core/store/sqlite/rate-windows';
+import { feedbackContract, rateWindowContract } from './small-contracts';
 
 /** A fresh database file per test, removed after it. */
 function opener<R>(make: (db: SqliteDatabase) => R) {
@@ -30,4 +33,12 @@ describe('x402 payment ledger on SQLite (repository contract)', () => {
 
 describe('idempotency records on SQLite (repository contract)', () => {
   idempotencyContract(opener((db) => new SqliteIdempotency(db)));
+});
+
+describe('rate-limit windows on SQLite (repository contract)', () => {
+  rateWindowContract(opener((db) => new SqliteRateWindows(db)));
+});
+
+describe('feedback on SQLite (repository contract)', () => {
+  feedbackContract(opener((db) => new SqliteFeedback(db)));
 });
