@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { withRepo, type Opener } from './contract-support';
 import type { CallRecord, CreditHold, KeyCreditRepository } from '../../../core/keys/key-credit-repository';
 import { RECENT_CALLS } from '../../../core/keys/key-credit-repository';
 import { DuplicateKeyError } from '../../../core/store/port';
@@ -7,22 +8,15 @@ import { DuplicateKeyError } from '../../../core/store/port';
  * The behaviour every KeyCreditRepository gives, whatever the store: the balance never goes
  * below zero, a hold is charged or given back exactly once, and a charge is recorded with it.
  */
-export function keyCreditContract(
-  open: () => Promise<{ repo: KeyCreditRepository; close: () => Promise<void> }>,
-): void {
-  let repo: KeyCreditRepository;
-  let close: () => Promise<void>;
+export function keyCreditContract(open: Opener<KeyCreditRepository>): void {
+  const repo = withRepo(open);
   let n = 0;
-  beforeEach(async () => {
-    ({ repo, close } = await open());
-  });
-  afterEach(() => close());
 
   const t0 = new Date('2026-11-23T00:00:00Z');
   const at = (s: number) => new Date(t0.getTime() + s * 1000);
   const newKey = async (trial = 1_000) => {
     const id = `key_${++n}_${Math.random().toString(36).slice(2)}`;
-    await repo.create({
+    await repo().create({
       id,
       hash: `h_${id}`,
       prefix: 'jpgw_x',
@@ -49,7 +43,7 @@ export function keyCreditContract(
 
   it('creates a key with its trial credit, found by id and by hash; a duplicate hash is refused', async () => {
     const id = await newKey(250_000);
-    const key = await repo.get(id);
+    const key = await repo().get(id);
     expect(key).to.deep.include({
       id,
       hash: `h_${id}`,
@@ -59,11 +53,11 @@ export function keyCreditContract(
       calls: 0,
     });
     expect(key!.holds).to.deep.equal([]);
-    expect((await repo.findByHash(`h_${id}`))!.id).to.equal(id);
-    expect(await repo.findByHash('nope')).to.equal(null);
+    expect((await repo().findByHash(`h_${id}`))!.id).to.equal(id);
+    expect(await repo().findByHash('nope')).to.equal(null);
     let err: unknown;
     try {
-      await repo.create({
+      await repo().create({
         id: `${id}_2`,
         hash: `h_${id}`,
         prefix: 'p',
@@ -79,53 +73,53 @@ export function keyCreditContract(
 
   it('reserve moves credit into a hold, never below zero', async () => {
     const id = await newKey(1_000);
-    expect(await repo.reserve(id, hold('h1', 600))).to.equal(true);
-    expect(await repo.reserve(id, hold('h2', 600))).to.equal(false);
-    expect(await repo.reserve(id, hold('h3', 400))).to.equal(true);
-    const key = await repo.get(id);
+    expect(await repo().reserve(id, hold('h1', 600))).to.equal(true);
+    expect(await repo().reserve(id, hold('h2', 600))).to.equal(false);
+    expect(await repo().reserve(id, hold('h3', 400))).to.equal(true);
+    const key = await repo().get(id);
     expect(key!.balanceMicro).to.equal(0);
     expect(key!.holds.map((h) => [h.id, h.amount])).to.deep.equal([
       ['h1', 600],
       ['h3', 400],
     ]);
-    expect(await repo.reserve('no-such-key', hold('h4', 1))).to.equal(false);
+    expect(await repo().reserve('no-such-key', hold('h4', 1))).to.equal(false);
   });
 
   it('commit charges a hold once, with its record; a second commit or a release of it does nothing', async () => {
     const id = await newKey(1_000);
-    await repo.reserve(id, hold('c1', 300));
-    const after = await repo.commit(id, call('c1', 5));
+    await repo().reserve(id, hold('c1', 300));
+    const after = await repo().commit(id, call('c1', 5));
     expect(after).to.deep.include({ balanceMicro: 700, spentMicro: 300, calls: 1 });
     expect(after!.holds).to.deep.equal([]);
     expect(after!.recent[0]).to.deep.include({ holdId: 'c1', priceMicro: 300, status: 200 });
-    expect(await repo.commit(id, call('c1', 6))).to.equal(null);
-    expect(await repo.release(id, call('c1', 6))).to.equal(null);
-    const usage = await repo.usage(id, 10);
+    expect(await repo().commit(id, call('c1', 6))).to.equal(null);
+    expect(await repo().release(id, call('c1', 6))).to.equal(null);
+    const usage = await repo().usage(id, 10);
     expect(usage.map((u) => [u.holdId, u.priceMicro, u.requestId])).to.deep.equal([['c1', 300, 'req_c1']]);
-    expect(await repo.callState(id, 'c1')).to.equal('charged');
-    expect((await repo.get(id))!.spentMicro).to.equal(300);
+    expect(await repo().callState(id, 'c1')).to.equal('charged');
+    expect((await repo().get(id))!.spentMicro).to.equal(300);
   });
 
   it('release gives the amount back, records the call at price 0 and keeps it out of the usage audit', async () => {
     const id = await newKey(1_000);
-    await repo.reserve(id, hold('r1', 300));
-    expect(await repo.callState(id, 'r1')).to.equal('held');
-    const after = await repo.release(id, call('r1', 2, 503));
+    await repo().reserve(id, hold('r1', 300));
+    expect(await repo().callState(id, 'r1')).to.equal('held');
+    const after = await repo().release(id, call('r1', 2, 503));
     expect(after).to.deep.include({ balanceMicro: 1_000, spentMicro: 0, calls: 0 });
     expect(after!.recent[0]).to.deep.include({ holdId: 'r1', priceMicro: 0, status: 503 });
-    expect(await repo.commit(id, call('r1', 3))).to.equal(null);
-    expect(await repo.usage(id, 10)).to.deep.equal([]);
-    expect(await repo.callState(id, 'r1')).to.equal('released');
-    expect(await repo.callState(id, 'never-seen')).to.equal('unknown');
+    expect(await repo().commit(id, call('r1', 3))).to.equal(null);
+    expect(await repo().usage(id, 10)).to.deep.equal([]);
+    expect(await repo().callState(id, 'r1')).to.equal('released');
+    expect(await repo().callState(id, 'never-seen')).to.equal('unknown');
   });
 
   it(`keeps the ${RECENT_CALLS} newest closed calls on the key, newest first`, async () => {
     const id = await newKey(100_000);
     for (let i = 0; i < RECENT_CALLS + 3; i++) {
-      await repo.reserve(id, hold(`k${i}`, 10, i));
-      await (i % 2 ? repo.release(id, call(`k${i}`, i + 1)) : repo.commit(id, call(`k${i}`, i + 1)));
+      await repo().reserve(id, hold(`k${i}`, 10, i));
+      await (i % 2 ? repo().release(id, call(`k${i}`, i + 1)) : repo().commit(id, call(`k${i}`, i + 1)));
     }
-    const key = await repo.get(id);
+    const key = await repo().get(id);
     expect(key!.recent).to.have.length(RECENT_CALLS);
     expect(key!.recent[0].holdId).to.equal(`k${RECENT_CALLS + 2}`);
     expect(key!.calls).to.equal(Math.ceil((RECENT_CALLS + 3) / 2));
@@ -133,9 +127,9 @@ export function keyCreditContract(
 
   it('lists the holds older than a time (left by a stopped process) and nothing else', async () => {
     const id = await newKey(1_000);
-    await repo.reserve(id, hold('old', 100, 0));
-    await repo.reserve(id, hold('new', 100, 100));
-    const found = (await repo.holdsBefore(at(50))).filter((h) => h.keyId === id);
+    await repo().reserve(id, hold('old', 100, 0));
+    await repo().reserve(id, hold('new', 100, 100));
+    const found = (await repo().holdsBefore(at(50))).filter((h) => h.keyId === id);
     expect(found.map((h) => h.hold.id)).to.deep.equal(['old']);
     expect(found[0].hold.at.getTime()).to.equal(at(0).getTime());
   });
@@ -143,21 +137,21 @@ export function keyCreditContract(
   it('20 concurrent reservations on credit for 5 calls: exactly 5 succeed', async () => {
     const id = await newKey(5 * 1_000);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => repo.reserve(id, hold(`p${i}`, 1_000))),
+      Array.from({ length: 20 }, (_, i) => repo().reserve(id, hold(`p${i}`, 1_000))),
     );
     expect(results.filter(Boolean)).to.have.length(5);
-    expect((await repo.get(id))!.balanceMicro).to.equal(0);
+    expect((await repo().get(id))!.balanceMicro).to.equal(0);
   });
 
   it('prunes closed-call records past retention; a pruned call reads as unknown, never as released', async () => {
     const id = await newKey(1_000);
-    await repo.reserve(id, hold('o1', 100));
-    await repo.commit(id, call('o1', 1));
-    await repo.reserve(id, hold('o2', 100));
-    await repo.commit(id, call('o2', 1_000));
-    expect(await repo.pruneCalls(at(500))).to.be.at.least(1);
-    expect(await repo.callState(id, 'o1')).to.equal('unknown');
-    expect(await repo.callState(id, 'o2')).to.equal('charged');
-    expect((await repo.usage(id, 10)).map((u) => u.holdId)).to.deep.equal(['o2']);
+    await repo().reserve(id, hold('o1', 100));
+    await repo().commit(id, call('o1', 1));
+    await repo().reserve(id, hold('o2', 100));
+    await repo().commit(id, call('o2', 1_000));
+    expect(await repo().pruneCalls(at(500))).to.be.at.least(1);
+    expect(await repo().callState(id, 'o1')).to.equal('unknown');
+    expect(await repo().callState(id, 'o2')).to.equal('charged');
+    expect((await repo().usage(id, 10)).map((u) => u.holdId)).to.deep.equal(['o2']);
   });
 }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { withRepo, type Opener } from './contract-support';
 import type { NewPayment, PaymentLedgerRepository } from '../../../core/payments/payment-ledger-repository';
 
 /**
@@ -7,16 +8,9 @@ import type { NewPayment, PaymentLedgerRepository } from '../../../core/payments
  * taken over after its lease, from verify as a fresh claim and from settle as a re-settlement;
  * a claim that lost its lease writes nothing.
  */
-export function paymentLedgerContract(
-  open: () => Promise<{ repo: PaymentLedgerRepository; close: () => Promise<void> }>,
-): void {
-  let repo: PaymentLedgerRepository;
-  let close: () => Promise<void>;
+export function paymentLedgerContract(open: Opener<PaymentLedgerRepository>): void {
+  const repo = withRepo(open);
   let n = 0;
-  beforeEach(async () => {
-    ({ repo, close } = await open());
-  });
-  afterEach(() => close());
 
   const t0 = new Date('2026-11-23T00:00:00Z');
   const at = (s: number) => new Date(t0.getTime() + s * 1000);
@@ -38,70 +32,70 @@ export function paymentLedgerContract(
 
   it('a new payment is claimed fresh; while held, a second claim is told it is in progress', async () => {
     const p = payment();
-    const first = await repo.claim(p, 'tok-a', at(0), at(60));
+    const first = await repo().claim(p, 'tok-a', at(0), at(60));
     expect(first.kind).to.equal('fresh');
     expect(first.entry).to.deep.include({ state: 'pending', phase: 'verify', claim: 'tok-a', attempts: 1 });
-    const second = await repo.claim(p, 'tok-b', at(1), at(61));
+    const second = await repo().claim(p, 'tok-b', at(1), at(61));
     expect(second.kind).to.equal('in_progress');
     expect(second.entry.claim).to.equal('tok-a');
   });
 
   it('settled: the payment is used for good, and keeps its transaction', async () => {
     const p = payment();
-    await repo.claim(p, 'tok', at(0), at(60));
-    expect(await repo.advance(p.id, 'tok', 'settle', at(1), at(61))).to.equal(true);
-    expect(await repo.finish(p.id, 'tok', 'settled', { transaction: '0xtx' }, at(2))).to.equal(true);
-    const again = await repo.claim(p, 'tok-2', at(3), at(63));
+    await repo().claim(p, 'tok', at(0), at(60));
+    expect(await repo().advance(p.id, 'tok', 'settle', at(1), at(61))).to.equal(true);
+    expect(await repo().finish(p.id, 'tok', 'settled', { transaction: '0xtx' }, at(2))).to.equal(true);
+    const again = await repo().claim(p, 'tok-2', at(3), at(63));
     expect(again.kind).to.equal('used');
     expect(again.entry).to.deep.include({ state: 'settled', transaction: '0xtx', claim: null, phase: null });
     // Even long after any lease, a settled payment stays used.
-    expect((await repo.claim(p, 'tok-3', at(10_000), at(10_060))).kind).to.equal('used');
+    expect((await repo().claim(p, 'tok-3', at(10_000), at(10_060))).kind).to.equal('used');
   });
 
   it('released: nothing was settled, so the same payment may be claimed again', async () => {
     const p = payment();
-    await repo.claim(p, 'tok', at(0), at(60));
-    expect(await repo.finish(p.id, 'tok', 'released', { reason: 'handler failed' }, at(1))).to.equal(true);
-    const again = await repo.claim(p, 'tok-2', at(2), at(62));
+    await repo().claim(p, 'tok', at(0), at(60));
+    expect(await repo().finish(p.id, 'tok', 'released', { reason: 'handler failed' }, at(1))).to.equal(true);
+    const again = await repo().claim(p, 'tok-2', at(2), at(62));
     expect(again.kind).to.equal('fresh');
     expect(again.entry).to.deep.include({ claim: 'tok-2', attempts: 2, reason: 'handler failed' });
   });
 
   it('settle outcome unknown: a retry re-settles, one at a time', async () => {
     const p = payment();
-    await repo.claim(p, 'tok', at(0), at(60));
-    await repo.advance(p.id, 'tok', 'settle', at(1), at(61));
-    expect(await repo.finish(p.id, 'tok', 'settle_unknown', { reason: 'timeout' }, at(2))).to.equal(true);
-    const retry = await repo.claim(p, 'tok-2', at(3), at(63));
+    await repo().claim(p, 'tok', at(0), at(60));
+    await repo().advance(p.id, 'tok', 'settle', at(1), at(61));
+    expect(await repo().finish(p.id, 'tok', 'settle_unknown', { reason: 'timeout' }, at(2))).to.equal(true);
+    const retry = await repo().claim(p, 'tok-2', at(3), at(63));
     expect(retry.kind).to.equal('resettle');
     expect(retry.entry).to.deep.include({ phase: 'settle', claim: 'tok-2' });
-    expect((await repo.claim(p, 'tok-3', at(4), at(64))).kind).to.equal('in_progress');
+    expect((await repo().claim(p, 'tok-3', at(4), at(64))).kind).to.equal('in_progress');
   });
 
   it('an abandoned claim is taken over after its lease: from verify fresh, from settle as a re-settlement', async () => {
     const v = payment();
-    await repo.claim(v, 'dead', at(0), at(60));
-    expect((await repo.claim(v, 'early', at(30), at(90))).kind).to.equal('in_progress');
-    expect((await repo.claim(v, 'late', at(61), at(121))).kind).to.equal('fresh');
+    await repo().claim(v, 'dead', at(0), at(60));
+    expect((await repo().claim(v, 'early', at(30), at(90))).kind).to.equal('in_progress');
+    expect((await repo().claim(v, 'late', at(61), at(121))).kind).to.equal('fresh');
     const s = payment();
-    await repo.claim(s, 'dead', at(0), at(60));
-    await repo.advance(s.id, 'dead', 'settle', at(1), at(61));
-    expect((await repo.claim(s, 'late', at(62), at(122))).kind).to.equal('resettle');
+    await repo().claim(s, 'dead', at(0), at(60));
+    await repo().advance(s.id, 'dead', 'settle', at(1), at(61));
+    expect((await repo().claim(s, 'late', at(62), at(122))).kind).to.equal('resettle');
   });
 
   it('a claim that lost its lease writes nothing: neither advance nor a final state', async () => {
     const p = payment();
-    await repo.claim(p, 'old', at(0), at(60));
-    await repo.claim(p, 'new', at(61), at(121));
-    expect(await repo.advance(p.id, 'old', 'settle', at(62), at(122))).to.equal(false);
-    expect(await repo.finish(p.id, 'old', 'released', { reason: 'late' }, at(63))).to.equal(false);
-    expect((await repo.get(p.id))!).to.deep.include({ state: 'pending', claim: 'new', reason: null });
+    await repo().claim(p, 'old', at(0), at(60));
+    await repo().claim(p, 'new', at(61), at(121));
+    expect(await repo().advance(p.id, 'old', 'settle', at(62), at(122))).to.equal(false);
+    expect(await repo().finish(p.id, 'old', 'released', { reason: 'late' }, at(63))).to.equal(false);
+    expect((await repo().get(p.id))!).to.deep.include({ state: 'pending', claim: 'new', reason: null });
   });
 
   it('20 concurrent claims of one payment: exactly one is fresh', async () => {
     const p = payment();
     const claims = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => repo.claim(p, `t${i}`, at(0), at(60))),
+      Array.from({ length: 20 }, (_, i) => repo().claim(p, `t${i}`, at(0), at(60))),
     );
     expect(claims.filter((c) => c.kind === 'fresh')).to.have.length(1);
     expect(claims.filter((c) => c.kind === 'in_progress')).to.have.length(19);
@@ -109,11 +103,11 @@ export function paymentLedgerContract(
 
   it('removes entries past their retention, and only those', async () => {
     const p = payment();
-    await repo.claim(p, 'tok', at(0), at(60));
-    await repo.finish(p.id, 'tok', 'settled', {}, at(1));
-    expect(await repo.pruneExpired(at(86_400 * 29))).to.equal(0);
-    expect(await repo.get(p.id)).to.not.equal(null);
-    expect(await repo.pruneExpired(at(86_400 * 31))).to.be.at.least(1);
-    expect(await repo.get(p.id)).to.equal(null);
+    await repo().claim(p, 'tok', at(0), at(60));
+    await repo().finish(p.id, 'tok', 'settled', {}, at(1));
+    expect(await repo().pruneExpired(at(86_400 * 29))).to.equal(0);
+    expect(await repo().get(p.id)).to.not.equal(null);
+    expect(await repo().pruneExpired(at(86_400 * 31))).to.be.at.least(1);
+    expect(await repo().get(p.id)).to.equal(null);
   });
 }

@@ -1,19 +1,8 @@
 import { expect } from 'chai';
+import { withRepo, type Opener } from './contract-support';
 import type { FeedbackRepository } from '../../../core/feedback/feedback-repository';
 import type { RateWindowRepository } from '../../../core/ratelimit/rate-window-repository';
 import { DuplicateKeyError } from '../../../core/store/port';
-
-type Opener<R> = () => Promise<{ repo: R; close: () => Promise<void> }>;
-
-function withRepo<R>(open: Opener<R>): () => R {
-  let repo: R;
-  let close: () => Promise<void>;
-  beforeEach(async () => {
-    ({ repo, close } = await open());
-  });
-  afterEach(() => close());
-  return () => repo;
-}
 
 /** Rate windows: counts are exact under concurrency; ended windows go. */
 export function rateWindowContract(open: Opener<RateWindowRepository>): void {
