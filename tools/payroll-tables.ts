@@ -18,9 +18,7 @@ import { SocialInsuranceRates } from '../domain/payroll/premium-rates';
 import { StandardRemunerationTable } from '../domain/payroll/standard-remuneration';
 import { WithholdingTables } from '../domain/payroll/withholding';
 import type { TableProvenance } from '../domain/shared/data-file';
-
-/** Hosts of the publishers whose documents are the payroll tables' primary sources. */
-export const OFFICIAL_HOST = /(^|\.)(go\.jp|kyoukaikenpo\.or\.jp)$/;
+import { isOfficialUrl } from '../domain/shared/official-hosts';
 
 export interface Report {
   lines: string[];
@@ -28,15 +26,7 @@ export interface Report {
 }
 
 function officialUrls(p: TableProvenance): string[] {
-  return p.sources
-    .map((s) => s.url)
-    .filter((u): u is string => {
-      try {
-        return u !== undefined && OFFICIAL_HOST.test(new URL(u).hostname);
-      } catch {
-        return false;
-      }
-    });
+  return p.sources.map((s) => s.url).filter((u): u is string => isOfficialUrl(u));
 }
 
 /** Loads every payroll table and reports its periods and provenance; problems are what to fix. */

@@ -75,6 +75,21 @@ export type PayrollComponent = (typeof PAYROLL_COMPONENTS)[number];
 /** Which month a component's table is chosen by. */
 export type MonthKey = 'pay_month' | 'premium_month';
 
+/**
+ * Income tax: the calendar year of payment (令和N年分 applies to salaries paid in that year).
+ * Employment insurance: the fiscal year of the wages, taken to close in the pay month.
+ * Premiums and the grade scales: the premium month, a month before the pay month.
+ */
+const CHOSEN_BY: Record<PayrollComponent, MonthKey> = {
+  income_tax: 'pay_month',
+  employment_insurance: 'pay_month',
+  health_insurance: 'premium_month',
+  child_support: 'premium_month',
+  employees_pension: 'premium_month',
+  health_grades: 'premium_month',
+  pension_grades: 'premium_month',
+};
+
 /** One table an answer used: which, for which month, and whether it covers that month. */
 export interface TableUse {
   component: PayrollComponent;
@@ -109,12 +124,22 @@ export interface PayrollResult {
 export class PayrollCalculator {
   /** Pay months every table covers (answers there are confirmed); computed from the tables. */
   readonly confirmedPayMonths: { from: YearMonth; to: YearMonth };
+  private readonly componentTables: Record<PayrollComponent, PeriodTable<unknown>>;
 
   constructor(
     readonly grades: StandardRemunerationTable,
     readonly rates: SocialInsuranceRates,
     readonly withholding: WithholdingTables,
   ) {
+    this.componentTables = {
+      income_tax: withholding.byPayMonth,
+      employment_insurance: rates.employment,
+      health_insurance: rates.kyokai,
+      child_support: rates.childSupport,
+      employees_pension: rates.pension,
+      health_grades: grades.health,
+      pension_grades: grades.pension,
+    };
     const span = intersectSpans(
       PAYROLL_COMPONENTS.map((c) => {
         const { table, keyedBy } = this.tableOf(c);
@@ -159,7 +184,7 @@ export class PayrollCalculator {
     };
     const tables = PAYROLL_COMPONENTS.map((c): TableUse => {
       const u = used[c];
-      const keyedBy = this.tableOf(c).keyedBy;
+      const keyedBy = CHOSEN_BY[c];
       return {
         component: c,
         table: u.label,
@@ -188,24 +213,7 @@ export class PayrollCalculator {
 
   /** The table behind a component and the month it is chosen by. */
   tableOf(c: PayrollComponent): { table: PeriodTable<unknown>; keyedBy: MonthKey } {
-    switch (c) {
-      case 'income_tax':
-        // The calendar year of payment (令和N年分 applies to salaries paid in that year).
-        return { table: this.withholding.byPayMonth, keyedBy: 'pay_month' };
-      case 'employment_insurance':
-        // The fiscal year of the wages, taken to close in the pay month.
-        return { table: this.rates.employment, keyedBy: 'pay_month' };
-      case 'health_insurance':
-        return { table: this.rates.kyokai, keyedBy: 'premium_month' };
-      case 'child_support':
-        return { table: this.rates.childSupport, keyedBy: 'premium_month' };
-      case 'employees_pension':
-        return { table: this.rates.pension, keyedBy: 'premium_month' };
-      case 'health_grades':
-        return { table: this.grades.health, keyedBy: 'premium_month' };
-      case 'pension_grades':
-        return { table: this.grades.pension, keyedBy: 'premium_month' };
-    }
+    return { table: this.componentTables[c], keyedBy: CHOSEN_BY[c] };
   }
 
   private healthShare(

@@ -120,7 +120,7 @@ export function payrollFields(
     taxable_amount_jpy: withholding.amount_jpy,
     net_pay_jpy: r.net_pay_jpy,
     provisional: r.provisional,
-    provisional_reasons: r.tables.flatMap(provisionalReason),
+    provisional_reasons: provisionalReasons(r.tables),
     tables_in_force: r.tables.map(tableView),
     conventions: {
       pay_month: input.payMonth,
@@ -264,6 +264,11 @@ function tableView(t: TableUse): TableInForceView {
   };
 }
 
+/** Why each table that does not cover its month was applied (empty when all are confirmed). */
+export function provisionalReasons(uses: readonly TableUse[]): string[] {
+  return uses.flatMap(provisionalReason);
+}
+
 function provisionalReason(t: TableUse): string[] {
   if (!t.provisional) return [];
   const month = `${t.keyed_by === 'premium_month' ? 'premium month' : 'pay month'} ${t.month}`;
@@ -274,9 +279,13 @@ function provisionalReason(t: TableUse): string[] {
     ];
   }
   return [
-    `${name}: no table for the ${month} is loaded (the earliest loaded starts ${t.table_months.from}); ${tableName(t)} was applied, which may differ from the rates of that month.`,
+    `${name}: no table for the ${month} is loaded (the earliest loaded starts ${t.table_months.from}); ${tableName(t)} was applied, which may differ from what applied in that month.`,
   ];
 }
+
+/** What every payroll table's notes say about how its figures were checked, in one sentence. */
+const PAYROLL_CHECK_NOTE =
+  'The official files named in sources could not be opened when the tables were built: every figure was checked against the independent transcriptions in cross_checked_against (each withholding-table cell against two per year, each Kyokai rate against at least two full lists).';
 
 /**
  * Provenance of payroll answers: the tables an answer used, official sources first, the
@@ -298,7 +307,7 @@ export class PayrollProvenance {
       ...extra,
     ];
     for (const t of calculator.withholding.tables) {
-      this.byTaxTable.set(t, mergedProvenance([t.provenance, ...others]));
+      this.byTaxTable.set(t, mergedProvenance([t.provenance, ...others], [PAYROLL_CHECK_NOTE]));
     }
     this.asOf = [...this.byTaxTable.values()].map((p) => p.as_of).sort()[0];
   }
@@ -308,7 +317,7 @@ export class PayrollProvenance {
   }
 }
 
-export function mergedProvenance(tables: readonly TableProvenance[], notes: string[] = []): DataProvenance {
+function mergedProvenance(tables: readonly TableProvenance[], notes: string[] = []): DataProvenance {
   const unique = (refs: SourceRef[]) => {
     const seen = new Set<string>();
     return refs.filter((s) => {

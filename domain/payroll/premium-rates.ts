@@ -82,7 +82,6 @@ export class SocialInsuranceRates {
   readonly healthInsuredBelowAge: number;
   readonly nursingCareAges: { from: number; to: number };
   readonly pensionInsuredBelowAge: number;
-  readonly childSupportFirstMonth: YearMonth;
   /** Kyokai health and nursing-care rates by premium month. */
   readonly kyokai: PeriodTable<KyokaiPeriod>;
   /** Support-contribution percent by premium month; 0 before it was first collected. */
@@ -107,7 +106,6 @@ export class SocialInsuranceRates {
     this.healthInsuredBelowAge = kyokai.insured_below_age;
     this.nursingCareAges = kyokai.nursing_care_ages;
     this.pensionInsuredBelowAge = pension.insured_below_age;
-    this.childSupportFirstMonth = child.first_premium_month;
     this.businessKinds = employment.business_kinds;
     for (const p of kyokai.periods) {
       if (Object.keys(p.health_percent_by_prefecture).length !== 47) {

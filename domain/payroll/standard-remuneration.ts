@@ -66,7 +66,8 @@ function scales(periods: GradeScale[], name: string): PeriodTable<readonly Grade
   );
 }
 
-function gradeIn(grades: readonly Grade[], pay: number): Grade {
+/** The grade of a monthly remuneration in one scale. */
+export function gradeIn(grades: readonly Grade[], pay: number): Grade {
   // Grades are few (50) and ordered; the last whose lower bound is reached is the one.
   let found = grades[0];
   for (const g of grades) if (pay >= g.pay_from) found = g;

@@ -62,8 +62,6 @@ export class MonthlyWithholdingTable {
   readonly provenance: TableProvenance;
   /** Payment dates the table applies to (YYYY-MM-DD, both included). */
   readonly appliesToPayments: { from: string; to: string };
-  readonly column: string;
-  readonly zeroTaxBelow: number;
   private readonly file: WithholdingFile;
   private readonly segmentRates: number[];
 
@@ -74,8 +72,6 @@ export class MonthlyWithholdingTable {
     this.title = file.title;
     this.provenance = file.provenance;
     this.appliesToPayments = file.applies_to_payments;
-    this.column = file.column;
-    this.zeroTaxBelow = file.zero_tax_below;
     this.segmentRates = file.above_table.map((s) => percentToUnits(s.rate_percent));
   }
 

@@ -6,7 +6,9 @@ import type {
   HandlerContext,
 } from '../../core/plugins/contract';
 import { monthAfter } from '../../domain/payroll/periods';
-import { StandardRemunerationTable, type Grade } from '../../domain/payroll/standard-remuneration';
+import type { TableUse } from '../../domain/payroll/payroll-calculator';
+import { provisionalReasons } from '../../domain/payroll/payroll-view';
+import { gradeIn, StandardRemunerationTable, type Grade } from '../../domain/payroll/standard-remuneration';
 import { intersectSpans } from '../../domain/payroll/year-month';
 import { snapshotProvenance } from '../../domain/shared/data-file';
 import { tokyoDate } from '../../domain/shared/tokyo-time';
@@ -40,28 +42,31 @@ export class StandardRemunerationHandler implements EndpointHandler<
 
   handle(query: StandardRemunerationQuery, ctx: HandlerContext): StandardRemunerationPayload {
     const month = tokyoDate(ctx.now).yearMonth;
-    const g = this.table.gradesFor(query.monthly_salary, month);
     const scales = { health: this.table.health.at(month), pension: this.table.pension.at(month) };
-    const reasons = (['health', 'pension'] as const).flatMap((k) => {
-      const s = scales[k];
-      if (!s.provisional) return [];
-      const name = k === 'health' ? 'Health-insurance' : "Employees' pension";
-      return [
-        s.provisional.reason === 'after_last_table'
-          ? `${name} grade table for ${month} is not loaded yet (the scale changes only by law); the latest known scale, ${s.label} (${s.months.from ?? 'the start'} to ${s.months.to}), was applied.`
-          : `${name} grade table for ${month} is not loaded (the earliest starts ${s.months.from}); ${s.label} was applied.`,
-      ];
-    });
+    const g = {
+      health: gradeIn(scales.health.value, query.monthly_salary),
+      pension: gradeIn(scales.pension.value, query.monthly_salary),
+    };
+    // The month applied is read as the premium month of both grade scales.
+    const uses: TableUse[] = (['health', 'pension'] as const).map((k) => ({
+      component: k === 'health' ? 'health_grades' : 'pension_grades',
+      table: scales[k].label,
+      keyed_by: 'premium_month',
+      month,
+      table_months: scales[k].months,
+      provisional: scales[k].provisional,
+    }));
+    const reasons = provisionalReasons(uses);
     const payload: StandardRemunerationPayload = {
       monthly_salary: query.monthly_salary,
       month_applied: month,
       health_insurance: {
-        ...view(g.health.value),
+        ...view(g.health),
         grades_in_scale: scales.health.value.length,
         table: scales.health.label,
       },
       employees_pension: {
-        ...view(g.pension.value),
+        ...view(g.pension),
         grades_in_scale: scales.pension.value.length,
         table: scales.pension.label,
       },

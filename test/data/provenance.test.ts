@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DATA_DIR } from '../../domain/shared/data-file';
+import { isOfficialHost } from '../../domain/shared/official-hosts';
 
 function filesUnder(dir: string, extensions: string[]): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -15,14 +16,6 @@ const jsonFiles = (dir: string) => filesUnder(dir, ['.json']);
 
 /** Folders of data/ whose tables must name official publishers' documents and their span of dates. */
 const OFFICIAL_SOURCE_FOLDERS = ['payroll', 'tax', 'holidays', 'registry', 'grants'];
-
-/** Hosts of the official publishers: government (*.go.jp, *.lg.jp) and public bodies. */
-const OFFICIAL_HOSTS: RegExp[] = [
-  /(^|\.)go\.jp$/, // ministries and agencies: nta, mhlw, nenkin, cfa, cao (www8), mof, laws.e-gov, ...
-  /(^|\.)lg\.jp$/, // local governments
-  /^(www\.)?kyoukaikenpo\.or\.jp$/, // Japan Health Insurance Association (全国健康保険協会)
-  /(^|\.)nao\.ac\.jp$/, // National Astronomical Observatory of Japan (暦要項)
-];
 
 /** Well-known names a misspelt host imitates; a label this close to one, but not it, is a look-alike. */
 const IMITATED_LABELS = [
@@ -75,7 +68,6 @@ function levenshtein(a: string, b: string): number {
   return previous[b.length];
 }
 
-const isOfficialHost = (host: string) => OFFICIAL_HOSTS.some((re) => re.test(host));
 
 /** Why a host looks like a misspelling of a known one, or undefined when it does not. */
 function lookAlike(host: string): string | undefined {

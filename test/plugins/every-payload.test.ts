@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../config/paths';
+import { isOfficialUrl } from '../../domain/shared/official-hosts';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
 /**
@@ -12,9 +13,6 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
  */
 
 const SECRET = 'walk-secret-0000000001';
-
-/** Hosts of official publishers: government (go.jp, lg.jp) and Kyokai Kenpo, a public insurer. */
-const OFFICIAL_HOST = /(^|\.)(go\.jp|lg\.jp|kyoukaikenpo\.or\.jp)$/;
 
 /** Words that only ever come from our own notes. */
 const OWN_NOTES = /team (research|reference)|shared\/reference|research notes/i;
@@ -90,13 +88,9 @@ describe('every payload of every sold endpoint, on every surface', () => {
           if (b._notice !== p.product.notice) problems.push(`${where}: _notice missing`);
           if (typeof b._attribution !== 'string' || b._attribution.length < 10)
             problems.push(`${where}: _attribution missing`);
-          const official = (b._provenance?.sources ?? []).filter((s: { url?: string }) => {
-            try {
-              return s.url !== undefined && OFFICIAL_HOST.test(new URL(s.url).hostname);
-            } catch {
-              return false;
-            }
-          });
+          const official = (b._provenance?.sources ?? []).filter((s: { url?: string }) =>
+            isOfficialUrl(s.url),
+          );
           if (official.length === 0) problems.push(`${where}: no official source URL in _provenance.sources`);
           for (const [at, text] of strings(b)) {
             if (OWN_NOTES.test(text))

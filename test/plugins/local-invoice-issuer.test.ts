@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { withQuery } from '../support/query-cases';
-import { startNtaStandin, type NtaStandin } from '../support/nta-standin';
+import { startNtaStandin, type NtaStandin, registration } from '../support/nta-standin';
 
 const PATH = '/preview/v1/local/invoice/issuer-by-name';
 const q = (params: Record<string, string | number>) => withQuery(PATH, params);
@@ -77,20 +77,7 @@ describe('local-invoice-issuer (local/invoice/issuer-by-name)', () => {
     before(async () => {
       standin = await startNtaStandin({
         appId: 'inv-id',
-        announcements: [
-          {
-            registratedNumber: 'T8010401006744',
-            process: '01',
-            kind: '2',
-            latest: '1',
-            registrationDate: '2023-10-01',
-            updateDate: '2023-10-01',
-            disposalDate: '',
-            expireDate: '',
-            address: '東京都港区元赤坂一丁目３番１号',
-            name: '鹿島建設株式会社',
-          },
-        ],
+        announcements: [registration('T8010401006744', '鹿島建設株式会社', '東京都港区元赤坂一丁目３番１号')],
       });
       live = await startTestGateway({
         plugins: ['local-invoice-issuer'],

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import { startNtaStandin, type NtaStandin } from '../support/nta-standin';
+import { startNtaStandin, type NtaStandin, registration } from '../support/nta-standin';
 
 const PATH = '/preview/v1/local/invoice/issuer-registration-lookup';
 
@@ -93,18 +93,7 @@ describe('local-invoice-lookup (local/invoice/issuer-registration-lookup)', () =
       standin = await startNtaStandin({
         appId: 'inv-id',
         announcements: [
-          {
-            registratedNumber: 'T1180301018771',
-            process: '01',
-            kind: '2',
-            latest: '1',
-            registrationDate: '2023-10-01',
-            updateDate: '2023-10-01',
-            disposalDate: '',
-            expireDate: '',
-            address: '愛知県豊田市トヨタ町１番地',
-            name: 'トヨタ自動車株式会社',
-          },
+          registration('T1180301018771', 'トヨタ自動車株式会社', '愛知県豊田市トヨタ町１番地'),
           {
             registratedNumber: 'T1010001012570',
             process: '03',

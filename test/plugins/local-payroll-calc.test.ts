@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { isOfficialUrl } from '../../domain/shared/official-hosts';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { itAnswersEachQuery, type QueryCase } from '../support/query-cases';
 
@@ -201,8 +202,7 @@ describe('local-payroll-calc (local/payroll/calc-by-salary)', () => {
       .and.match(/Kyokai Kenpo/);
     expect(b._provenance.kind).to.equal('snapshot');
     const sources: Array<{ name: string; url?: string }> = b._provenance.sources;
-    for (const s of sources)
-      expect(s.url, s.name).to.match(/^https:\/\/[^/]*(\.go\.jp|kyoukaikenpo\.or\.jp)\//);
+    for (const s of sources) expect(isOfficialUrl(s.url), `${s.name}: ${s.url}`).to.equal(true);
     expect(sources.map((s) => s.url).join(' ')).to.include(
       'www.nta.go.jp/publication/pamph/gensen/zeigakuhyo2026',
     );

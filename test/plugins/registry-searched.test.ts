@@ -13,7 +13,7 @@ import { LEGAL_FORMS } from '../../domain/registry/legal-forms';
 import { snapshotRecords, SNAPSHOT_PROVENANCE } from '../../domain/registry/snapshot-registry';
 import { loadDataFile } from '../../domain/shared/data-file';
 import { startTestGateway, type TestGateway, type TestResponse } from '../support/gateway';
-import { startNtaStandin, type NtaStandin } from '../support/nta-standin';
+import { startNtaStandin, type NtaStandin, registration } from '../support/nta-standin';
 import { withQuery } from '../support/query-cases';
 import { pluginFolders, REGISTRY_FOLDERS } from '../support/plugin-folders';
 
@@ -218,20 +218,7 @@ describe('registry and invoice answers from the live NTA Web-APIs (stand-ins) sa
       appId: 'live-id',
       records: snapshotRecords(),
       namePages: 3,
-      announcements: [
-        {
-          registratedNumber: 'T1180301018771',
-          process: '01',
-          kind: '2',
-          latest: '1',
-          registrationDate: '2023-10-01',
-          updateDate: '2023-10-01',
-          disposalDate: '',
-          expireDate: '',
-          address: '愛知県豊田市トヨタ町１番地',
-          name: 'トヨタ自動車株式会社',
-        },
-      ],
+      announcements: [registration('T1180301018771', 'トヨタ自動車株式会社', '愛知県豊田市トヨタ町１番地')],
     });
     live = await startTestGateway({
       plugins: ['local-houjin-lookup', 'local-houjin-number', 'local-invoice-lookup'],

@@ -27,6 +27,31 @@ export interface StandinAnnouncement {
   kana?: string;
 }
 
+/**
+ * A corporation's registration as the register publishes it: a new one (process 01), latest,
+ * registered and updated on 2023-10-01 (the start of the system) unless said otherwise.
+ */
+export function registration(
+  registratedNumber: string,
+  name: string,
+  address: string,
+  over: Partial<StandinAnnouncement> = {},
+): StandinAnnouncement {
+  return {
+    registratedNumber,
+    process: '01',
+    kind: '2',
+    latest: '1',
+    registrationDate: '2023-10-01',
+    updateDate: '2023-10-01',
+    disposalDate: '',
+    expireDate: '',
+    address,
+    name,
+    ...over,
+  };
+}
+
 export interface StandinOptions {
   appId: string;
   records?: NtaRecord[];

@@ -9,7 +9,7 @@ import { NtaInvoiceClient, statusOn } from '../../../domain/registry/invoice-reg
 import { LiveRegistry } from '../../../domain/registry/live-registry';
 import { NtaHoujinClient, type NtaResponseType } from '../../../domain/registry/nta-houjin-client';
 import { UpstreamError, USER_AGENT } from '../../../domain/registry/upstream-http';
-import { startNtaStandin, type NtaStandin } from '../../support/nta-standin';
+import { startNtaStandin, type NtaStandin, registration } from '../../support/nta-standin';
 
 const APP_ID = 'test-app-id-123';
 const RECORDS = snapshotRecords();
@@ -177,18 +177,7 @@ describe('NTA invoice-issuer Web-API client', () => {
     standin = await startNtaStandin({
       appId: APP_ID,
       announcements: [
-        {
-          registratedNumber: 'T5010401067252',
-          process: '01',
-          kind: '2',
-          latest: '1',
-          registrationDate: '2023-10-01',
-          updateDate: '2023-10-01',
-          disposalDate: '',
-          expireDate: '',
-          address: '東京都港区港南１丁目７番１号',
-          name: 'ソニーグループ株式会社',
-        },
+        registration('T5010401067252', 'ソニーグループ株式会社', '東京都港区港南１丁目７番１号'),
         {
           registratedNumber: 'T1010001012570',
           process: '03',

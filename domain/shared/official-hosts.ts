@@ -1,0 +1,25 @@
+/**
+ * Hosts of the official publishers whose documents are the primary sources of our data: the
+ * data tests, the payload walk and `npm run payroll:tables` all judge sources by this one list.
+ */
+const OFFICIAL_HOSTS: readonly RegExp[] = [
+  /(^|\.)go\.jp$/, // ministries and agencies: nta, mhlw, nenkin, cfa, cao (www8), mof, laws.e-gov, ...
+  /(^|\.)lg\.jp$/, // local governments
+  /^(www\.)?kyoukaikenpo\.or\.jp$/, // Japan Health Insurance Association (全国健康保険協会)
+  /(^|\.)nao\.ac\.jp$/, // National Astronomical Observatory of Japan (暦要項)
+];
+
+export function isOfficialHost(host: string): boolean {
+  return OFFICIAL_HOSTS.some((re) => re.test(host));
+}
+
+/** True when the text is an https URL on an official publisher's host. */
+export function isOfficialUrl(url: string | undefined): boolean {
+  if (url === undefined) return false;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' && isOfficialHost(u.hostname);
+  } catch {
+    return false;
+  }
+}
