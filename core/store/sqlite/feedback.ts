@@ -1,7 +1,7 @@
 /** Feedback records in SQLite: one insert, committed (fsynced) before the acknowledgement. */
 import type { Statement } from 'better-sqlite3';
 import type { FeedbackRecord, FeedbackRepository } from '../../feedback/feedback-repository';
-import { DuplicateKeyError } from '../port';
+import { DuplicateKeyError } from '../gateway-store';
 import type { SqliteDatabase } from './database';
 
 interface Row {

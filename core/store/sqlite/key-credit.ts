@@ -14,7 +14,7 @@ import type {
   NewKey,
 } from '../../keys/key-credit-repository';
 import { RECENT_CALLS } from '../../keys/key-credit-repository';
-import { DuplicateKeyError } from '../port';
+import { DuplicateKeyError } from '../gateway-store';
 import { writeTransaction, type SqliteDatabase } from './database';
 
 interface KeyRow {

@@ -110,4 +110,14 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX feedback_received ON feedback (received_at);
     `,
   },
+  {
+    version: 5,
+    description: 'shared named values (the client-identity salt)',
+    sql: `
+      CREATE TABLE meta (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

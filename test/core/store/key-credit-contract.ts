@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { withRepo, type Opener } from './contract-support';
 import type { CallRecord, CreditHold, KeyCreditRepository } from '../../../core/keys/key-credit-repository';
 import { RECENT_CALLS } from '../../../core/keys/key-credit-repository';
-import { DuplicateKeyError } from '../../../core/store/port';
+import { DuplicateKeyError } from '../../../core/store/gateway-store';
 
 /**
  * The behaviour every KeyCreditRepository gives, whatever the store: the balance never goes

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { withRepo, type Opener } from './contract-support';
 import type { FeedbackRepository } from '../../../core/feedback/feedback-repository';
 import type { RateWindowRepository } from '../../../core/ratelimit/rate-window-repository';
-import { DuplicateKeyError } from '../../../core/store/port';
+import { DuplicateKeyError, type MetaRepository } from '../../../core/store/gateway-store';
 
 /** Rate windows: counts are exact under concurrency; ended windows go. */
 export function rateWindowContract(open: Opener<RateWindowRepository>): void {
@@ -69,5 +69,17 @@ export function feedbackContract(open: Opener<FeedbackRepository>): void {
       err = e;
     }
     expect(err).to.be.instanceOf(DuplicateKeyError);
+  });
+}
+
+/** Shared named values: the first value stored wins, for every caller at once. */
+export function metaContract(open: Opener<MetaRepository>): void {
+  const repo = withRepo(open);
+
+  it('keeps the first value stored under a name, also when 20 processes race to store theirs', async () => {
+    const seen = await Promise.all(Array.from({ length: 20 }, (_, i) => repo().getOrCreate('salt', `v${i}`)));
+    expect(new Set(seen).size).to.equal(1);
+    expect(await repo().getOrCreate('salt', 'later')).to.equal(seen[0]);
+    expect(await repo().getOrCreate('other', 'x')).to.equal('x');
   });
 }

@@ -10,7 +10,8 @@ import { idempotencyContract } from './idempotency-contract';
 import type { SqliteDatabase } from '../../../core/store/sqlite/database';
 import { SqliteFeedback } from '../../../core/store/sqlite/feedback';
 import { SqliteRateWindows } from '../../../core/store/sqlite/rate-windows';
-import { feedbackContract, rateWindowContract } from './small-contracts';
+import { feedbackContract, metaContract, rateWindowContract } from './small-contracts';
+import { SqliteMeta } from '../../../core/store/sqlite/meta';
 
 /** A fresh database file per test, removed after it. */
 function opener<R>(make: (db: SqliteDatabase) => R) {
@@ -41,4 +42,8 @@ describe('rate-limit windows on SQLite (repository contract)', () => {
 
 describe('feedback on SQLite (repository contract)', () => {
   feedbackContract(opener((db) => new SqliteFeedback(db)));
+});
+
+describe('shared named values on SQLite (repository contract)', () => {
+  metaContract(opener((db) => new SqliteMeta(db)));
 });

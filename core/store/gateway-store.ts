@@ -1,0 +1,81 @@
+/**
+ * The gateway's storage: one repository per aggregate, each with exactly two implementations
+ * (SQLite, the embedded default, and MongoDB, for deployments that outgrow one machine), held to
+ * one behavioural contract suite (test/core/store/*-contract.ts). Nothing outside core/store/
+ * knows which store it has: a domain that keeps data of its own (the corporate registry) hands
+ * the store a RepositoryFactory with both implementations, and the store picks.
+ */
+import type { Db, IndexDescription } from 'mongodb';
+import type { FeedbackRepository } from '../feedback/feedback-repository';
+import type { IdempotencyRepository } from '../keys/idempotency-repository';
+import type { KeyCreditRepository } from '../keys/key-credit-repository';
+import type { PaymentLedgerRepository } from '../payments/payment-ledger-repository';
+import type { RateWindowRepository } from '../ratelimit/rate-window-repository';
+import type { Migration, SqliteDatabase } from './sqlite/database';
+
+/** Small named values the deployment shares (the client-identity salt). */
+export interface MetaRepository {
+  /** The value stored under `name`; when there is none, `fresh` is stored and returned (atomic). */
+  getOrCreate(name: string, fresh: string): Promise<string>;
+}
+
+export interface SqliteContext {
+  /**
+   * Opens a database file of the domain's own in the store's directory (`<name>.sqlite`, WAL,
+   * full fsync, migrated), closed with the store. A separate file keeps a long import from
+   * holding the write lock that debits need.
+   */
+  openDatabase(name: string, migrations: readonly Migration[]): SqliteDatabase;
+}
+
+export interface MongoContext {
+  readonly db: Db;
+  /**
+   * Creates the collection's indexes (once, at boot); an existing index of the same name with
+   * other options stops the boot with a message naming both.
+   */
+  ensureIndexes(collection: string, indexes: IndexDescription[]): Promise<void>;
+  /** The bound on every query a buyer can trigger (milliseconds). */
+  readonly maxTimeMS: number;
+}
+
+/** Both implementations of a domain's repository; the store calls the one it has, once. */
+export interface RepositoryFactory<T> {
+  readonly name: string;
+  sqlite(ctx: SqliteContext): T;
+  mongodb(ctx: MongoContext): Promise<T>;
+}
+
+export interface GatewayStore {
+  readonly kind: 'sqlite' | 'mongodb';
+  /** Where the data lives, for /health and logs (a path, or the MongoDB database name). */
+  readonly location: string;
+  readonly keys: KeyCreditRepository;
+  readonly payments: PaymentLedgerRepository;
+  readonly idempotency: IdempotencyRepository;
+  readonly rateWindows: RateWindowRepository;
+  readonly feedback: FeedbackRepository;
+  readonly meta: MetaRepository;
+  /** The repository a factory makes for this store; one instance per factory. */
+  open<T>(factory: RepositoryFactory<T>): Promise<T>;
+  /** Checks that the store can still commit a write (for /health). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const GATEWAY_STORE = Symbol.for('jp-gateway:gateway-store');
+
+/** Thrown when the store cannot be reached or cannot write; answered 503, never charged. */
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`the store is unavailable: ${String((cause as Error)?.message ?? cause).slice(0, 200)}`, { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+export class DuplicateKeyError extends Error {
+  constructor(message = 'duplicate key') {
+    super(message);
+    this.name = 'DuplicateKeyError';
+  }
+}
