@@ -198,6 +198,17 @@ export class EnvSchema {
   @Max(10_000)
   CONCURRENT_REQUESTS_PER_CLIENT: number = 32;
 
+  @Doc({
+    description:
+      'Seconds after which a broker call still holding credit (or an Idempotency-Key still pending) counts as abandoned by a stopped process: its hold is given back and a retry may take it over. Keep it above the longest call.',
+  })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  ABANDONED_CALL_SECONDS: number = 120;
+
   @Doc({ description: 'Seconds a client has to send the request headers' })
   @IsOptional()
   @ToInt()
@@ -318,6 +329,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         feedbackPerHour: e.FEEDBACK_LIMIT_PER_HOUR,
         brokerPerMinute: e.BROKER_LIMIT_PER_MINUTE,
         concurrentPerClient: e.CONCURRENT_REQUESTS_PER_CLIENT,
+        abandonedCallMs: e.ABANDONED_CALL_SECONDS * 1000,
       },
     },
     upstreams: {

@@ -7,9 +7,9 @@ import type { GatewayServices } from '../http/services';
 import { ref } from '../discovery/schemas';
 import { Doc, Trim } from '../plugins/query-rules';
 import type { QueryProblem } from '../plugins/query-spec';
-import type { Collection } from '../store/port';
 import { randomId } from '../util/ids';
 import { findPersonalData } from './personal-data';
+import type { FeedbackRecord } from './feedback-repository';
 
 export const FEEDBACK_CATEGORIES = [
   'bug',
@@ -60,18 +60,6 @@ export class FeedbackBody {
   message?: string;
 }
 
-interface FeedbackDoc {
-  _id: string;
-  product_id: string;
-  endpoint_id?: string;
-  category?: string;
-  rating?: number;
-  message?: string;
-  received_at: Date;
-  client_hash: string;
-  [k: string]: unknown;
-}
-
 const feedbackBody = new BodySpec(FeedbackBody);
 
 export const PRIVACY_BOUNDARY = {
@@ -103,14 +91,7 @@ export const PRIVACY_BOUNDARY = {
   ],
 };
 
-export function feedbackCollection(s: GatewayServices): Promise<Collection<FeedbackDoc>> {
-  return s.store.collection<FeedbackDoc>('feedback', {
-    indexes: [{ fields: ['received_at'] }, { fields: ['product_id'] }],
-  });
-}
-
-export async function mountFeedbackRoutes(router: Router, s: GatewayServices): Promise<void> {
-  const records = await feedbackCollection(s);
+export function mountFeedbackRoutes(router: Router, s: GatewayServices): void {
   const rule = { bucket: 'feedback', limit: s.config.limits.feedbackPerHour, windowSeconds: 3600 };
   const schemaBody = {
     accepted_fields: feedbackBody.spec.params.map((p) => ({
@@ -184,21 +165,22 @@ export async function mountFeedbackRoutes(router: Router, s: GatewayServices): P
       if (problems.length > 0) throw invalidBodyError(problems);
       const client = s.clientIdentity.of(req);
       await s.rateLimiter.enforce(rule, client, res, 'feedback messages from this address');
-      const doc: FeedbackDoc = {
-        _id: randomId('fb'),
-        product_id: body.product_id,
-        ...(body.endpoint_id ? { endpoint_id: body.endpoint_id } : {}),
+      const record: FeedbackRecord = {
+        id: randomId('fb'),
+        productId: body.product_id,
+        ...(body.endpoint_id ? { endpointId: body.endpoint_id } : {}),
         ...(body.category ? { category: body.category } : {}),
         ...(body.rating !== undefined ? { rating: body.rating } : {}),
         ...(body.message ? { message: body.message } : {}),
-        received_at: s.clock.now(),
-        client_hash: client,
+        receivedAt: s.clock.now(),
+        clientHash: client,
       };
-      await records.insertOne(doc);
+      // Committed (fsynced) before the 201: an acknowledged record survives a crash.
+      await s.store.feedback.add(record);
       res.status(201).json({
-        feedback_id: doc._id,
+        feedback_id: record.id,
         status: 'stored',
-        received_at: doc.received_at.toISOString(),
+        received_at: record.receivedAt.toISOString(),
         privacy: PRIVACY_BOUNDARY.summary,
       });
     },

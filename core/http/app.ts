@@ -30,10 +30,12 @@ import { concurrencyCap } from './concurrency-cap';
 import { compose } from './compose';
 import { answerClientError, urlLengthLimit } from './client-errors';
 import { securityHeaders } from './security-headers';
-import { GatewayMetrics, instrumentStore } from './metrics';
+import { GatewayMetrics } from './metrics';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
-import { openStore } from '../store/open-store';
-import { DOCUMENT_STORE, type DocumentStore } from '../store/port';
+import { openGatewayStore } from '../store/open-gateway-store';
+import { GATEWAY_STORE, type GatewayStore } from '../store/gateway-store';
+import { guardStore } from '../store/guard';
+import { RetentionSweep } from '../store/retention';
 import { systemClock, type Clock } from '../util/clock';
 import { ApiCatalog } from './api-catalog';
 import { cors } from './cors';
@@ -45,8 +47,9 @@ import type { GatewayServices, StoreHealth } from './services';
 
 /** Largest JSON body accepted on POST routes. */
 export const JSON_BODY_LIMIT = '16kb';
-const HOLD_RECOVERY_AGE_MS = 10 * 60 * 1000;
-const HOLD_SWEEP_INTERVAL_MS = 60 * 1000;
+const SWEEP_INTERVAL_MS = 60 * 1000;
+/** A write failure this recent makes /health say the store is down, even if a probe passes. */
+const FAILURE_MEMORY_MS = 10_000;
 /** Node's default; stated so the limit is a decision, not an accident. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -65,7 +68,7 @@ export interface BuildGatewayOptions {
   /** Mount draft plugins (a draft plugin's own tests only). */
   mountDrafts?: boolean;
   /** A store to use instead of the configured one (tests of store failures). */
-  store?: DocumentStore;
+  store?: GatewayStore;
 }
 
 export interface Gateway {
@@ -89,8 +92,14 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   const container = (options.container ?? rootContainer).createChildContainer();
   const clock = options.clock ?? systemClock;
   const metrics = new GatewayMetrics();
-  const store = instrumentStore(options.store ?? (await openStore(config)), metrics);
-  container.register(DOCUMENT_STORE, { useValue: store });
+  let lastFailure: { at: number; operation: string; message: string } | undefined;
+  const store = guardStore(options.store ?? (await openGatewayStore(config)), {
+    onError(operation, err) {
+      metrics.storeError(operation);
+      lastFailure = { at: Date.now(), operation, message: String((err as Error)?.message ?? err) };
+    },
+  });
+  container.register(GATEWAY_STORE, { useValue: store });
 
   let registry: PluginRegistry;
   try {
@@ -105,15 +114,12 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     await store.close();
     throw err;
   }
-  const keys = await KeyLedger.open(store);
-  // Holds older than this were left by a stopped process. The embedded store serves one process,
-  // so at start every hold is such a leftover; with MongoDB others may be live in other processes.
-  const recovered = await keys.recoverHolds(
-    store.kind === 'embedded' ? new Date(8.64e15) : new Date(clock.now().getTime() - HOLD_RECOVERY_AGE_MS),
-    clock.now(),
-  );
-  if (recovered > 0)
-    logger.warn({ refunded_holds: recovered }, 'gave back credit holds left by a stopped process');
+  const keys = new KeyLedger(store.keys);
+  const idempotency = new IdempotencyStore(store.idempotency, config.limits.abandonedCallMs);
+  // Other processes may share the store, so only holds too old to belong to a running call are
+  // given back, here and every minute after.
+  const sweep = new RetentionSweep(store, keys, idempotency, logger, config.limits.abandonedCallMs);
+  await sweep.run(clock.now());
   const services: GatewayServices = {
     config,
     service: options.service,
@@ -126,18 +132,22 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     startedAt,
     store,
     keys,
-    idempotency: await IdempotencyStore.open(store),
-    rateLimiter: await RateLimiter.open(store, clock),
-    clientIdentity: await ClientIdentity.open(store),
+    idempotency,
+    rateLimiter: new RateLimiter(store.rateWindows, clock),
+    clientIdentity: await ClientIdentity.open(store.meta),
     metrics,
     jsonBody: express.json({ limit: JSON_BODY_LIMIT, strict: true }),
     storeHealth: async (): Promise<StoreHealth> => {
       try {
         await store.ping();
-        return { kind: store.kind, state: 'ok' };
       } catch (err) {
         return { kind: store.kind, state: 'down', detail: (err as Error).message.slice(0, 200) };
       }
+      if (lastFailure && Date.now() - lastFailure.at < FAILURE_MEMORY_MS) {
+        const { operation, message } = lastFailure;
+        return { kind: store.kind, state: 'down', detail: `${operation} failed: ${message}`.slice(0, 200) };
+      }
+      return { kind: store.kind, state: 'ok' };
     },
   };
 
@@ -166,7 +176,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   mountBrokerSurface(router, services, cap);
   mountGatewayRoutes(router, services);
   mountKeyRoutes(router, services);
-  await mountFeedbackRoutes(router, services);
+  mountFeedbackRoutes(router, services);
   mountDiscoveryRoutes(router, services);
   mountPaymentDiscovery(router, services);
 
@@ -179,17 +189,8 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   });
   app.use(errorMiddleware());
 
-  // With MongoDB another process may stop mid-call at any time: settle its holds periodically.
-  const sweeper =
-    store.kind === 'mongodb'
-      ? setInterval(() => {
-          const now = clock.now();
-          keys
-            .recoverHolds(new Date(now.getTime() - HOLD_RECOVERY_AGE_MS), now)
-            .then((n) => n > 0 && logger.warn({ refunded_holds: n }, 'gave back stale credit holds'))
-            .catch((err: unknown) => logger.error({ err }, 'hold recovery failed'));
-        }, HOLD_SWEEP_INTERVAL_MS).unref()
-      : undefined;
+  // Another process may stop mid-call at any time, and records expire: sweep every minute.
+  const sweeper = setInterval(() => void sweep.run(clock.now()), SWEEP_INTERVAL_MS).unref();
 
   let server: http.Server | undefined;
   let closing: Promise<void> | undefined;
@@ -238,7 +239,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
         }
         srv?.closeAllConnections();
         await closed;
-        if (sweeper) clearInterval(sweeper);
+        clearInterval(sweeper);
         await store.close();
         logger.info('gateway stopped');
         logger.flush();

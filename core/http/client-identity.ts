@@ -5,27 +5,14 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Request } from 'express';
-import { DuplicateKeyError, type DocumentStore } from '../store/port';
-
-interface SaltDoc {
-  _id: string;
-  value: string;
-  [k: string]: unknown;
-}
+import type { MetaRepository } from '../store/gateway-store';
 
 export class ClientIdentity {
   private constructor(private readonly salt: Buffer) {}
 
-  static async open(store: DocumentStore): Promise<ClientIdentity> {
-    const meta = await store.collection<SaltDoc>('meta', { indexes: [] });
-    const fresh = randomBytes(32).toString('hex');
-    try {
-      await meta.insertOne({ _id: 'client_salt', value: fresh });
-    } catch (err) {
-      if (!(err instanceof DuplicateKeyError)) throw err;
-    }
-    const doc = await meta.findOne({ _id: 'client_salt' });
-    return new ClientIdentity(Buffer.from(doc!.value, 'hex'));
+  static async open(meta: MetaRepository): Promise<ClientIdentity> {
+    const salt = await meta.getOrCreate('client_salt', randomBytes(32).toString('hex'));
+    return new ClientIdentity(Buffer.from(salt, 'hex'));
   }
 
   /** A stable, non-reversible id of the request's client address (honours TRUST_PROXY). */

@@ -2,6 +2,7 @@
  * The gateway's error model: every error is JSON `{error, message, hint?, request_id, ...}` with
  * a stable code (the one text-only body is the spec's 401 on /keys/status). No stack traces.
  */
+import { StoreUnavailableError } from '../store/gateway-store';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { QueryProblem } from '../plugins/query-spec';
 import type { RegisteredPlugin } from '../plugins/registry';
@@ -71,6 +72,20 @@ export function errorMiddleware(): ErrorRequestHandler {
     }
     if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
       return sendError(req, res, new HttpError(e.status, 'bad_request', e.message));
+    }
+    if (err instanceof StoreUnavailableError) {
+      req.log?.error({ err }, 'store unavailable');
+      return sendError(
+        req,
+        res,
+        new HttpError(
+          503,
+          'store_unavailable',
+          'The gateway cannot record this call right now; nothing was charged.',
+          { hint: 'Retry in a moment; with an Idempotency-Key the retry is charged at most once.' },
+          { 'Retry-After': '5' },
+        ),
+      );
     }
     if (e instanceof URIError) {
       return sendError(

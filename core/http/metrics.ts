@@ -5,7 +5,6 @@
  */
 import type { Request, Response } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Collection, DocumentStore } from '../store/port';
 
 export type PaymentOutcome =
   'challenged' | 'refused' | 'settled' | 'settle_failed' | 'settle_unknown' | 'not_settled_handler_failed';
@@ -79,50 +78,4 @@ export class GatewayMetrics {
   storeError(operation: string): void {
     this.storeErrors.inc({ operation });
   }
-}
-
-const COLLECTION_METHODS = [
-  'insertOne',
-  'findOne',
-  'find',
-  'count',
-  'updateOne',
-  'findOneAndUpdate',
-  'deleteOne',
-  'deleteMany',
-  'bulkUpsert',
-];
-
-/** Wraps a store so that failing operations are counted (and still thrown). */
-export function instrumentStore(store: DocumentStore, metrics: GatewayMetrics): DocumentStore {
-  const wrap = <T extends object>(target: T, label: (method: string) => string, methods: string[]): T =>
-    new Proxy(target, {
-      get(obj, prop, receiver) {
-        const value = Reflect.get(obj, prop, receiver) as unknown;
-        if (typeof prop !== 'string' || !methods.includes(prop) || typeof value !== 'function') return value;
-        return (...args: unknown[]) =>
-          (value as (...a: unknown[]) => Promise<unknown>).apply(obj, args).catch((err: unknown) => {
-            if ((err as Error)?.name !== 'DuplicateKeyError') metrics.storeError(label(prop));
-            throw err;
-          });
-      },
-    });
-  return new Proxy(store, {
-    get(obj, prop, receiver) {
-      if (prop === 'collection') {
-        return async (name: string, spec: Parameters<DocumentStore['collection']>[1]) => {
-          const c = await obj.collection(name, spec);
-          return wrap(c as Collection, (m) => `${name}.${m}`, COLLECTION_METHODS);
-        };
-      }
-      if (prop === 'ping') {
-        return () =>
-          obj.ping().catch((err: unknown) => {
-            metrics.storeError('ping');
-            throw err;
-          });
-      }
-      return Reflect.get(obj, prop, receiver) as unknown;
-    },
-  });
 }

@@ -7,7 +7,7 @@ import type { RequestHandler } from 'express';
 import type { IdempotencyStore } from '../keys/idempotency';
 import type { KeyLedger } from '../keys/key-ledger';
 import type { RateLimiter } from '../ratelimit/rate-limiter';
-import type { DocumentStore } from '../store/port';
+import type { GatewayStore } from '../store/gateway-store';
 import type { ClientIdentity } from './client-identity';
 import type { GatewayMetrics } from './metrics';
 import type { PluginRegistry } from '../plugins/registry';
@@ -25,7 +25,7 @@ export interface GatewayServices {
   readonly catalog: ApiCatalog;
   readonly executor: EndpointExecutor;
   readonly startedAt: Date;
-  readonly store: DocumentStore;
+  readonly store: GatewayStore;
   readonly keys: KeyLedger;
   readonly idempotency: IdempotencyStore;
   readonly rateLimiter: RateLimiter;

@@ -8,7 +8,7 @@ import type { GatewayServices } from '../http/services';
 import { ref } from '../discovery/schemas';
 import { Doc, Trim } from '../plugins/query-rules';
 import { formatUsd } from '../util/money';
-import type { KeyDoc } from './key-ledger';
+import type { KeyRecord } from './key-ledger';
 
 export class CreateKeyBody {
   @Doc({
@@ -109,16 +109,16 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
       const body = createKeyBody.parse(req);
       await s.rateLimiter.enforce(keyRule, s.clientIdentity.of(req), res, 'API keys from this address');
       const now = s.clock.now();
-      const { apiKey, doc } = await s.keys.create(body.owner_label, s.config.trialCreditMicroUsdc, now);
-      req.log?.info({ key_id: doc._id, prefix: doc.prefix }, 'api key created');
+      const { apiKey, key } = await s.keys.create(body.owner_label, s.config.trialCreditMicroUsdc, now);
+      req.log?.info({ key_id: key.id, prefix: key.prefix }, 'api key created');
       res.setHeader('Cache-Control', 'no-store');
       res.status(201).json({
         api_key: apiKey,
-        key_id: doc._id,
-        prefix: doc.prefix,
-        owner_label: doc.owner_label,
-        created_at: doc.created_at.toISOString(),
-        trial_credit: usd(doc.trial_granted_micro),
+        key_id: key.id,
+        prefix: key.prefix,
+        owner_label: key.ownerLabel,
+        created_at: key.createdAt.toISOString(),
+        trial_credit: usd(key.trialGrantedMicro),
         entitlements: entitlementsOf(s),
         notice:
           'Store this key now: it is shown once and only its hash is kept. Send it in the X-API-Key header.',
@@ -166,25 +166,25 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
   );
 }
 
-function statusView(s: GatewayServices, key: KeyDoc) {
+function statusView(s: GatewayServices, key: KeyRecord) {
   const reserved = key.holds.reduce((sum, h) => sum + h.amount, 0);
   return {
-    key_id: key._id,
+    key_id: key.id,
     prefix: key.prefix,
-    owner_label: key.owner_label,
-    created_at: key.created_at.toISOString(),
-    balance: usd(key.balance_micro),
+    owner_label: key.ownerLabel,
+    created_at: key.createdAt.toISOString(),
+    balance: usd(key.balanceMicro),
     reserved_in_flight: usd(reserved),
-    trial_credit: usd(key.trial_granted_micro),
-    spent: { ...usd(key.spent_micro), calls: key.calls },
+    trial_credit: usd(key.trialGrantedMicro),
+    spent: { ...usd(key.spentMicro), calls: key.calls },
     entitlements: entitlementsOf(s),
-    recent_usage: [...key.recent].reverse().map((u) => ({
-      broker_id: u.broker_id,
-      price_micro_usdc: u.price_micro,
-      price_usd: formatUsd(u.price_micro),
+    recent_usage: key.recent.map((u) => ({
+      broker_id: u.brokerId,
+      price_micro_usdc: u.priceMicro,
+      price_usd: formatUsd(u.priceMicro),
       status: u.status,
-      at: new Date(u.at_ms).toISOString(),
-      request_id: u.request_id,
+      at: u.at.toISOString(),
+      request_id: u.requestId,
     })),
   };
 }

@@ -213,7 +213,7 @@ export class X402Checkout {
       case 'failed': {
         if (claim.kind === 'resettle' && NONCE_USED.test(settled.reason)) {
           // The earlier settle call, whose answer was lost, went through: serve what was paid for.
-          const tx = claim.entry.transaction;
+          const tx = claim.entry.transaction ?? undefined;
           await this.record(
             () =>
               ledger.settled(
@@ -255,14 +255,14 @@ export class X402Checkout {
         if (claim.kind === 'resettle') {
           await this.putBack(ledger, claim, settled.detail);
           log('settlement_pending', { detail: settled.detail }, 'warn');
-          throw settlementPending(claim.entry.transaction);
+          throw settlementPending(claim.entry.transaction ?? undefined);
         }
         await ledger.release(claim.id, claim.token, settled.detail);
         log('facilitator_unavailable', { step: 'settle', detail: settled.detail }, 'warn');
         throw facilitatorUnavailable(503, settled.detail);
       }
       case 'unknown': {
-        const tx = settled.transaction ?? claim.entry.transaction;
+        const tx = settled.transaction ?? claim.entry.transaction ?? undefined;
         await this.record(() => ledger.unknown(claim.id, claim.token, settled.detail, tx), call, logged);
         log('settlement_unknown', { detail: settled.detail, transaction: tx ?? null }, 'warn');
         throw settlementPending(tx);

@@ -1,9 +1,9 @@
 /**
- * The payment ledger: one document per EIP-3009 authorization, keyed by (chain, token, payer,
- * nonce) in `_id` (the store's unique index), so one signed payment can buy at most one response,
- * also when it is sent twice at once or to several gateway processes sharing MongoDB. Every state
- * change is a single-document conditional update (atomic in both store adapters) that names the
- * claim holding the entry, and every state lives in the store, so it survives a restart.
+ * The payment ledger: one entry per EIP-3009 authorization, keyed by (chain, token, payer,
+ * nonce), so one signed payment can buy at most one response, also when it is sent twice at once
+ * or to several gateway processes sharing a store. The PaymentLedgerRepository takes each state
+ * change in one atomic step that names the claim holding the entry; every state lives in the
+ * store, so it survives a restart.
  *
  *   pending(verify → settle) ──► settled
  *        │                          └────► settle_unknown ──(retry, same payment)──► pending(settle)
@@ -15,37 +15,18 @@
  * through. Three writes per paid call: claim, enter `settle`, final state.
  */
 import { randomUUID } from 'node:crypto';
-import { DuplicateKeyError, type Collection, type Doc, type DocumentStore } from '../store/port';
 import type { Clock } from '../util/clock';
+import type {
+  PaymentEntry,
+  PaymentLedgerRepository,
+  PaymentPhase,
+  PaymentState,
+} from './payment-ledger-repository';
 
-export const LEDGER_COLLECTION = 'x402_payments';
 /** Entries are kept this long after the authorization expires (audit), then removed. */
 export const LEDGER_RETENTION_DAYS = 30;
 
-export type LedgerState = 'pending' | 'settled' | 'settle_unknown' | 'released';
-/** `verify` covers verifying and running the handler (nothing settled yet); `settle` the settle call. */
-export type LedgerPhase = 'verify' | 'settle';
-
-export interface LedgerEntry extends Doc {
-  chain_id: number;
-  asset: string;
-  payer: string;
-  nonce: string;
-  endpoint_id: string;
-  resource: string;
-  amount_micro_usdc: string;
-  valid_before: string;
-  state: LedgerState;
-  phase?: LedgerPhase;
-  claim?: string;
-  lease_until?: Date;
-  transaction?: string;
-  reason?: string;
-  attempts: number;
-  created_at: Date;
-  updated_at: Date;
-  expires_at: Date;
-}
+export type { PaymentEntry };
 
 export interface PaymentKey {
   chainId: number;
@@ -63,29 +44,22 @@ export interface ClaimInfo {
 
 export type Claim =
   /** Nothing was settled for this payment before: verify, run, settle. */
-  | { kind: 'fresh'; id: string; token: string; entry: LedgerEntry }
+  | { kind: 'fresh'; id: string; token: string; entry: PaymentEntry }
   /** An earlier settle call's outcome is unknown: run, then settle again (at most one at a time). */
-  | { kind: 'resettle'; id: string; token: string; entry: LedgerEntry }
-  | { kind: 'used'; id: string; entry: LedgerEntry }
-  | { kind: 'in_progress'; id: string; entry: LedgerEntry };
+  | { kind: 'resettle'; id: string; token: string; entry: PaymentEntry }
+  | { kind: 'used'; id: string; entry: PaymentEntry }
+  | { kind: 'in_progress'; id: string; entry: PaymentEntry };
 
 export function ledgerId(key: PaymentKey): string {
   return [key.chainId, key.asset, key.payer, key.nonce].map((p) => String(p).toLowerCase()).join(':');
 }
 
 export class NonceLedger {
-  private constructor(
-    private readonly col: Collection<LedgerEntry>,
+  constructor(
+    private readonly repo: PaymentLedgerRepository,
     private readonly clock: Clock,
     private readonly leaseSeconds: number,
   ) {}
-
-  static async open(store: DocumentStore, clock: Clock, leaseSeconds: number): Promise<NonceLedger> {
-    const col = await store.collection<LedgerEntry>(LEDGER_COLLECTION, {
-      indexes: [{ fields: ['expires_at'], expireAfterSeconds: 0 }, { fields: ['payer'] }],
-    });
-    return new NonceLedger(col, clock, leaseSeconds);
-  }
 
   private lease(seconds = this.leaseSeconds): Date {
     return new Date(this.clock.now().getTime() + seconds * 1000);
@@ -93,83 +67,39 @@ export class NonceLedger {
 
   async claim(key: PaymentKey, info: ClaimInfo): Promise<Claim> {
     const id = ledgerId(key);
-    const now = this.clock.now();
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const token = randomUUID();
-      const taken = {
-        state: 'pending' as const,
-        phase: 'verify' as const,
-        claim: token,
-        lease_until: this.lease(),
-        updated_at: now,
-      };
-      try {
-        const entry: LedgerEntry = {
-          _id: id,
-          chain_id: key.chainId,
-          asset: key.asset.toLowerCase(),
-          payer: key.payer.toLowerCase(),
-          nonce: key.nonce.toLowerCase(),
-          endpoint_id: info.endpointId,
-          resource: info.resource,
-          amount_micro_usdc: info.amountMicroUsdc,
-          valid_before: String(info.validBefore),
-          attempts: 1,
-          created_at: now,
-          expires_at: retentionEnd(info.validBefore),
-          ...taken,
-        };
-        await this.col.insertOne(entry);
-        return { kind: 'fresh', id, token, entry };
-      } catch (err) {
-        if (!(err instanceof DuplicateKeyError)) throw err;
-      }
-      const bump = { $set: taken, $inc: { attempts: 1 } };
-      const released = await this.col.findOneAndUpdate({ _id: id, state: 'released' }, bump);
-      if (released) return { kind: 'fresh', id, token, entry: released };
-      const abandoned = await this.col.findOneAndUpdate(
-        { _id: id, state: 'pending', phase: 'verify', lease_until: { $lt: now } },
-        bump,
-      );
-      if (abandoned) return { kind: 'fresh', id, token, entry: abandoned };
-      const resettle = { $set: { ...taken, phase: 'settle' }, $inc: { attempts: 1 } };
-      const unknown = await this.col.findOneAndUpdate({ _id: id, state: 'settle_unknown' }, resettle);
-      if (unknown) return { kind: 'resettle', id, token, entry: unknown };
-      const stuck = await this.col.findOneAndUpdate(
-        { _id: id, state: 'pending', phase: 'settle', lease_until: { $lt: now } },
-        resettle,
-      );
-      if (stuck) return { kind: 'resettle', id, token, entry: stuck };
-      const current = await this.col.findOne({ _id: id });
-      if (current?.state === 'settled') return { kind: 'used', id, entry: current };
-      if (current?.state === 'pending') return { kind: 'in_progress', id, entry: current };
-      // Changed between our reads (released or expired meanwhile): try again.
-    }
-    throw new Error(`payment ledger: could not claim ${id}`);
+    const token = randomUUID();
+    const c = await this.repo.claim(
+      {
+        id,
+        chainId: key.chainId,
+        asset: key.asset.toLowerCase(),
+        payer: key.payer.toLowerCase(),
+        nonce: key.nonce.toLowerCase(),
+        endpointId: info.endpointId,
+        resource: info.resource,
+        amountMicroUsdc: info.amountMicroUsdc,
+        validBefore: String(info.validBefore),
+        expiresAt: retentionEnd(info.validBefore),
+      },
+      token,
+      this.clock.now(),
+      this.lease(),
+    );
+    return c.kind === 'fresh' || c.kind === 'resettle' ? { ...c, id, token } : { ...c, id };
   }
 
   /** Moves a held claim to the next phase; false when the claim was lost (lease taken over). */
-  async advance(id: string, token: string, phase: LedgerPhase, leaseSeconds?: number): Promise<boolean> {
-    const r = await this.col.updateOne(
-      { _id: id, claim: token, state: 'pending' },
-      { $set: { phase, lease_until: this.lease(leaseSeconds), updated_at: this.clock.now() } },
-    );
-    return r.matched === 1;
+  advance(id: string, token: string, phase: PaymentPhase, leaseSeconds?: number): Promise<boolean> {
+    return this.repo.advance(id, token, phase, this.clock.now(), this.lease(leaseSeconds));
   }
 
   async settled(id: string, token: string, transaction: string | undefined, reason?: string): Promise<void> {
-    await this.finish(id, token, 'settled', {
-      ...(transaction ? { transaction } : {}),
-      ...(reason ? { reason } : {}),
-    });
+    await this.finish(id, token, 'settled', { transaction, reason });
   }
 
   /** The settle call's outcome is unknown: keep the nonce reserved for a retry with the same payment. */
-  async unknown(id: string, token: string, detail: string, transaction?: string): Promise<void> {
-    await this.finish(id, token, 'settle_unknown', {
-      reason: detail,
-      ...(transaction ? { transaction } : {}),
-    });
+  async unknown(id: string, token: string, detail: string, transaction?: string | null): Promise<void> {
+    await this.finish(id, token, 'settle_unknown', { reason: detail, transaction: transaction ?? undefined });
   }
 
   /** Nothing was settled: the same payment may be tried again. */
@@ -177,18 +107,21 @@ export class NonceLedger {
     await this.finish(id, token, 'released', { reason });
   }
 
-  get(id: string): Promise<LedgerEntry | null> {
-    return this.col.findOne({ _id: id });
+  get(id: string): Promise<PaymentEntry | null> {
+    return this.repo.get(id);
   }
 
-  private async finish(id: string, token: string, state: LedgerState, set: Record<string, unknown>) {
-    await this.col.updateOne(
-      { _id: id, claim: token, state: 'pending' },
-      {
-        $set: { state, updated_at: this.clock.now(), ...set },
-        $unset: { claim: true, lease_until: true, phase: true },
-      },
-    );
+  private async finish(
+    id: string,
+    token: string,
+    state: Exclude<PaymentState, 'pending'>,
+    detail: { transaction?: string; reason?: string },
+  ): Promise<void> {
+    const clean = {
+      ...(detail.transaction ? { transaction: detail.transaction } : {}),
+      ...(detail.reason ? { reason: detail.reason } : {}),
+    };
+    await this.repo.finish(id, token, state, clean, this.clock.now());
   }
 }
 

@@ -1,20 +1,13 @@
 /**
- * Fixed-window rate limits kept in the store, so that several gateway processes sharing MongoDB
- * share the windows. One document per (bucket, subject, window), counted with an atomic upsert;
- * a TTL index removes old windows. A fixed window can admit up to twice the limit across a
+ * Fixed-window rate limits kept in the store, so that several gateway processes sharing it share
+ * the windows. One counter per (bucket, subject, window), counted in one atomic step; ended
+ * windows are pruned by the retention sweep. A fixed window can admit up to twice the limit across a
  * window boundary; that is accepted for abuse protection and documented.
  */
 import type { Response } from 'express';
-import type { Collection, DocumentStore } from '../store/port';
+import type { RateWindowRepository } from './rate-window-repository';
 import { HttpError } from '../http/errors';
 import type { Clock } from '../util/clock';
-
-interface WindowDoc {
-  _id: string;
-  count: number;
-  expires_at: Date;
-  [k: string]: unknown;
-}
 
 export interface RateLimitRule {
   /** Stable name of what is limited, e.g. `keys_create`. */
@@ -31,29 +24,16 @@ export interface RateDecision {
 }
 
 export class RateLimiter {
-  private constructor(
-    private readonly windows: Collection<WindowDoc>,
+  constructor(
+    private readonly windows: RateWindowRepository,
     private readonly clock: Clock,
   ) {}
-
-  static async open(store: DocumentStore, clock: Clock): Promise<RateLimiter> {
-    const windows = await store.collection<WindowDoc>('rate_limits', {
-      indexes: [{ fields: ['expires_at'], expireAfterSeconds: 0 }],
-    });
-    return new RateLimiter(windows, clock);
-  }
 
   async hit(rule: RateLimitRule, subject: string): Promise<RateDecision> {
     const now = this.clock.now().getTime();
     const windowMs = rule.windowSeconds * 1000;
     const start = Math.floor(now / windowMs) * windowMs;
-    const doc = await this.windows.findOneAndUpdate(
-      { _id: `${rule.bucket}:${subject}:${start}` },
-      { $inc: { count: 1 }, $set: { expires_at: new Date(start + windowMs) } },
-      // A count lost in a crash only forgives a few requests: not worth a disk write each.
-      { upsert: true, volatile: true },
-    );
-    const count = doc?.count ?? 1;
+    const count = await this.windows.hit(`${rule.bucket}:${subject}:${start}`, new Date(start + windowMs));
     return {
       allowed: count <= rule.limit,
       limit: rule.limit,

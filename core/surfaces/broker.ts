@@ -12,7 +12,7 @@ import { BodySpec } from '../http/json-body';
 import type { GatewayServices } from '../http/services';
 import { requireApiKey } from '../keys/key-routes';
 import { IdempotencyStore, type StoredResponse } from '../keys/idempotency';
-import { HoldClosedError, type KeyDoc } from '../keys/key-ledger';
+import { HoldClosedError, type KeyRecord } from '../keys/key-ledger';
 import { Doc } from '../plugins/query-rules';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { canonicalJson, sha256Hex } from '../util/canonical-json';
@@ -117,7 +117,7 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Requ
     cap,
     s.jsonBody,
     async (req, res) => {
-      const key = res.locals.key as KeyDoc;
+      const key = res.locals.key as KeyRecord;
       const body = brokerBody.parse(req);
       const plugin = s.registry.soldByBrokerId(body.product_id);
       if (!plugin) throw unknownProductId(body.product_id, ids());
@@ -136,14 +136,14 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Requ
           },
         );
       }
-      await s.rateLimiter.enforce(rule, key._id, res, 'broker calls for this API key');
+      await s.rateLimiter.enforce(rule, key.id, res, 'broker calls for this API key');
 
       if (idemKey === undefined) {
         const out = await callCharged(s, req, key, plugin, query, undefined);
         return send(res, out);
       }
       const fingerprint = sha256Hex(canonicalJson({ product_id: body.product_id, query: body.query ?? {} }));
-      const claim = await s.idempotency.claim(key._id, idemKey, fingerprint, () => s.clock.now());
+      const claim = await s.idempotency.claim(key.id, idemKey, fingerprint, () => s.clock.now());
       if (claim.kind === 'mismatch') {
         throw new HttpError(
           409,
@@ -170,7 +170,7 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Requ
       let out: StoredResponse;
       try {
         const alreadyCharged = claim.abandonedHoldId
-          ? await s.keys.wasCharged(key._id, claim.abandonedHoldId)
+          ? await s.keys.settleAbandoned(key.id, claim.abandonedHoldId, s.clock.now())
           : false;
         out = await callCharged(
           s,
@@ -219,7 +219,7 @@ function unknownProductId(given: string, known: string[]): HttpError {
 async function callCharged(
   s: GatewayServices,
   req: Request,
-  key: KeyDoc,
+  key: KeyRecord,
   plugin: RegisteredPlugin,
   query: object,
   idempotencyId: string | undefined,
@@ -228,21 +228,21 @@ async function callCharged(
   const requestId = String(req.id ?? '');
   if (alreadyCharged) {
     const payload = await s.executor.run(plugin, query, req);
-    const fresh = await s.keys.get(key._id);
-    return ok(s, plugin, payload, req, 0, fresh?.balance_micro ?? key.balance_micro);
+    const fresh = await s.keys.get(key.id);
+    return ok(s, plugin, payload, req, 0, fresh?.balanceMicro ?? key.balanceMicro);
   }
-  const hold = await s.keys.reserve(key._id, plugin.priceMicroUsdc, plugin.brokerId, s.clock.now());
+  const hold = await s.keys.reserve(key.id, plugin.priceMicroUsdc, plugin.brokerId, s.clock.now());
   if (!hold) {
-    const current = (await s.keys.get(key._id)) ?? key;
+    const current = (await s.keys.get(key.id)) ?? key;
     return {
       status: 402,
-      headers: { [CHARGED_HEADER]: '0', [BALANCE_HEADER]: String(current.balance_micro) },
+      headers: { [CHARGED_HEADER]: '0', [BALANCE_HEADER]: String(current.balanceMicro) },
       body: errorBody(
         req,
         'insufficient_credit',
-        `This call costs ${plugin.priceUsd} USD; the key has ${formatUsd(current.balance_micro)} USD of credit left.`,
+        `This call costs ${plugin.priceUsd} USD; the key has ${formatUsd(current.balanceMicro)} USD of credit left.`,
         {
-          balance: { micro_usdc: current.balance_micro, usd: formatUsd(current.balance_micro) },
+          balance: { micro_usdc: current.balanceMicro, usd: formatUsd(current.balanceMicro) },
           price: { micro_usdc: plugin.priceMicroUsdc, usd: plugin.priceUsd },
           hint: 'Trial credit is granted once per key. Keep calling this endpoint by paying per call with x402, or through the marketplace listing.',
           buy_more: {
@@ -261,9 +261,9 @@ async function callCharged(
   } catch (err) {
     const mapped = toHttpError(plugin, err);
     const status = mapped instanceof HttpError ? mapped.status : 500;
-    const after = await s.keys.release(key._id, hold, status, requestId, s.clock.now());
+    const after = await s.keys.release(key.id, hold, status, requestId, s.clock.now());
     req.log?.info(
-      { key_id: key._id, broker_id: plugin.brokerId, status },
+      { key_id: key.id, broker_id: plugin.brokerId, status },
       'broker call failed; hold released',
     );
     if (!(mapped instanceof HttpError)) {
@@ -272,7 +272,7 @@ async function callCharged(
         status: 500,
         headers: {
           [CHARGED_HEADER]: '0',
-          ...(after ? { [BALANCE_HEADER]: String(after.balance_micro) } : {}),
+          ...(after ? { [BALANCE_HEADER]: String(after.balanceMicro) } : {}),
         },
         body: errorBody(req, 'internal_error', 'The endpoint failed to answer; nothing was charged.', {
           hint: 'Retry later; quote the request_id if you report it.',
@@ -284,14 +284,14 @@ async function callCharged(
       headers: {
         ...mapped.headers,
         [CHARGED_HEADER]: '0',
-        ...(after ? { [BALANCE_HEADER]: String(after.balance_micro) } : {}),
+        ...(after ? { [BALANCE_HEADER]: String(after.balanceMicro) } : {}),
       },
       body: errorBody(req, mapped.code, mapped.message, mapped.extra),
     };
   }
   let committed;
   try {
-    committed = await s.keys.commit(key._id, hold, 200, requestId, s.clock.now());
+    committed = await s.keys.commit(key.id, hold, 200, requestId, s.clock.now());
   } catch (err) {
     if (!(err instanceof HoldClosedError)) throw err;
     // The gateway is stopping and already gave this hold back: answer without data, unpaid.
@@ -303,9 +303,9 @@ async function callCharged(
       }),
     };
   }
-  const after = committed ?? (await s.keys.get(key._id));
+  const after = committed ?? (await s.keys.get(key.id));
   s.metrics.debit(plugin.endpointId, hold.amount);
-  return ok(s, plugin, payload, req, plugin.priceMicroUsdc, after?.balance_micro ?? 0);
+  return ok(s, plugin, payload, req, plugin.priceMicroUsdc, after?.balanceMicro ?? 0);
 }
 
 function ok(

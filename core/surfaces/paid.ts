@@ -125,7 +125,7 @@ async function createCheckout(s: GatewayServices, terms: PaymentTerms): Promise<
   const timeoutMs = x.facilitatorTimeoutMs ?? DEFAULT_FACILITATOR_TIMEOUT_MS;
   const timeoutSeconds = Math.ceil(timeoutMs / 1000);
   const claimLeaseSeconds = 2 * timeoutSeconds + 60;
-  const ledger = await NonceLedger.open(s.store, s.clock, claimLeaseSeconds);
+  const ledger = new NonceLedger(s.store.payments, s.clock, claimLeaseSeconds);
   return new X402Checkout({
     terms,
     facilitator: new FacilitatorClient(x.facilitatorUrl!, timeoutMs, x.facilitatorAuth),

@@ -14,11 +14,14 @@ export interface ProcessGateway {
   kill(): Promise<void>;
 }
 
+/** `wrap`: a command to run the gateway under, e.g. `['unshare', '--pid', '--fork']`. */
 export function spawnGateway(
   env: Record<string, string>,
   root: string = PROJECT_ROOT,
+  wrap: readonly string[] = [],
 ): Promise<ProcessGateway> {
-  const child = spawn(process.execPath, [path.join(root, 'dist', 'main.js')], {
+  const argv = [...wrap, process.execPath, path.join(root, 'dist', 'main.js')];
+  const child = spawn(argv[0], argv.slice(1), {
     cwd: root,
     // Tests drive many concurrent calls from one address; the cap has its own test.
     env: {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { PLUGINS_DIR } from '../../../config/paths';
-import { EmbeddedStore } from '../../../core/store/embedded/embedded-store';
+import Database from 'better-sqlite3';
 import { startTestGateway } from '../../support/gateway';
 import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 import { startFacilitatorStandin } from '../../support/facilitator-standin';
@@ -125,13 +125,13 @@ describe('graceful shutdown releases payments that were not settled', function (
     expect(outcome instanceof Error || outcome.status !== 200).to.equal(true);
     await new Promise((r) => setTimeout(r, 1500)); // the handler ends after the stop: it must not settle
     expect(standin.calls.settle).to.equal(0);
-    const store = new EmbeddedStore(path.join(gw.dataDir, 'store'));
+    // The ledger as written to disk: the real SQLite file, read by another connection.
+    const db = new Database(path.join(gw.dataDir, 'store', 'gateway.sqlite'), { readonly: true });
     try {
-      const ledger = await store.collection<{ _id: string; state: string }>('x402_payments', { indexes: [] });
-      const entries = await ledger.find({});
-      expect(entries.map((e) => e.state)).to.deep.equal(['released']);
+      const states = db.prepare('SELECT state FROM payments').pluck().all();
+      expect(states).to.deep.equal(['released']);
     } finally {
-      await store.close();
+      db.close();
       await standin.close();
       rmSync(gw.dataDir, { recursive: true, force: true });
       rmSync(fixtures, { recursive: true, force: true });

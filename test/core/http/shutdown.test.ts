@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PLUGINS_DIR } from '../../../config/paths';
-import { EmbeddedStore } from '../../../core/store/embedded/embedded-store';
-import type { KeyDoc } from '../../../core/keys/key-ledger';
+import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
 import { readResponse, startTestGateway } from '../../support/gateway';
 import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 import { spawnGateway } from '../../support/process-gateway';
@@ -102,11 +101,10 @@ describe('graceful shutdown', function () {
     const outcome = await pending;
     expect(outcome instanceof Error || outcome.status !== 200).to.equal(true);
     await new Promise((r) => setTimeout(r, 1600)); // the handler finishes after the stop: it must not charge
-    const store = new EmbeddedStore(path.join(gw.dataDir, 'store'));
+    const store = openSqliteStore(path.join(gw.dataDir, 'store'));
     try {
-      const keys = await store.collection<KeyDoc>('api_keys', { indexes: [] });
-      const doc = await keys.findOne({ _id: created.key_id });
-      expect(doc?.balance_micro).to.equal(10000);
+      const doc = await store.keys.get(created.key_id);
+      expect(doc?.balanceMicro).to.equal(10000);
       expect(doc?.holds).to.deep.equal([]);
       expect(doc?.calls).to.equal(0);
     } finally {

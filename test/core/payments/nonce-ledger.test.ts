@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NonceLedger, type PaymentKey } from '../../../core/payments/nonce-ledger';
-import { EmbeddedStore } from '../../../core/store/embedded/embedded-store';
+import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
+import type { GatewayStore } from '../../../core/store/gateway-store';
 import type { Clock } from '../../../core/util/clock';
 import { randomAddress, randomNonce, USDC_ON_BASE } from './payer';
 
 describe('payment ledger (nonce claims in the store)', () => {
   let dir: string;
-  let store: EmbeddedStore;
+  let store: GatewayStore;
   let now = Date.parse('2026-11-22T03:00:00Z');
   const clock: Clock = { now: () => new Date(now) };
   let ledger: NonceLedger;
@@ -28,8 +29,8 @@ describe('payment ledger (nonce claims in the store)', () => {
 
   beforeEach(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'jpgw-ledger-unit-'));
-    store = new EmbeddedStore(dir);
-    ledger = await NonceLedger.open(store, clock, 60);
+    store = openSqliteStore(dir);
+    ledger = new NonceLedger(store.payments, clock, 60);
   });
   afterEach(async () => {
     await store.close();
@@ -64,10 +65,10 @@ describe('payment ledger (nonce claims in the store)', () => {
     expect(entry).to.include({
       state: 'settled',
       transaction: '0xtx',
-      endpoint_id: 'local-holiday',
-      amount_micro_usdc: '1000',
+      endpointId: 'local-holiday',
+      amountMicroUsdc: '1000',
+      claim: null,
     });
-    expect(entry).to.not.have.property('claim');
     expect((await ledger.claim(k, info)).kind).to.equal('used');
   });
 
@@ -119,8 +120,8 @@ describe('payment ledger (nonce claims in the store)', () => {
     if (c.kind !== 'fresh') throw new Error(c.kind);
     await ledger.settled(c.id, c.token, '0xtx');
     await store.close();
-    store = new EmbeddedStore(dir);
-    ledger = await NonceLedger.open(store, clock, 60);
+    store = openSqliteStore(dir);
+    ledger = new NonceLedger(store.payments, clock, 60);
     expect((await ledger.claim(k, info)).kind).to.equal('used');
   });
 });

@@ -1,18 +1,25 @@
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EmbeddedStore } from '../../../core/store/embedded/embedded-store';
-import type { KeyDoc } from '../../../core/keys/key-ledger';
-import { spawnGateway } from '../../support/process-gateway';
+import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
+import { spawnGateway, type ProcessGateway } from '../../support/process-gateway';
 
 const CALL = JSON.stringify({ product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } });
+const PRICE = 1000;
 const TRIAL = 5_000_000;
 
-describe('crash: kill -9 during a broker load run (real gateway process, embedded store)', function () {
-  this.timeout(90_000);
+/** One logical call: its Idempotency-Key, and whether the gateway answered it with data. */
+interface LogicalCall {
+  idem: string;
+  answered: boolean;
+}
 
-  it('after restart every acknowledged debit, key and feedback is there, and no debit was applied twice', async () => {
+describe('crash: kill -9 at random points under broker load (real gateway processes, SQLite)', function () {
+  this.timeout(120_000);
+
+  it('keeps balance + acknowledged charges = trial credit, and every unanswered call is recovered by its Idempotency-Key retry', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-crash-'));
     const env = {
       DATA_DIR: dataDir,
@@ -20,85 +27,103 @@ describe('crash: kill -9 during a broker load run (real gateway process, embedde
       BROKER_LIMIT_PER_MINUTE: '100000',
       KEY_CREATE_LIMIT_PER_HOUR: '100',
       FEEDBACK_LIMIT_PER_HOUR: '10000',
+      // After a kill, its calls count as abandoned once a second old (default 120 s).
+      ABANDONED_CALL_SECONDS: '1',
     };
-    const WORKERS = 12;
+    const WORKERS = 8;
+    const KILLS = 3;
+    let gw: ProcessGateway = await spawnGateway(env);
+    const post = (p: string, body: string, headers: Record<string, string> = {}) =>
+      fetch(`${gw.url}${p}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      });
     try {
-      let gw = await spawnGateway(env);
-      const post = (p: string, body: string, headers: Record<string, string> = {}) =>
-        fetch(`${gw.url}${p}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...headers },
-          body,
-        });
-      // Each worker has its own key, so every key's acknowledgements can be checked.
-      const keys: Array<{ key: string; id: string; acked: number }> = [];
+      const keys: Array<{ key: string; id: string; calls: LogicalCall[] }> = [];
       for (let i = 0; i < WORKERS; i++) {
         const b = (await (
           await post('/keys/create', JSON.stringify({ owner_label: `crash ${i}` }))
-        ).json()) as { api_key: string; key_id: string };
-        keys.push({ key: b.api_key, id: b.key_id, acked: 0 });
+        ).json()) as {
+          api_key: string;
+          key_id: string;
+        };
+        keys.push({ key: b.api_key, id: b.key_id, calls: [] });
       }
       const feedback: string[] = [];
-      let running = true;
-      const worker = async (k: (typeof keys)[number]) => {
-        while (running) {
-          try {
-            const res = await post('/broker/call', CALL, { 'X-API-Key': k.key });
-            await res.arrayBuffer();
-            if (res.status === 200) k.acked++;
-          } catch {
-            return; // the process is gone
-          }
-        }
+      const call = async (k: (typeof keys)[number], c: LogicalCall): Promise<number> => {
+        const res = await post('/broker/call', CALL, { 'X-API-Key': k.key, 'Idempotency-Key': c.idem });
+        await res.arrayBuffer();
+        if (res.status === 200) c.answered = true;
+        return res.status;
       };
-      const feedbackWriter = async () => {
-        while (running) {
-          try {
-            const res = await post('/feedback', JSON.stringify({ product_id: 'jp-local-pack', rating: 4 }));
-            if (res.status === 201)
-              feedback.push(((await res.json()) as { feedback_id: string }).feedback_id);
-          } catch {
-            return;
-          }
-        }
-      };
-      const load = [...keys.map(worker), feedbackWriter()];
-      await new Promise((r) => setTimeout(r, 1500));
-      await gw.kill();
-      running = false;
-      await Promise.all(load);
-      const acked = keys.reduce((n, k) => n + k.acked, 0);
-      expect(acked).to.be.greaterThan(50);
-      if (process.env.REPORT_CRASH)
-        console.log(`acknowledged before kill -9: ${acked} calls, ${feedback.length} feedback`);
 
-      // Restart: the new process settles the holds the killed one left behind.
-      gw = await spawnGateway(env);
+      for (let round = 0; round < KILLS; round++) {
+        let running = true;
+        const worker = async (k: (typeof keys)[number]) => {
+          while (running) {
+            const c: LogicalCall = { idem: randomUUID(), answered: false };
+            k.calls.push(c);
+            try {
+              await call(k, c);
+            } catch {
+              return; // the process is gone; this call is retried after the restart
+            }
+          }
+        };
+        const feedbackWriter = async () => {
+          while (running) {
+            try {
+              const res = await post('/feedback', JSON.stringify({ product_id: 'jp-local-pack', rating: 4 }));
+              if (res.status === 201)
+                feedback.push(((await res.json()) as { feedback_id: string }).feedback_id);
+            } catch {
+              return;
+            }
+          }
+        };
+        const load = [...keys.map(worker), feedbackWriter()];
+        await new Promise((r) => setTimeout(r, 300 + Math.floor(Math.random() * 1200)));
+        await gw.kill();
+        running = false;
+        await Promise.all(load);
+        // Let the killed process's holds and pending records pass the abandoned age, then restart.
+        await new Promise((r) => setTimeout(r, 1100));
+        gw = await spawnGateway(env);
+        // Retry every call that was not answered, with its own Idempotency-Key.
+        for (const k of keys) {
+          for (const c of k.calls.filter((x) => !x.answered)) {
+            expect(await call(k, c), `retry of ${c.idem}`).to.equal(200);
+          }
+        }
+      }
       await gw.stop();
 
-      const store = new EmbeddedStore(path.join(dataDir, 'store'));
+      const store = openSqliteStore(path.join(dataDir, 'store'));
       try {
-        const apiKeys = await store.collection<KeyDoc>('api_keys', { indexes: [] });
-        const fb = await store.collection('feedback', { indexes: [] });
+        let total = 0;
         for (const k of keys) {
-          const doc = await apiKeys.findOne({ _id: k.id });
-          expect(doc, `key ${k.id}`).to.not.equal(null);
-          const records = (await store.readLog('usage', { key_id: k.id }, 1_000_000)).length;
-          expect(doc!.holds, `${k.id} holds`).to.deep.equal([]);
-          // Nothing created or lost: what is not spent is still on the key.
-          expect(doc!.balance_micro + doc!.spent_micro, `${k.id} conservation`).to.equal(TRIAL);
-          // No debit applied twice: every charged call cost exactly one price.
-          expect(doc!.spent_micro).to.equal(1000 * doc!.calls);
-          // Every acknowledged debit is there; at most the one call in flight at the kill was charged unseen.
-          expect(doc!.calls, `${k.id} acknowledged`).to.be.within(k.acked, k.acked + 1);
-          // The audit log has every acknowledged call (the one in flight may be in it or not).
-          expect(records, `${k.id} usage log`).to.be.within(k.acked, doc!.calls + 1);
+          const key = await store.keys.get(k.id);
+          expect(key, `key ${k.id}`).to.not.equal(null);
+          const answered = k.calls.filter((c) => c.answered).length;
+          total += answered;
+          expect(answered, 'every logical call answered in the end').to.equal(k.calls.length);
+          expect(key!.holds, `${k.id} holds`).to.deep.equal([]);
+          // Each acknowledged call charged exactly once: balance + acknowledged charges = trial.
+          expect(key!.balanceMicro + PRICE * answered, `${k.id} conservation`).to.equal(TRIAL);
+          expect(key!.calls, `${k.id} charged calls`).to.equal(answered);
+          expect((await store.keys.usage(k.id, 1_000_000)).length, `${k.id} usage audit`).to.equal(answered);
         }
-        for (const id of feedback) expect(await fb.findOne({ _id: id }), `feedback ${id}`).to.not.equal(null);
+        expect(total).to.be.greaterThan(50);
+        const stored = new Set((await store.feedback.recent(1_000_000)).map((f) => f.id));
+        for (const id of feedback) expect(stored.has(id), `feedback ${id}`).to.equal(true);
+        if (process.env.REPORT_CRASH)
+          console.log(`${total} calls over ${KILLS} kills, ${feedback.length} feedback`);
       } finally {
         await store.close();
       }
     } finally {
+      await gw.stop().catch(() => undefined);
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

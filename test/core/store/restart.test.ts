@@ -1,8 +1,9 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EmbeddedStore } from '../../../core/store/embedded/embedded-store';
+import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
 import { readResponse } from '../../support/gateway';
 import { spawnGateway } from '../../support/process-gateway';
 
@@ -16,14 +17,18 @@ const post = async (url: string, body: unknown, headers: Record<string, string> 
   );
 const get = async (url: string, headers: Record<string, string> = {}) =>
   readResponse(await fetch(url, { headers }));
+const HOLIDAY = { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } };
 
-describe('durability of the embedded store across kill -9 (real gateway process)', function () {
+/** Can this machine run a process in its own PID namespace? (root with util-linux unshare) */
+const unshareWorks = spawnSync('unshare', ['--pid', '--fork', 'true']).status === 0;
+
+describe('SQLite store across kill -9 and with two processes (real gateway processes)', function () {
   this.timeout(60_000);
   let dataDir: string;
-  before(() => {
+  beforeEach(() => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-restart-'));
   });
-  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('keeps every key, balance and feedback acknowledged before the process was killed', async () => {
     const env = { DATA_DIR: dataDir, TRIAL_CREDIT_MICRO_USDC: '20000', KEY_CREATE_LIMIT_PER_HOUR: '100' };
@@ -38,11 +43,7 @@ describe('durability of the embedded store across kill -9 (real gateway process)
       }
       for (const [i, n] of [3, 1, 0].entries()) {
         for (let c = 0; c < n; c++) {
-          const res = await post(
-            `${gw.url}/broker/call`,
-            { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } },
-            { 'X-API-Key': keys[i].key },
-          );
+          const res = await post(`${gw.url}/broker/call`, HOLIDAY, { 'X-API-Key': keys[i].key });
           expect(res.status).to.equal(200);
           keys[i].calls++;
         }
@@ -69,8 +70,10 @@ describe('durability of the embedded store across kill -9 (real gateway process)
       // And the restarted gateway keeps charging from where it was.
       const res = await post(
         `${gw.url}/broker/call`,
-        { product_id: 'jp-local-pack-v1-holiday', query: { year: 2027 } },
-        { 'X-API-Key': keys[0].key },
+        { ...HOLIDAY, query: { year: 2027 } },
+        {
+          'X-API-Key': keys[0].key,
+        },
       );
       expect(res.headers.get('x-credit-balance-micro-usdc')).to.equal(
         String(20000 - 1000 * (keys[0].calls + 1)),
@@ -79,27 +82,52 @@ describe('durability of the embedded store across kill -9 (real gateway process)
       await gw.stop();
     }
 
-    const store = new EmbeddedStore(path.join(dataDir, 'store'));
+    const store = openSqliteStore(path.join(dataDir, 'store'));
     try {
-      const feedback = await store.collection('feedback', { indexes: [] });
-      for (const id of feedbackIds) expect(await feedback.findOne({ _id: id }), id).to.not.equal(null);
+      const stored = new Set((await store.feedback.recent(100)).map((f) => f.id));
+      for (const id of feedbackIds) expect(stored.has(id), id).to.equal(true);
     } finally {
       await store.close();
     }
   });
 
-  it('refuses a second process on the same embedded store', async () => {
-    const gw = await spawnGateway({ DATA_DIR: dataDir });
+  /** Two gateways on one DATA_DIR; a key with credit for 5 calls gets 20 concurrent calls over both. */
+  async function spendOverTwo(wrapSecond: readonly string[]) {
+    const env = { DATA_DIR: dataDir, TRIAL_CREDIT_MICRO_USDC: '5000', BROKER_LIMIT_PER_MINUTE: '1000' };
+    const a = await spawnGateway(env);
     try {
-      let err: Error | undefined;
+      const b = await spawnGateway(env, undefined, wrapSecond);
       try {
-        await spawnGateway({ DATA_DIR: dataDir });
-      } catch (e) {
-        err = e as Error;
+        const created = await post(`${a.url}/keys/create`, { owner_label: 'two processes' });
+        const key = created.body.api_key as string;
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            post(`${(i % 2 ? b : a).url}/broker/call`, HOLIDAY, { 'X-API-Key': key }),
+          ),
+        );
+        const served = results.filter((r) => r.status === 200);
+        const refused = results.filter((r) => r.status === 402);
+        expect(served.length, 'answered with data').to.equal(5);
+        expect(refused.length, 'refused for credit').to.equal(15);
+        // Both processes served some, and both now see the same state.
+        const sa = (await get(`${a.url}/keys/status`, { 'X-API-Key': key })).body;
+        const sb = (await get(`${b.url}/keys/status`, { 'X-API-Key': key })).body;
+        expect(sa.balance.micro_usdc).to.equal(0);
+        expect(sa.spent).to.deep.equal(sb.spent);
+        expect(sa.spent.calls).to.equal(5);
+      } finally {
+        await b.stop();
       }
-      expect(err?.message).to.match(/is in use by process \d+/);
     } finally {
-      await gw.stop();
+      await a.stop();
     }
+  }
+
+  it('two processes on one directory serve from the same database: credit for 5 calls answers exactly 5 of 20', () =>
+    spendOverTwo([]));
+
+  it('the same with the second process in its own PID namespace (where unshare is available)', async function () {
+    if (!unshareWorks) this.skip(); // needs root and util-linux unshare; SQLite's locks are on the file
+    await spendOverTwo(['unshare', '--pid', '--fork', '--kill-child=SIGTERM']);
   });
 });

@@ -258,7 +258,7 @@ describe('broker: concurrency and rate limits', () => {
       expect(status.spent).to.include({ micro_usdc: K * 1000, calls: K });
       const usage = await gw.gateway.services.keys.usageOf(keyId);
       expect(usage.length).to.equal(K);
-      expect(usage.every((u) => u.price_micro === 1000 && u.status === 200)).to.equal(true);
+      expect(usage.every((u) => u.priceMicro === 1000 && u.status === 200)).to.equal(true);
     } finally {
       await gw.close();
     }

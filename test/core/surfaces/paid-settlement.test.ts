@@ -13,9 +13,6 @@ import { PLUGINS_DIR } from '../../../config/paths';
 import { PRODUCTS } from '../../../config/products';
 import { SERVICE } from '../../../config/service';
 import { buildGateway, type Gateway } from '../../../core/http/app';
-import { EmbeddedStore } from '../../../core/store/embedded/embedded-store';
-import { MongoStore } from '../../../core/store/mongo';
-import type { DocumentStore } from '../../../core/store/port';
 import { fixedClock } from '../../../core/util/clock';
 import { UPSTREAM_CONFIG } from '../../../domain/shared/tokens';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
@@ -284,30 +281,22 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
 
   describe('two gateway processes sharing one store', () => {
     const mongoUri = process.env.MONGODB_URI;
-    let store: DocumentStore;
     let storeDir: string | undefined;
     const mongoDb = `jpgw_paid_${process.pid}_${Date.now()}`;
     let gateways: Gateway[] = [];
     let urls: string[] = [];
 
     before(async () => {
-      if (mongoUri) {
-        store = await MongoStore.connect(mongoUri, mongoDb);
-      } else {
-        storeDir = mkdtempSync(path.join(tmpdir(), 'jpgw-shared-'));
-        store = new EmbeddedStore(storeDir);
-      }
-      // Each gateway closes "its" store on close; the shared one is closed once, below.
-      const shared: DocumentStore = {
-        kind: store.kind,
-        collection: (name, spec) => store.collection(name, spec),
-        appendLog: (name, entry) => store.appendLog(name, entry),
-        openLog: (name) => store.openLog(name),
-        readLog: (name, where, limit) => store.readLog(name, where, limit),
-        ping: () => store.ping(),
-        close: async () => {},
-      };
-      const config = loadConfig({ ...env(), LOG_LEVEL: 'silent', BASE_URL: 'http://gateway.test' });
+      // Each gateway opens the store itself, as two processes would: two SQLite connections to
+      // one directory, or two MongoDB clients to one database.
+      storeDir = mkdtempSync(path.join(tmpdir(), 'jpgw-shared-'));
+      const shared = mongoUri ? { MONGODB_URI: mongoUri, MONGODB_DB: mongoDb } : { DATA_DIR: storeDir };
+      const config = loadConfig({
+        ...env(),
+        ...shared,
+        LOG_LEVEL: 'silent',
+        BASE_URL: 'http://gateway.test',
+      });
       for (let i = 0; i < 2; i++) {
         const scope = container.createChildContainer();
         scope.register(UPSTREAM_CONFIG, { useValue: config.upstreams });
@@ -319,7 +308,6 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
           container: scope,
           clock: fixedClock(NOW_ISO),
           onlyPlugins: ['local-holiday'],
-          store: shared,
         });
         const { port } = await g.listen(0, '127.0.0.1');
         gateways.push(g);
@@ -328,7 +316,6 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
     });
     after(async () => {
       for (const g of gateways) await g.close();
-      await store.close();
       if (mongoUri) {
         const client = await MongoClient.connect(mongoUri);
         await client.db(mongoDb).dropDatabase();
@@ -339,7 +326,7 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
       urls = [];
     });
 
-    it(`serve one response for a payment sent to both at once (${mongoUri ? 'MongoDB' : 'embedded store shared in-process; set MONGODB_URI for MongoDB'})`, async () => {
+    it(`serve one response for a payment sent to both at once (${mongoUri ? 'MongoDB' : 'two SQLite connections to one directory; set MONGODB_URI for MongoDB'})`, async () => {
       const h = await header();
       const results = await Promise.all(
         [...urls, ...urls].map(async (u) =>

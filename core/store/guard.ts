@@ -1,0 +1,68 @@
+/**
+ * Every failure of the store reaches callers as one error type: a repository method that throws
+ * anything but a DuplicateKeyError (disk full, I/O error, lock timeout, lost connection) throws
+ * StoreUnavailableError, which the HTTP layer answers with a clean 503. Each failure is also
+ * reported (metrics), and the last one is remembered so /health can say the store is failing.
+ */
+import {
+  DuplicateKeyError,
+  StoreUnavailableError,
+  type GatewayStore,
+  type RepositoryFactory,
+} from './gateway-store';
+
+export interface StoreFailures {
+  /** Called with "<repository>.<method>" for each failed operation. */
+  onError(operation: string, err: unknown): void;
+}
+
+const REPOSITORIES = ['keys', 'payments', 'idempotency', 'rateWindows', 'feedback', 'meta'] as const;
+
+function guardRepository<T extends object>(repo: T, name: string, failures: StoreFailures): T {
+  return new Proxy(repo, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof prop !== 'string' || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const fail = (err: unknown): never => {
+          if (err instanceof DuplicateKeyError || err instanceof StoreUnavailableError) throw err;
+          failures.onError(`${name}.${prop}`, err);
+          throw new StoreUnavailableError(err);
+        };
+        try {
+          const out = (value as (...a: unknown[]) => unknown).apply(target, args);
+          return out instanceof Promise ? out.catch(fail) : out;
+        } catch (err) {
+          return fail(err);
+        }
+      };
+    },
+  });
+}
+
+export function guardStore(store: GatewayStore, failures: StoreFailures): GatewayStore {
+  const guarded = Object.fromEntries(
+    REPOSITORIES.map((name) => [name, guardRepository(store[name], name, failures)]),
+  ) as Pick<GatewayStore, (typeof REPOSITORIES)[number]>;
+  const opened = new Map<RepositoryFactory<unknown>, Promise<unknown>>();
+  return {
+    kind: store.kind,
+    location: store.location,
+    ...guarded,
+    open<T>(factory: RepositoryFactory<T>): Promise<T> {
+      if (!opened.has(factory)) {
+        opened.set(
+          factory,
+          store.open(factory).then((repo) => guardRepository(repo as object, factory.name, failures)),
+        );
+      }
+      return opened.get(factory) as Promise<T>;
+    },
+    ping: () =>
+      store.ping().catch((err: unknown) => {
+        failures.onError('ping', err);
+        throw new StoreUnavailableError(err);
+      }),
+    close: () => store.close(),
+  };
+}
