@@ -153,5 +153,17 @@ export function keyCreditContract(open: Opener<KeyCreditRepository>): void {
     expect(await repo().callState(id, 'o1')).to.equal('unknown');
     expect(await repo().callState(id, 'o2')).to.equal('charged');
     expect((await repo().usage(id, 10)).map((u) => u.holdId)).to.deep.equal(['o2']);
+    expect((await repo().get(id))!.recent.map((c) => c.holdId)).to.deep.equal(['o2']);
+  });
+
+  it('closes a hold only through its own key', async () => {
+    const owner = await newKey(1_000);
+    const other = await newKey(1_000);
+    await repo().reserve(owner, hold('own', 100));
+    expect(await repo().commit(other, call('own'))).to.equal(null);
+    expect(await repo().release(other, call('own'))).to.equal(null);
+    expect(await repo().callState(other, 'own')).to.equal('unknown');
+    expect(await repo().callState(owner, 'own')).to.equal('held');
+    expect((await repo().get(owner))!.balanceMicro).to.equal(900);
   });
 }

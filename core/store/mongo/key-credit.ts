@@ -1,0 +1,287 @@
+/**
+ * API keys and credit in MongoDB, without transactions (the deployment need not be a replica
+ * set). A key is one document holding its balance, its open holds and its newest closed calls, so
+ * every change to it is one atomic single-document update:
+ * - reserve: the balance goes down and the hold is pushed, on condition the balance suffices;
+ * - commit / release: one findOneAndUpdate matching the open hold pulls it, moves the amount to
+ *   spent (or back to the balance) and pushes the call record both into `recent` (capped) and
+ *   into `outbox`. The outbox is then copied into the `usage` collection (_id = hold id, so a
+ *   repeated copy changes nothing) and pulled. A process that stops in between leaves the record
+ *   in the key document, where every read of that key's calls (usage, callState), the sweeps of
+ *   holdsBefore and pruneCalls, and the boot of the store copy it over.
+ * See docs/storage-mongodb.md.
+ */
+import type { Collection, Db, IndexDescription } from 'mongodb';
+import type {
+  CallRecord,
+  CreditHold,
+  KeyCreditRepository,
+  KeyRecord,
+  NewKey,
+} from '../../keys/key-credit-repository';
+import { RECENT_CALLS } from '../../keys/key-credit-repository';
+import { DuplicateKeyError } from '../gateway-store';
+import { MAX_TIME_MS, int64, isDuplicateKey, toNumber, type Int64 } from './common';
+
+interface HoldDoc {
+  id: string;
+  amount: Int64;
+  broker_id: string;
+  at: Date;
+}
+
+/** A closed call as kept in a key's `recent` and `outbox` arrays. */
+interface CallDoc {
+  hold_id: string;
+  broker_id: string;
+  price: Int64;
+  status: number;
+  at: Date;
+  request_id: string;
+}
+
+interface KeyDoc {
+  _id: string;
+  hash: string;
+  prefix: string;
+  owner_label: string;
+  created_at: Date;
+  trial_granted: Int64;
+  balance: Int64;
+  spent: Int64;
+  calls: number;
+  holds: HoldDoc[];
+  /** The newest closed calls, newest first, at most RECENT_CALLS. */
+  recent: CallDoc[];
+  /** Closed calls not yet copied into `usage`. */
+  outbox: CallDoc[];
+}
+
+/** Every closed call (charged and released), like SQLite's `calls` table. */
+type UsageDoc = Omit<CallDoc, 'hold_id'> & { _id: string; key_id: string };
+
+export const KEYS_COLLECTION = 'keys';
+export const USAGE_COLLECTION = 'usage';
+
+export const KEY_CREDIT_INDEXES: Record<string, IndexDescription[]> = {
+  [KEYS_COLLECTION]: [
+    { name: 'keys_hash', key: { hash: 1 }, unique: true },
+    { name: 'keys_holds_at', key: { 'holds.at': 1 } }, // holdsBefore
+    { name: 'keys_outbox_at', key: { 'outbox.at': 1 } }, // the outbox sweeps
+    { name: 'keys_recent_at', key: { 'recent.at': 1 } }, // pruneCalls
+  ],
+  [USAGE_COLLECTION]: [
+    { name: 'usage_key_at', key: { key_id: 1, at: -1 } }, // usage
+    { name: 'usage_at', key: { at: 1 } }, // pruneCalls
+  ],
+};
+
+const opts = { maxTimeMS: MAX_TIME_MS };
+
+const toHold = (h: HoldDoc): CreditHold => ({
+  id: h.id,
+  amount: toNumber(h.amount),
+  brokerId: h.broker_id,
+  at: h.at,
+});
+
+const toCall = (c: CallDoc): CallRecord => ({
+  holdId: c.hold_id,
+  brokerId: c.broker_id,
+  priceMicro: toNumber(c.price),
+  status: c.status,
+  at: c.at,
+  requestId: c.request_id,
+});
+
+/** The order SQLite lists holds in. */
+const byAtThenId = (a: CreditHold, b: CreditHold): number =>
+  a.at.getTime() - b.at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+function toKey(d: KeyDoc): KeyRecord {
+  return {
+    id: d._id,
+    hash: d.hash,
+    prefix: d.prefix,
+    ownerLabel: d.owner_label,
+    createdAt: d.created_at,
+    trialGrantedMicro: toNumber(d.trial_granted),
+    balanceMicro: toNumber(d.balance),
+    spentMicro: toNumber(d.spent),
+    calls: d.calls,
+    holds: d.holds.map(toHold).sort(byAtThenId),
+    recent: d.recent.map(toCall),
+  };
+}
+
+export class MongoKeyCredit implements KeyCreditRepository {
+  private readonly keys: Collection<KeyDoc>;
+  private readonly usageLog: Collection<UsageDoc>;
+
+  constructor(db: Db) {
+    this.keys = db.collection<KeyDoc>(KEYS_COLLECTION);
+    this.usageLog = db.collection<UsageDoc>(USAGE_COLLECTION);
+  }
+
+  async create(key: NewKey): Promise<void> {
+    try {
+      await this.keys.insertOne(
+        {
+          _id: key.id,
+          hash: key.hash,
+          prefix: key.prefix,
+          owner_label: key.ownerLabel,
+          created_at: key.createdAt,
+          trial_granted: int64(key.trialMicro),
+          balance: int64(key.trialMicro),
+          spent: int64(0),
+          calls: 0,
+          holds: [],
+          recent: [],
+          outbox: [],
+        },
+        opts,
+      );
+    } catch (err) {
+      if (isDuplicateKey(err)) throw new DuplicateKeyError('an API key with this id or hash exists');
+      throw err;
+    }
+  }
+
+  async findByHash(hash: string): Promise<KeyRecord | null> {
+    const doc = await this.keys.findOne({ hash }, opts);
+    return doc ? toKey(doc) : null;
+  }
+
+  async get(keyId: string): Promise<KeyRecord | null> {
+    const doc = await this.keys.findOne({ _id: keyId }, opts);
+    return doc ? toKey(doc) : null;
+  }
+
+  async reserve(keyId: string, hold: CreditHold): Promise<boolean> {
+    const r = await this.keys.updateOne(
+      // A hold id is taken once: a repeated reservation must not hold the amount twice.
+      { _id: keyId, balance: { $gte: hold.amount }, 'holds.id': { $ne: hold.id } },
+      {
+        $inc: { balance: int64(-hold.amount) },
+        $push: { holds: { id: hold.id, amount: int64(hold.amount), broker_id: hold.brokerId, at: hold.at } },
+      },
+      opts,
+    );
+    return r.modifiedCount === 1;
+  }
+
+  async commit(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
+    return this.close(keyId, call, true);
+  }
+
+  async release(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
+    return this.close(keyId, call, false);
+  }
+
+  async holdsBefore(before: Date): Promise<Array<{ keyId: string; hold: CreditHold }>> {
+    // Run at start and by recovery: the moment to copy what a stopped process left in outboxes.
+    await this.flushOutboxes(before);
+    const docs = await this.keys
+      .find({ 'holds.at': { $lt: before } }, { projection: { holds: 1 } })
+      .toArray();
+    return docs
+      .flatMap((d) => d.holds.filter((h) => h.at < before).map((h) => ({ keyId: d._id, hold: toHold(h) })))
+      .sort((a, b) => byAtThenId(a.hold, b.hold));
+  }
+
+  async callState(keyId: string, holdId: string): Promise<'charged' | 'released' | 'held' | 'unknown'> {
+    const key = await this.flushKey(keyId);
+    const call = await this.usageLog.findOne({ _id: holdId, key_id: keyId }, opts);
+    if (call) return toNumber(call.price) > 0 ? 'charged' : 'released';
+    return key?.holds.some((h) => h.id === holdId) ? 'held' : 'unknown';
+  }
+
+  async usage(keyId: string, limit: number): Promise<CallRecord[]> {
+    await this.flushKey(keyId);
+    const docs = await this.usageLog
+      .find({ key_id: keyId, price: { $gt: 0 } }, opts)
+      .sort({ at: -1 })
+      .limit(limit)
+      .toArray();
+    return docs.map(({ _id, ...d }) => toCall({ ...d, hold_id: _id }));
+  }
+
+  async pruneCalls(before: Date): Promise<number> {
+    await this.flushOutboxes(before);
+    const r = await this.usageLog.deleteMany({ at: { $lt: before } });
+    // `recent` shows closed calls too: past retention they go from there as well.
+    await this.keys.updateMany(
+      { 'recent.at': { $lt: before } },
+      { $pull: { recent: { at: { $lt: before } } } },
+    );
+    return r.deletedCount;
+  }
+
+  /** Copies the outboxes holding records closed before `before` into `usage` (boot, sweeps). */
+  async flushOutboxes(before: Date): Promise<void> {
+    const docs = await this.keys
+      .find({ 'outbox.at': { $lt: before } }, { projection: { outbox: 1 } })
+      .toArray();
+    for (const d of docs) await this.copyOutbox(d._id, d.outbox);
+  }
+
+  private async close(keyId: string, call: CallRecord, charged: boolean): Promise<KeyRecord | null> {
+    // The hold's amount is read first; an open hold never changes, so the update below, which
+    // matches the hold still being open, is exact.
+    const found = await this.keys.findOne(
+      { _id: keyId, 'holds.id': call.holdId },
+      { projection: { holds: 1 }, ...opts },
+    );
+    const hold = found?.holds.find((h) => h.id === call.holdId);
+    if (!hold) return null;
+    const amount = toNumber(hold.amount);
+    const record: CallDoc = {
+      hold_id: hold.id,
+      broker_id: hold.broker_id,
+      price: int64(charged ? amount : 0),
+      status: call.status,
+      at: call.at,
+      request_id: call.requestId,
+    };
+    const after = await this.keys.findOneAndUpdate(
+      { _id: keyId, 'holds.id': hold.id },
+      {
+        $pull: { holds: { id: hold.id } },
+        $inc: charged ? { spent: int64(amount), calls: 1 } : { balance: int64(amount) },
+        $push: {
+          recent: { $each: [record], $sort: { at: -1 }, $slice: RECENT_CALLS },
+          outbox: record,
+        },
+      },
+      { returnDocument: 'after', ...opts },
+    );
+    if (!after) return null; // closed meanwhile by another call
+    // The charge and its record are committed; if this copy fails, the next read copies it.
+    await this.copyOutbox(keyId, after.outbox).catch(() => undefined);
+    return toKey(after);
+  }
+
+  /** Reads a key's holds and outbox, copying the outbox into `usage` first. */
+  private async flushKey(keyId: string): Promise<Pick<KeyDoc, 'holds' | 'outbox'> | null> {
+    const doc = await this.keys.findOne({ _id: keyId }, { projection: { holds: 1, outbox: 1 }, ...opts });
+    if (doc) await this.copyOutbox(keyId, doc.outbox);
+    return doc;
+  }
+
+  private async copyOutbox(keyId: string, outbox: CallDoc[]): Promise<void> {
+    if (outbox.length === 0) return;
+    for (const { hold_id, ...rest } of outbox) {
+      try {
+        await this.usageLog.insertOne({ _id: hold_id, key_id: keyId, ...rest }, opts);
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err; // copied before: the same record
+      }
+    }
+    await this.keys.updateOne(
+      { _id: keyId },
+      { $pull: { outbox: { hold_id: { $in: outbox.map((c) => c.hold_id) } } } },
+      opts,
+    );
+  }
+}

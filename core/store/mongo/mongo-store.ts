@@ -1,0 +1,83 @@
+/**
+ * The MongoDB store: one database, one collection per aggregate, every write acknowledged by a
+ * majority's journal, every buyer-triggered query bounded by MAX_TIME_MS, every index created
+ * (and checked) at boot. See docs/storage-mongodb.md.
+ */
+import { MongoClient, type IndexDescription } from 'mongodb';
+import type { GatewayStore, MongoContext, RepositoryFactory } from '../gateway-store';
+import { MAX_TIME_MS, WRITE_CONCERN } from './common';
+import { FEEDBACK_INDEXES, MongoFeedback } from './feedback';
+import { IDEMPOTENCY_INDEXES, MongoIdempotency } from './idempotency';
+import { ensureIndexes } from './indexes';
+import { KEY_CREDIT_INDEXES, MongoKeyCredit } from './key-credit';
+import { META_COLLECTION, META_INDEXES, MongoMeta, type MetaDoc } from './meta';
+import { MongoPaymentLedger, PAYMENT_LEDGER_INDEXES } from './payment-ledger';
+import { MongoRateWindows, RATE_WINDOW_INDEXES } from './rate-windows';
+
+const INDEXES: Array<Record<string, IndexDescription[]>> = [
+  KEY_CREDIT_INDEXES,
+  PAYMENT_LEDGER_INDEXES,
+  IDEMPOTENCY_INDEXES,
+  RATE_WINDOW_INDEXES,
+  FEEDBACK_INDEXES,
+  META_INDEXES,
+];
+
+export async function connectMongoStore(uri: string, dbName: string): Promise<GatewayStore> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5_000, appName: 'jp-gateway' });
+  await client.connect();
+  try {
+    const db = client.db(dbName, { writeConcern: WRITE_CONCERN });
+    for (const group of INDEXES) {
+      for (const [collection, indexes] of Object.entries(group)) await ensureIndexes(db, collection, indexes);
+    }
+    const keys = new MongoKeyCredit(db);
+    // Records a stopped process left in outboxes reach `usage` before anything reads it.
+    await keys.flushOutboxes(new Date());
+    const ctx: MongoContext = {
+      db,
+      ensureIndexes: (collection, indexes) => ensureIndexes(db, collection, indexes),
+      maxTimeMS: MAX_TIME_MS,
+    };
+    const opened = new Map<RepositoryFactory<unknown>, Promise<unknown>>();
+    const meta = db.collection<MetaDoc>(META_COLLECTION);
+    let closed = false;
+    return {
+      kind: 'mongodb',
+      location: dbName,
+      keys,
+      payments: new MongoPaymentLedger(db),
+      idempotency: new MongoIdempotency(db),
+      rateWindows: new MongoRateWindows(db),
+      feedback: new MongoFeedback(db),
+      meta: new MongoMeta(db),
+      open<T>(factory: RepositoryFactory<T>): Promise<T> {
+        let repo = opened.get(factory);
+        if (!repo) {
+          repo = factory.mongodb(ctx);
+          opened.set(factory, repo);
+          repo.catch(() => opened.delete(factory)); // a failed open is tried again by the next call
+        }
+        return repo as Promise<T>;
+      },
+      // /health's probe: a write acknowledged with the store's write concern, so a primary
+      // without a majority, or a full disk, shows as down.
+      async ping() {
+        if (closed) throw new Error('the store is closed');
+        await meta.updateOne(
+          { _id: 'health_probe' },
+          { $set: { value: new Date().toISOString() } },
+          { upsert: true, maxTimeMS: MAX_TIME_MS },
+        );
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        await client.close();
+      },
+    };
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+}
