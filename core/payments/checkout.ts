@@ -24,6 +24,10 @@ import { encodeHeaderJson, PAID_MIME_TYPE, requirementV2, type PaymentTerms } fr
 const NONCE_USED = /nonce_already_used|authorization_(already_)?used|authorization_is_used/i;
 const RETRY_AFTER_SECONDS = '5';
 
+/** How often and how long a failed ledger write after settlement is retried. */
+const RECORD_RETRY_EVERY_MS = 1_000;
+const RECORD_RETRY_FOR_MS = 10 * 60_000;
+
 export interface PaidCall {
   plugin: RegisteredPlugin;
   attempt: PaymentAttempt;
@@ -278,12 +282,27 @@ export class X402Checkout {
     }
   }
 
-  /** A ledger write after money may have moved must not turn into a lost response. */
+  /**
+   * A ledger write after money may have moved must not turn into a lost response: the buyer gets
+   * the data, and the write is retried in the background until the store takes it (until then a
+   * retry of the same payment could be served again, once its lease ends).
+   */
   private async record(write: () => Promise<void>, call: PaidCall, logged: Record<string, unknown>) {
     try {
       await write();
     } catch (err) {
-      call.log.error({ x402: logged, err }, 'x402 payment ledger write failed after settlement');
+      call.log.error({ x402: logged, err }, 'x402 payment ledger write failed after settlement; retrying');
+      const started = Date.now();
+      const retry = () => {
+        write().then(
+          () => call.log.warn({ x402: logged }, 'x402 payment ledger write succeeded on retry'),
+          (again: unknown) => {
+            if (Date.now() - started < RECORD_RETRY_FOR_MS) setTimeout(retry, RECORD_RETRY_EVERY_MS).unref();
+            else call.log.error({ x402: logged, err: again }, 'x402 payment ledger write abandoned');
+          },
+        );
+      };
+      setTimeout(retry, RECORD_RETRY_EVERY_MS).unref();
     }
   }
 

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import type { GatewayConfig } from '../config';
 import type { GatewayStore } from './gateway-store';
+import { connectMongoStore } from './mongo/mongo-store';
 import { openSqliteStore } from './sqlite/sqlite-store';
 
 /** MongoDB when MONGODB_URI is set, else the SQLite files under DATA_DIR/store. */
 export async function openGatewayStore(config: GatewayConfig): Promise<GatewayStore> {
-  if (config.mongodb) throw new Error('MongoDB: being wired (issue 13)');
+  if (config.mongodb) return connectMongoStore(config.mongodb.uri, config.mongodb.db);
   return openSqliteStore(path.join(config.dataDir, 'store'));
 }

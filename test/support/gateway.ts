@@ -2,7 +2,9 @@
  * Starts the real gateway on a loopback port for a test, with an isolated data directory and
  * explicit settings (the ambient environment is never read).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { MongoClient } from 'mongodb';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -26,6 +28,8 @@ export interface TestGateway {
   url: string;
   gateway: Gateway;
   dataDir: string;
+  /** The environment the gateway was configured from. */
+  env: Readonly<Record<string, string>>;
   get(pathAndQuery: string, headers?: Record<string, string>): Promise<TestResponse>;
   post(pathAndQuery: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
   close(): Promise<void>;
@@ -51,6 +55,47 @@ export async function readResponse(res: Response): Promise<TestResponse> {
   return { status: res.status, headers: res.headers, text, body };
 }
 
+/** TEST_STORE=mongodb (with MONGODB_URI): test gateways use MongoDB instead of SQLite. */
+const ON_MONGODB = process.env.TEST_STORE === 'mongodb' && Boolean(process.env.MONGODB_URI);
+let databases = 0;
+
+/** A database per gateway; a restart on the same DATA_DIR finds the same database. */
+function mongoDatabaseFor(dataDir: string | undefined): string {
+  if (!dataDir) return `jpgw_e2e_${process.pid}_${++databases}`;
+  return `jpgw_e2e_${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`;
+}
+
+/** Everything the gateway stored, as text (to check that no secret is in it). */
+export async function storedText(gw: TestGateway): Promise<string> {
+  const uri = gw.env.MONGODB_URI;
+  if (!uri) {
+    const dir = path.join(gw.dataDir, 'store');
+    return readdirSync(dir)
+      .map((f) => readFileSync(path.join(dir, f), 'latin1'))
+      .join('\n');
+  }
+  const client = await MongoClient.connect(uri);
+  try {
+    const db = client.db(gw.env.MONGODB_DB);
+    const parts: string[] = [];
+    for (const { name } of await db.listCollections().toArray()) {
+      parts.push(JSON.stringify(await db.collection(name).find({}).toArray()));
+    }
+    return parts.join('\n');
+  } finally {
+    await client.close();
+  }
+}
+
+async function dropMongoDatabase(uri: string, db: string): Promise<void> {
+  const client = await MongoClient.connect(uri);
+  try {
+    await client.db(db).dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
+
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-test-'));
   const logs = options.logs;
@@ -72,6 +117,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     KEY_CREATE_LIMIT_PER_HOUR: '10000',
     FEEDBACK_LIMIT_PER_HOUR: '10000',
     CONCURRENT_REQUESTS_PER_CLIENT: '10000',
+    // CI's MongoDB leg runs the end-to-end suites again with every gateway on its own database.
+    ...(ON_MONGODB
+      ? { MONGODB_URI: process.env.MONGODB_URI!, MONGODB_DB: mongoDatabaseFor(options.env?.DATA_DIR) }
+      : {}),
     ...options.env,
   };
   const clock = typeof options.clock === 'string' ? fixedClock(options.clock) : options.clock;
@@ -89,6 +138,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     url,
     gateway,
     dataDir,
+    env,
     get: async (p, headers = {}) => readResponse(await fetch(url + p, { headers })),
     post: async (p, body, headers = {}) =>
       readResponse(
@@ -101,6 +151,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     async close() {
       await gateway.close();
       rmSync(dataDir, { recursive: true, force: true });
+      // A database named for a DATA_DIR the test chose may be reopened (restart tests).
+      if (env.MONGODB_URI && !options.env?.DATA_DIR)
+        await dropMongoDatabase(env.MONGODB_URI, env.MONGODB_DB!);
     },
   };
 }

@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { startTestGateway, storedText, type TestGateway } from '../../support/gateway';
 
 describe('API keys: POST /keys/create and GET /keys/status', () => {
   let gw: TestGateway;
@@ -38,10 +36,7 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
   it('stores only a hash of the key, and never logs it', async () => {
     const { body } = await gw.post('/keys/create', { owner_label: 'hash check' });
     await gw.get('/keys/status', { 'X-API-Key': body.api_key });
-    const storeDir = path.join(gw.dataDir, 'store');
-    const files = readdirSync(storeDir)
-      .map((f) => readFileSync(path.join(storeDir, f), 'utf8'))
-      .join('\n');
+    const files = await storedText(gw);
     expect(files).to.include(body.key_id);
     expect(files).to.not.include(body.api_key);
     expect(files).to.not.include(body.api_key.slice(5)); // not even the random part
