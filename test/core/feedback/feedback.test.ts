@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { findPersonalData } from '../../../core/feedback/personal-data';
-import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { startTestGateway, storedText, type TestGateway } from '../../support/gateway';
 
 describe('feedback', () => {
   let gw: TestGateway;
@@ -36,10 +34,7 @@ describe('feedback', () => {
     });
     expect(res.status).to.equal(201);
     expect(res.body.feedback_id).to.match(/^fb_/);
-    const dir = path.join(gw.dataDir, 'store');
-    const file = readdirSync(dir)
-      .map((f) => readFileSync(path.join(dir, f), 'utf8'))
-      .join('\n');
+    const file = await storedText(gw);
     expect(file).to.include(res.body.feedback_id).and.include('Exactly the 2026 list.');
     expect(file).to.not.include('127.0.0.1');
   });
