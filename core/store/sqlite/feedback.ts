@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import type { FeedbackRecord, FeedbackRepository } from '../../feedback/feedback-repository';
 import { DuplicateKeyError } from '../gateway-store';
 import type { SqliteDatabase } from './database';
+import { queuedWrite } from './write-queue';
 
 interface Row {
   id: string;
@@ -16,20 +17,17 @@ interface Row {
 }
 
 export class SqliteFeedback implements FeedbackRepository {
-  private readonly insert: Statement;
+  private readonly insert: (r: FeedbackRecord) => Promise<unknown>;
   private readonly newest: Statement;
 
   constructor(db: SqliteDatabase) {
-    this.insert = db.prepare(
+    const insert = db.prepare(
       `INSERT INTO feedback (id, product_id, endpoint_id, category, rating, message, received_at, client_hash)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.newest = db.prepare('SELECT * FROM feedback ORDER BY received_at DESC, rowid DESC LIMIT ?');
-  }
-
-  async add(r: FeedbackRecord): Promise<void> {
-    try {
-      this.insert.run(
+    // Acknowledged with 201: durable.
+    this.insert = queuedWrite(db, 'durable', (r: FeedbackRecord) =>
+      insert.run(
         r.id,
         r.productId,
         r.endpointId ?? null,
@@ -38,7 +36,14 @@ export class SqliteFeedback implements FeedbackRepository {
         r.message ?? null,
         r.receivedAt.getTime(),
         r.clientHash,
-      );
+      ),
+    );
+    this.newest = db.prepare('SELECT * FROM feedback ORDER BY received_at DESC, rowid DESC LIMIT ?');
+  }
+
+  async add(r: FeedbackRecord): Promise<void> {
+    try {
+      await this.insert(r);
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new DuplicateKeyError();
       throw err;

@@ -6,7 +6,8 @@ import type {
   IdempotencyRules,
   StoredResponse,
 } from '../../keys/idempotency-repository';
-import { writeTransaction, type SqliteDatabase } from './database';
+import type { SqliteDatabase } from './database';
+import { queuedWrite } from './write-queue';
 
 interface Row {
   id: string;
@@ -29,9 +30,12 @@ export class SqliteIdempotency implements IdempotencyRepository {
     fp: string,
     now: number,
     rules: IdempotencyRules,
-  ) => IdempotencyClaim;
+  ) => Promise<IdempotencyClaim>;
+  private readonly write: <R>(fn: () => R) => Promise<R>;
 
   constructor(db: SqliteDatabase) {
+    const relaxed = queuedWrite(db, 'relaxed', (fn: () => unknown) => fn());
+    this.write = <R>(fn: () => R) => relaxed(fn) as Promise<R>;
     const p = (sql: string) => db.prepare(sql);
     this.q = {
       get: p('SELECT * FROM idempotency WHERE id = ?'),
@@ -45,8 +49,9 @@ export class SqliteIdempotency implements IdempotencyRepository {
       release: p("DELETE FROM idempotency WHERE id = ? AND state = 'pending'"),
       prune: p('DELETE FROM idempotency WHERE created_at < ?'),
     };
-    this.claimTx = writeTransaction(
+    this.claimTx = queuedWrite(
       db,
+      'relaxed',
       (id: string, keyId: string, fp: string, now: number, rules: IdempotencyRules) => {
         let row = this.q.get.get(id) as Row | undefined;
         if (row && now - row.created_at >= rules.windowMs) {
@@ -81,19 +86,20 @@ export class SqliteIdempotency implements IdempotencyRepository {
     return this.claimTx(id, keyId, fingerprint, now.getTime(), rules);
   }
 
+  // Relaxed: if a power cut loses one of these, the retry's takeover finds the charge by its hold.
   async attachHold(id: string, holdId: string): Promise<void> {
-    this.q.hold.run(holdId, id);
+    await this.write(() => this.q.hold.run(holdId, id));
   }
 
   async complete(id: string, response: StoredResponse): Promise<void> {
-    this.q.done.run(JSON.stringify(response), id);
+    await this.write(() => this.q.done.run(JSON.stringify(response), id));
   }
 
   async release(id: string): Promise<void> {
-    this.q.release.run(id);
+    await this.write(() => this.q.release.run(id));
   }
 
   async prune(before: Date): Promise<number> {
-    return this.q.prune.run(before.getTime()).changes;
+    return this.write(() => this.q.prune.run(before.getTime()).changes);
   }
 }

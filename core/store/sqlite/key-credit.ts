@@ -15,7 +15,8 @@ import type {
 } from '../../keys/key-credit-repository';
 import { RECENT_CALLS } from '../../keys/key-credit-repository';
 import { DuplicateKeyError } from '../gateway-store';
-import { writeTransaction, type SqliteDatabase } from './database';
+import type { SqliteDatabase } from './database';
+import { queuedWrite } from './write-queue';
 
 interface KeyRow {
   id: string;
@@ -84,8 +85,11 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     charged: Statement;
     prune: Statement;
   };
-  private readonly reserveTx: (keyId: string, hold: CreditHold) => boolean;
-  private readonly closeTx: (keyId: string, call: CallRecord, charged: boolean) => KeyRecord | null;
+  private readonly reserveTx: (keyId: string, hold: CreditHold) => Promise<boolean>;
+  private readonly chargeTx: (keyId: string, call: CallRecord) => Promise<KeyRecord | null>;
+  private readonly releaseTx: (keyId: string, call: CallRecord) => Promise<KeyRecord | null>;
+  private readonly durable: <R>(fn: () => R) => Promise<R>;
+  private readonly relaxed: <R>(fn: () => R) => Promise<R>;
 
   constructor(db: SqliteDatabase) {
     const p = (sql: string) => db.prepare(sql);
@@ -111,12 +115,13 @@ export class SqliteKeyCredit implements KeyCreditRepository {
       charged: p('SELECT * FROM calls WHERE key_id = ? AND price > 0 ORDER BY at DESC, rowid DESC LIMIT ?'),
       prune: p('DELETE FROM calls WHERE at < ?'),
     };
-    this.reserveTx = writeTransaction(db, (keyId: string, hold: CreditHold) => {
+    // A reservation lost in a power cut took nothing (its debit goes with it): relaxed.
+    this.reserveTx = queuedWrite(db, 'relaxed', (keyId: string, hold: CreditHold) => {
       if (this.q.debit.run(hold.amount, keyId, hold.amount).changes !== 1) return false;
       this.q.insertHold.run(hold.id, keyId, hold.amount, hold.brokerId, hold.at.getTime());
       return true;
     });
-    this.closeTx = writeTransaction(db, (keyId: string, call: CallRecord, charged: boolean) => {
+    const close = (keyId: string, call: CallRecord, charged: boolean) => {
       const hold = this.q.holdOf.get(call.holdId, keyId) as HoldRow | undefined;
       if (!hold) return null;
       this.q.deleteHold.run(hold.id);
@@ -132,19 +137,31 @@ export class SqliteKeyCredit implements KeyCreditRepository {
         call.requestId,
       );
       return this.read(this.q.keyById.get(keyId) as KeyRow);
-    });
+    };
+    // A charge is acknowledged to the buyer: durable. A release lost in a power cut leaves the
+    // hold, which the recovery sweep gives back: relaxed.
+    this.chargeTx = queuedWrite(db, 'durable', (keyId: string, call: CallRecord) => close(keyId, call, true));
+    this.releaseTx = queuedWrite(db, 'relaxed', (keyId: string, call: CallRecord) =>
+      close(keyId, call, false),
+    );
+    const durable = queuedWrite(db, 'durable', (fn: () => unknown) => fn());
+    const relaxed = queuedWrite(db, 'relaxed', (fn: () => unknown) => fn());
+    this.durable = <R>(fn: () => R) => durable(fn) as Promise<R>;
+    this.relaxed = <R>(fn: () => R) => relaxed(fn) as Promise<R>;
   }
 
   async create(key: NewKey): Promise<void> {
     try {
-      this.q.insertKey.run(
-        key.id,
-        key.hash,
-        key.prefix,
-        key.ownerLabel,
-        key.createdAt.getTime(),
-        key.trialMicro,
-        key.trialMicro,
+      await this.durable(() =>
+        this.q.insertKey.run(
+          key.id,
+          key.hash,
+          key.prefix,
+          key.ownerLabel,
+          key.createdAt.getTime(),
+          key.trialMicro,
+          key.trialMicro,
+        ),
       );
     } catch (err) {
       if (isDuplicate(err)) throw new DuplicateKeyError('an API key with this id or hash exists');
@@ -167,11 +184,11 @@ export class SqliteKeyCredit implements KeyCreditRepository {
   }
 
   async commit(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
-    return this.closeTx(keyId, call, true);
+    return this.chargeTx(keyId, call);
   }
 
   async release(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
-    return this.closeTx(keyId, call, false);
+    return this.releaseTx(keyId, call);
   }
 
   async holdsBefore(before: Date): Promise<Array<{ keyId: string; hold: CreditHold }>> {
@@ -192,7 +209,7 @@ export class SqliteKeyCredit implements KeyCreditRepository {
   }
 
   async pruneCalls(before: Date): Promise<number> {
-    return this.q.prune.run(before.getTime()).changes;
+    return this.relaxed(() => this.q.prune.run(before.getTime()).changes);
   }
 
   private read(row: KeyRow): KeyRecord {

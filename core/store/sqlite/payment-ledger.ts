@@ -11,7 +11,8 @@ import type {
   PaymentPhase,
   PaymentState,
 } from '../../payments/payment-ledger-repository';
-import { writeTransaction, type SqliteDatabase } from './database';
+import type { SqliteDatabase } from './database';
+import { queuedWrite } from './write-queue';
 
 interface Row {
   id: string;
@@ -63,7 +64,14 @@ function toEntry(r: Row): PaymentEntry {
 
 export class SqlitePaymentLedger implements PaymentLedgerRepository {
   private readonly q: Record<'get' | 'insert' | 'take' | 'advance' | 'finish' | 'prune', Statement>;
-  private readonly claimTx: (p: NewPayment, token: string, now: number, lease: number) => PaymentClaim;
+  private readonly claimTx: (
+    p: NewPayment,
+    token: string,
+    now: number,
+    lease: number,
+  ) => Promise<PaymentClaim>;
+  private readonly relaxed: <R>(fn: () => R) => Promise<R>;
+  private readonly durable: <R>(fn: () => R) => Promise<R>;
 
   constructor(db: SqliteDatabase) {
     const p = (sql: string) => db.prepare(sql);
@@ -83,45 +91,55 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
                  WHERE id = ? AND claim = ? AND state = 'pending'`),
       prune: p('DELETE FROM payments WHERE expires_at <= ?'),
     };
-    this.claimTx = writeTransaction(db, (pay: NewPayment, token: string, now: number, lease: number) => {
-      const row = this.q.get.get(pay.id) as Row | undefined;
-      const reread = () => toEntry(this.q.get.get(pay.id) as Row);
-      if (!row) {
-        const e = pay;
-        this.q.insert.run(
-          e.id,
-          e.chainId,
-          e.asset,
-          e.payer,
-          e.nonce,
-          e.endpointId,
-          e.resource,
-          e.amountMicroUsdc,
-          e.validBefore,
-          token,
-          lease,
-          now,
-          now,
-          e.expiresAt.getTime(),
-        );
-        return { kind: 'fresh', entry: reread() };
-      }
-      const leaseOver = row.lease_until !== null && row.lease_until < now;
-      // Nothing was settled: a released entry, or a verify phase whose process stopped.
-      if (row.state === 'released' || (row.state === 'pending' && row.phase === 'verify' && leaseOver)) {
-        this.q.take.run('verify', token, lease, now, row.id);
-        return { kind: 'fresh', entry: reread() };
-      }
-      // A settle call may have gone through: settle again (the facilitator is idempotent per payment).
-      if (
-        row.state === 'settle_unknown' ||
-        (row.state === 'pending' && row.phase === 'settle' && leaseOver)
-      ) {
-        this.q.take.run('settle', token, lease, now, row.id);
-        return { kind: 'resettle', entry: reread() };
-      }
-      return { kind: row.state === 'settled' ? 'used' : 'in_progress', entry: toEntry(row) };
-    });
+    const relaxed = queuedWrite(db, 'relaxed', (fn: () => unknown) => fn());
+    const durable = queuedWrite(db, 'durable', (fn: () => unknown) => fn());
+    this.relaxed = <R>(fn: () => R) => relaxed(fn) as Promise<R>;
+    this.durable = <R>(fn: () => R) => durable(fn) as Promise<R>;
+    // Claims and phases are relaxed: the final state is durable, and a power cut that loses a
+    // claim also ended the call before anything was settled from it.
+    this.claimTx = queuedWrite(
+      db,
+      'relaxed',
+      (pay: NewPayment, token: string, now: number, lease: number) => {
+        const row = this.q.get.get(pay.id) as Row | undefined;
+        const reread = () => toEntry(this.q.get.get(pay.id) as Row);
+        if (!row) {
+          const e = pay;
+          this.q.insert.run(
+            e.id,
+            e.chainId,
+            e.asset,
+            e.payer,
+            e.nonce,
+            e.endpointId,
+            e.resource,
+            e.amountMicroUsdc,
+            e.validBefore,
+            token,
+            lease,
+            now,
+            now,
+            e.expiresAt.getTime(),
+          );
+          return { kind: 'fresh', entry: reread() };
+        }
+        const leaseOver = row.lease_until !== null && row.lease_until < now;
+        // Nothing was settled: a released entry, or a verify phase whose process stopped.
+        if (row.state === 'released' || (row.state === 'pending' && row.phase === 'verify' && leaseOver)) {
+          this.q.take.run('verify', token, lease, now, row.id);
+          return { kind: 'fresh', entry: reread() };
+        }
+        // A settle call may have gone through: settle again (the facilitator is idempotent per payment).
+        if (
+          row.state === 'settle_unknown' ||
+          (row.state === 'pending' && row.phase === 'settle' && leaseOver)
+        ) {
+          this.q.take.run('settle', token, lease, now, row.id);
+          return { kind: 'resettle', entry: reread() };
+        }
+        return { kind: row.state === 'settled' ? 'used' : 'in_progress', entry: toEntry(row) };
+      },
+    );
   }
 
   async claim(payment: NewPayment, token: string, now: Date, leaseUntil: Date): Promise<PaymentClaim> {
@@ -135,7 +153,9 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
     now: Date,
     leaseUntil: Date,
   ): Promise<boolean> {
-    return this.q.advance.run(phase, leaseUntil.getTime(), now.getTime(), id, token).changes === 1;
+    return this.relaxed(
+      () => this.q.advance.run(phase, leaseUntil.getTime(), now.getTime(), id, token).changes === 1,
+    );
   }
 
   async finish(
@@ -145,15 +165,12 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
     detail: { transaction?: string; reason?: string },
     now: Date,
   ): Promise<boolean> {
-    const r = this.q.finish.run(
-      state,
-      detail.transaction ?? null,
-      detail.reason ?? null,
-      now.getTime(),
-      id,
-      token,
+    // Durable: once money may have moved, the outcome must survive anything.
+    return this.durable(
+      () =>
+        this.q.finish.run(state, detail.transaction ?? null, detail.reason ?? null, now.getTime(), id, token)
+          .changes === 1,
     );
-    return r.changes === 1;
   }
 
   async get(id: string): Promise<PaymentEntry | null> {
@@ -162,6 +179,6 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
   }
 
   async pruneExpired(now: Date): Promise<number> {
-    return this.q.prune.run(now.getTime()).changes;
+    return this.relaxed(() => this.q.prune.run(now.getTime()).changes);
   }
 }

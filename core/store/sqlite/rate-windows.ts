@@ -1,25 +1,32 @@
 /** Rate-limit windows in SQLite: an upsert that returns the new count, one statement. */
-import type { Statement } from 'better-sqlite3';
 import type { RateWindowRepository } from '../../ratelimit/rate-window-repository';
 import type { SqliteDatabase } from './database';
+import { queuedWrite } from './write-queue';
 
 export class SqliteRateWindows implements RateWindowRepository {
-  private readonly hitStmt: Statement;
-  private readonly prune: Statement;
+  private readonly hitTx: (windowId: string, endMs: number) => Promise<number>;
+  private readonly pruneTx: (nowMs: number) => Promise<number>;
 
   constructor(db: SqliteDatabase) {
-    this.hitStmt = db.prepare(
+    const hit = db.prepare(
       `INSERT INTO rate_windows (id, count, ends_at) VALUES (?, 1, ?)
        ON CONFLICT (id) DO UPDATE SET count = count + 1 RETURNING count`,
     );
-    this.prune = db.prepare('DELETE FROM rate_windows WHERE ends_at <= ?');
+    const prune = db.prepare('DELETE FROM rate_windows WHERE ends_at <= ?');
+    // A count lost in a power cut only forgives a few requests: relaxed.
+    this.hitTx = queuedWrite(
+      db,
+      'relaxed',
+      (id: string, end: number) => (hit.get(id, end) as { count: number }).count,
+    );
+    this.pruneTx = queuedWrite(db, 'relaxed', (now: number) => prune.run(now).changes);
   }
 
   async hit(windowId: string, windowEnd: Date): Promise<number> {
-    return (this.hitStmt.get(windowId, windowEnd.getTime()) as { count: number }).count;
+    return this.hitTx(windowId, windowEnd.getTime());
   }
 
   async pruneEnded(now: Date): Promise<number> {
-    return this.prune.run(now.getTime()).changes;
+    return this.pruneTx(now.getTime());
   }
 }
