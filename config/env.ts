@@ -38,13 +38,13 @@ export class EnvSchema {
   @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/)
   BASE_URL?: string;
 
-  @Doc({ description: 'Directory of the embedded store and imported data' })
+  @Doc({ description: 'Directory of the SQLite store (store/gateway.sqlite, store/registry.sqlite)' })
   @IsOptional()
   @IsString()
   @MinLength(1)
   DATA_DIR: string = './var';
 
-  @Doc({ description: 'MongoDB connection string; when set, MongoDB replaces the embedded store' })
+  @Doc({ description: 'MongoDB connection string; when set, MongoDB replaces the SQLite store' })
   @IsOptional()
   @Matches(/^mongodb(\+srv)?:\/\/\S+$/)
   MONGODB_URI?: string;
