@@ -1,0 +1,91 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { IdempotencyStore } from '../../../core/keys/idempotency';
+import { KeyLedger } from '../../../core/keys/key-ledger';
+import type { GatewayStore } from '../../../core/store/gateway-store';
+import { RetentionSweep } from '../../../core/store/retention';
+import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
+
+describe('retention sweep: what the store keeps, and for how long', () => {
+  let dir: string;
+  let store: GatewayStore;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'jpgw-retention-'));
+    store = openSqliteStore(dir);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives back abandoned holds and removes expired calls, payments, idempotency records and rate windows, keeping the rest', async () => {
+    const now = new Date('2027-06-01T00:00:00Z');
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    const DAY = 86_400_000;
+    const keys = new KeyLedger(store.keys);
+    const idempotency = new IdempotencyStore(store.idempotency, 120_000);
+    await store.keys.create({
+      id: 'k',
+      hash: 'h',
+      prefix: 'p',
+      ownerLabel: 'o',
+      createdAt: ago(500 * DAY),
+      trialMicro: 10_000,
+    });
+    // A call closed 401 days ago (past the 400-day audit) and one closed yesterday.
+    for (const [id, at] of [
+      ['old', ago(401 * DAY)],
+      ['recent', ago(DAY)],
+    ] as const) {
+      await store.keys.reserve('k', { id, amount: 1000, brokerId: 'b', at });
+      await store.keys.commit('k', {
+        holdId: id,
+        brokerId: 'b',
+        priceMicro: 1000,
+        status: 200,
+        at,
+        requestId: 'r',
+      });
+    }
+    // A hold left 5 minutes ago by a stopped process, and one taken a second ago (may be live).
+    await store.keys.reserve('k', { id: 'stale', amount: 1000, brokerId: 'b', at: ago(300_000) });
+    await store.keys.reserve('k', { id: 'live', amount: 1000, brokerId: 'b', at: ago(1_000) });
+    const payment = (id: string, expiresAt: Date) => ({
+      id,
+      chainId: 8453,
+      asset: '0xa',
+      payer: '0xb',
+      nonce: id,
+      endpointId: 'e',
+      resource: '/v1/x',
+      amountMicroUsdc: '1000',
+      validBefore: '0',
+      expiresAt,
+    });
+    await store.payments.claim(payment('expired', ago(1)), 't', ago(40 * DAY), ago(40 * DAY));
+    await store.payments.claim(payment('kept', new Date(now.getTime() + DAY)), 't', ago(DAY), now);
+    const rules = { windowMs: DAY, abandonedAfterMs: 120_000 };
+    await store.idempotency.claim('idem-old', 'k', 'fp', ago(DAY + 1), rules);
+    await store.idempotency.claim('idem-new', 'k', 'fp', ago(1_000), rules);
+    await store.rateWindows.hit('ended', ago(1));
+    await store.rateWindows.hit('open', new Date(now.getTime() + 60_000));
+
+    await new RetentionSweep(store, keys, idempotency, pino({ level: 'silent' }), 120_000).run(now);
+
+    const key = await store.keys.get('k');
+    expect(key!.holds.map((h) => h.id)).to.deep.equal(['live']);
+    expect(key!.balanceMicro).to.equal(10_000 - 2 * 1000 - 1000); // two charges, the live hold
+    expect((await store.keys.usage('k', 10)).map((c) => c.holdId)).to.deep.equal(['recent']);
+    expect(await store.keys.callState('k', 'stale')).to.equal('released');
+    expect(await store.payments.get('expired')).to.equal(null);
+    expect(await store.payments.get('kept')).to.not.equal(null);
+    // A removed idempotency record frees its key; a kept one still answers.
+    expect((await store.idempotency.claim('idem-old', 'k', 'other', now, rules)).kind).to.equal('claimed');
+    expect((await store.idempotency.claim('idem-new', 'k', 'other', now, rules)).kind).to.equal('mismatch');
+    expect(await store.rateWindows.hit('ended', new Date(now.getTime() + 60_000))).to.equal(1);
+    expect(await store.rateWindows.hit('open', new Date(now.getTime() + 60_000))).to.equal(2);
+  });
+});
