@@ -32,6 +32,8 @@ import { answerClientError, urlLengthLimit } from './client-errors';
 import { securityHeaders } from './security-headers';
 import { GatewayMetrics, instrumentStore } from './metrics';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
+import { GATEWAY_STORE } from '../store/gateway-store';
+import { openGatewayStore } from '../store/open-gateway-store';
 import { openStore } from '../store/open-store';
 import { DOCUMENT_STORE, type DocumentStore } from '../store/port';
 import { systemClock, type Clock } from '../util/clock';
@@ -91,6 +93,12 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   const metrics = new GatewayMetrics();
   const store = instrumentStore(options.store ?? (await openStore(config)), metrics);
   container.register(DOCUMENT_STORE, { useValue: store });
+  // Domain repositories (the corporate registry) are on the GatewayStore already (issue 13).
+  const gatewayStore = await openGatewayStore(config).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  container.register(GATEWAY_STORE, { useValue: gatewayStore });
 
   let registry: PluginRegistry;
   try {
@@ -103,6 +111,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     });
   } catch (err) {
     await store.close();
+    await gatewayStore.close();
     throw err;
   }
   const keys = await KeyLedger.open(store);
@@ -240,6 +249,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
         await closed;
         if (sweeper) clearInterval(sweeper);
         await store.close();
+        await gatewayStore.close();
         logger.info('gateway stopped');
         logger.flush();
       })();

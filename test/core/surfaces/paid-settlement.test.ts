@@ -286,6 +286,7 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
     const mongoUri = process.env.MONGODB_URI;
     let store: DocumentStore;
     let storeDir: string | undefined;
+    let dataDir: string;
     const mongoDb = `jpgw_paid_${process.pid}_${Date.now()}`;
     let gateways: Gateway[] = [];
     let urls: string[] = [];
@@ -297,6 +298,8 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
         storeDir = mkdtempSync(path.join(tmpdir(), 'jpgw-shared-'));
         store = new EmbeddedStore(storeDir);
       }
+      // The gateways' own files (the GatewayStore under DATA_DIR/store) go to a temp directory too.
+      dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-shared-data-'));
       // Each gateway closes "its" store on close; the shared one is closed once, below.
       const shared: DocumentStore = {
         kind: store.kind,
@@ -307,7 +310,12 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
         ping: () => store.ping(),
         close: async () => {},
       };
-      const config = loadConfig({ ...env(), LOG_LEVEL: 'silent', BASE_URL: 'http://gateway.test' });
+      const config = loadConfig({
+        ...env(),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        BASE_URL: 'http://gateway.test',
+      });
       for (let i = 0; i < 2; i++) {
         const scope = container.createChildContainer();
         scope.register(UPSTREAM_CONFIG, { useValue: config.upstreams });
@@ -335,6 +343,7 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
         await client.close();
       }
       if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
       gateways = [];
       urls = [];
     });
