@@ -3,14 +3,16 @@
  * never holds the write lock the gateway's debits need, and the gateway keeps answering from the
  * committed state while an import runs (WAL).
  *
- * How each search is served (n = stored keys, m = keys read, at most ROW_LIMIT):
+ * How each search is served (n = stored keys, m = rows read, at most ROW_LIMIT):
  * - exact and prefix (names, former names, readings, English names): a range of the search_keys
  *   primary key (field, key), or of (field, prefecture_code, key) with a prefecture, the prefix as
  *   `key >= ? AND key < ?`: O(log n + m);
- * - partial of three characters or more: the name_trigrams FTS5 index (trigram tokenizer), one
- *   document per corporation holding its name keys; O(postings of the query's trigrams);
- * - partial of one or two characters, which trigrams cannot serve: a walk of the name keys in key
- *   order, stopped at COUNT_CAP + 1 corporations or ROW_LIMIT rows: O(n) for a rare character.
+ * - partial (substring of a current or former name): the name_trigrams FTS5 index (trigram
+ *   tokenizer), one document per corporation holding its name keys, each followed by two line
+ *   feeds so that every character of a key starts a trigram. Three characters or more: one phrase
+ *   query, O(postings of its trigrams). One or two characters: the index's terms that start with
+ *   them (name_trigram_terms), TERMS_PER_QUERY at a time in OR queries, until COUNT_CAP + 1
+ *   corporations are found or the terms run out: O(terms + postings read), never a table walk.
  */
 import type { Statement } from 'better-sqlite3';
 import type { SqliteContext } from '../../core/store/gateway-store';
@@ -55,6 +57,7 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
       CREATE VIRTUAL TABLE name_trigrams USING fts5 (
         names, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1'
       );
+      CREATE VIRTUAL TABLE name_trigram_terms USING fts5vocab (name_trigrams, row);
       -- Kept with each batch, so that the size of the registry is never counted row by row.
       CREATE TABLE held (what TEXT PRIMARY KEY, count INTEGER NOT NULL);
       INSERT INTO held (what, count) VALUES ('corporations', 0);
@@ -81,13 +84,18 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
 
 /** The trigram tokenizer indexes nothing shorter. */
 const TRIGRAM = 3;
+/** Trigram terms per OR query: the cost of an FTS5 OR grows faster than its terms beyond this. */
+const TERMS_PER_QUERY = 200;
 /**
  * Rows read per search at most: a corporation has one row per matching key (its name and each
  * former name), and a trigram hit brings its keys that do not match as well.
  */
 const ROW_LIMIT = (COUNT_CAP + 1) * 4;
-/** Joins a corporation's name keys into its trigram document (no key holds a newline). */
-const KEY_SEPARATOR = '\n';
+/**
+ * Ends each key in a trigram document (no key holds a line feed): a key's last characters start
+ * trigrams too, and no query matches across two keys.
+ */
+const KEY_END = '\n\n';
 
 type Field = 'name' | 'former_name' | 'reading' | 'english';
 const MATCH_FIELD: Record<Field, MatchField> = {
@@ -96,9 +104,6 @@ const MATCH_FIELD: Record<Field, MatchField> = {
   reading: 'furigana',
   english: 'en_name',
 };
-
-/** How the keys of one field are selected: equal, in [key, upper), from key on, or containing it. */
-type Scan = 'exact' | 'range' | 'from' | 'contains';
 
 interface KeyRow {
   field: Field;
@@ -218,8 +223,8 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     const keys = searchable ? keyRowsOf(entry.keys) : [];
     for (const [field, key] of keys) this.insertKey.run(field, key, number, row.prefecture_code, row.closed);
     const names = keys.filter(([field]) => field === 'name' || field === 'former_name').map(([, k]) => k);
-    if (names.some((k) => Array.from(k).length >= TRIGRAM)) {
-      this.replaceTrigrams.run(number, names.join(KEY_SEPARATOR));
+    if (names.length > 0) {
+      this.replaceTrigrams.run(number, names.map((k) => k + KEY_END).join(''));
     } else if (!created) {
       this.deleteTrigrams.run(number);
     }
@@ -258,20 +263,13 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   async byNameKey(key: string, mode: KeyMode, filter: SearchFilter, cap: number): Promise<HitList> {
     const hits = new HitCollector(cap);
     if (!key) return hits.result();
-    if (mode === 'partial' && Array.from(key).length >= TRIGRAM) {
-      const pref = filter.prefectureCode ? 'AND k.prefecture_code = @pref' : '';
-      const rows = this.statement(
-        `SELECT k.field, k.key, k.number, k.closed FROM name_trigrams
-         JOIN search_keys k ON k.number = name_trigrams.rowid AND k.field IN ('name', 'former_name') ${pref}
-         WHERE name_trigrams MATCH @match LIMIT @limit`,
-      );
-      const params = { match: phrase(key), limit: ROW_LIMIT, ...this.prefecture(filter) };
-      this.read(rows.iterate(params) as Iterable<KeyRow>, test(mode, key), hits);
+    if (mode === 'partial') {
+      this.readPartial(key, filter, hits);
       return hits.result();
     }
     // Current names first: if the count is capped, the names a corporation carries now are read.
     for (const field of ['name', 'former_name'] as const) {
-      if (!this.scanField(field, key, mode, filter, hits)) break;
+      if (!this.readRange(field, key, mode, filter, hits)) break;
     }
     return hits.result();
   }
@@ -283,7 +281,7 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     cap: number,
   ): Promise<HitList> {
     const hits = new HitCollector(cap);
-    if (key) this.scanField('reading', key, mode, filter, hits);
+    if (key) this.readRange('reading', key, mode, filter, hits);
     return hits.result();
   }
 
@@ -294,38 +292,88 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     cap: number,
   ): Promise<HitList> {
     const hits = new HitCollector(cap);
-    if (key) this.scanField('english', key, mode, filter, hits);
+    if (key) this.readRange('english', key, mode, filter, hits);
     return hits.result();
   }
 
-  /** Offers one field's matching keys to `hits`; false when the reading stopped at a bound. */
-  private scanField(field: Field, key: string, mode: KeyMode, filter: SearchFilter, hits: HitCollector) {
+  /** Offers one field's keys equal to or starting with `key`; false when reading stopped at a bound. */
+  private readRange(
+    field: Field,
+    key: string,
+    mode: 'exact' | 'prefix',
+    filter: SearchFilter,
+    hits: HitCollector,
+  ): boolean {
     const upper = mode === 'prefix' ? afterPrefix(key) : null;
-    const scan: Scan =
-      mode === 'exact' ? 'exact' : mode === 'partial' ? 'contains' : upper === null ? 'from' : 'range';
-    const condition = {
-      exact: 'key = @key',
-      range: 'key >= @key AND key < @upper',
-      from: 'key >= @key',
-      contains: 'instr(key, @key) > 0',
-    }[scan];
+    const condition =
+      mode === 'exact' ? 'key = @key' : upper === null ? 'key >= @key' : 'key >= @key AND key < @upper';
     const pref = filter.prefectureCode ? 'AND prefecture_code = @pref' : '';
     const rows = this.statement(
       `SELECT field, key, number, closed FROM search_keys
        WHERE field = @field ${pref} AND ${condition} LIMIT @limit`,
-    );
-    const params = {
+    ).iterate({
       field,
       key,
       limit: ROW_LIMIT,
-      ...(scan === 'range' ? { upper } : {}),
+      ...(upper === null ? {} : { upper }),
       ...this.prefecture(filter),
-    };
-    return this.read(rows.iterate(params) as Iterable<KeyRow>, test(mode, key), hits);
+    }) as Iterable<KeyRow>;
+    return this.read(rows, test(mode, key), hits, ROW_LIMIT) !== null;
   }
 
-  /** Offers the rows whose key passes `matches`; false when reading stopped at a bound. */
-  private read(rows: Iterable<KeyRow>, matches: (key: string) => boolean, hits: HitCollector): boolean {
+  /** Offers the name keys containing `key`, found through the trigram index. */
+  private readPartial(key: string, filter: SearchFilter, hits: HitCollector): void {
+    const matches = test('partial', key);
+    if (Array.from(key).length >= TRIGRAM) {
+      this.read(this.trigramHits(phrase(key), filter, ROW_LIMIT), matches, hits, ROW_LIMIT);
+      return;
+    }
+    // Shorter than a trigram: the trigrams that start with it (terms come in order; each is longer
+    // than `key`, so the first is after it).
+    const upper = afterPrefix(key);
+    const terms = this.statement(
+      `SELECT term FROM name_trigram_terms WHERE term > @after ${upper === null ? '' : 'AND term < @upper'}
+       LIMIT ${TERMS_PER_QUERY}`,
+    );
+    let budget = ROW_LIMIT;
+    let after = key;
+    for (;;) {
+      const chunk = (terms.pluck().all({ after, ...(upper === null ? {} : { upper }) }) as string[]).filter(
+        (t) => t.startsWith(key),
+      );
+      if (chunk.length === 0) return;
+      const read = this.read(
+        this.trigramHits(chunk.map(phrase).join(' OR '), filter, budget),
+        matches,
+        hits,
+        budget,
+      );
+      if (read === null || chunk.length < TERMS_PER_QUERY) return;
+      budget -= read;
+      after = chunk[chunk.length - 1];
+    }
+  }
+
+  /** The name key rows of the corporations whose trigram document matches an FTS5 query. */
+  private trigramHits(match: string, filter: SearchFilter, limit: number): Iterable<KeyRow> {
+    const pref = filter.prefectureCode ? 'AND k.prefecture_code = @pref' : '';
+    return this.statement(
+      `SELECT k.field, k.key, k.number, k.closed FROM name_trigrams
+       JOIN search_keys k ON k.number = name_trigrams.rowid AND k.field IN ('name', 'former_name') ${pref}
+       WHERE name_trigrams MATCH @match LIMIT @limit`,
+    ).iterate({ match, limit, ...this.prefecture(filter) }) as Iterable<KeyRow>;
+  }
+
+  /**
+   * Offers the rows whose key passes `matches`: the number of rows read, or null when reading
+   * stopped (COUNT_CAP passed, or `limit` rows read: then more may match).
+   */
+  private read(
+    rows: Iterable<KeyRow>,
+    matches: (key: string) => boolean,
+    hits: HitCollector,
+    limit: number,
+  ): number | null {
     let read = 0;
     for (const row of rows) {
       read++;
@@ -336,11 +384,11 @@ export class SqliteRegistry implements CorporateRegistryRepository {
         key: row.key,
         closed: row.closed === 1,
       };
-      if (!hits.offer(hit)) return false;
+      if (!hits.offer(hit)) return null;
     }
-    if (read < ROW_LIMIT) return true;
+    if (read < limit) return read;
     hits.markCapped();
-    return false;
+    return null;
   }
 
   private prefecture(filter: SearchFilter): { pref?: string } {

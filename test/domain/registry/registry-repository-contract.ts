@@ -288,6 +288,22 @@ export function corporateRegistryContract(open: Opener<CorporateRegistryReposito
       expect(await ids('サ')).to.deep.equal([numberOf(4), numberOf(5)].sort());
     });
 
+    it('finds every name holding a one- or two-character key, however many characters follow it', async () => {
+      // 450 names: ア followed by 450 different characters (and at the end of 50 more names).
+      const follow = (i: number) => String.fromCodePoint(0x4e00 + i);
+      await upsertInBatches(repo(), [
+        ...Array.from({ length: 450 }, (_, i) => corporation(i, `ア${follow(i)}商`)),
+        ...Array.from({ length: 50 }, (_, i) => corporation(1000 + i, `${follow(i)}ア`)),
+      ]);
+      const one = await repo().byNameKey('ア', 'partial', {}, 10_000);
+      expect(one.total).to.equal(500);
+      expect(one.totalCapped).to.equal(false);
+      const two = await repo().byNameKey(`${follow(7)}ア`, 'partial', {}, 10_000);
+      expect(two.hits.map((h) => h.id)).to.deep.equal([numberOf(1007)]);
+      const ending = await repo().byNameKey(`ア${follow(449)}`, 'partial', {}, 10_000);
+      expect(ending.hits.map((h) => h.id)).to.deep.equal([numberOf(449)]);
+    });
+
     it('takes keys literally: pattern and full-text syntax match nothing, and never fail', async () => {
       await repo().upsert([corporation(1, 'エービー商事'), corporation(2, 'abc商事')]);
       const syntax = [
