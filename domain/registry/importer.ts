@@ -28,6 +28,10 @@ export interface ImportProgress {
 }
 
 export interface ImportOptions {
+  /**
+   * Records per batch (one read of the stored corporations, one write). Each SQLite commit flushes
+   * a full-text segment and syncs: 10,000 imported 1.5 times faster than 2,000 (bench/README.md).
+   */
   batchSize?: number;
   force?: boolean;
   onProgress?: (p: ImportProgress) => void;
@@ -142,7 +146,7 @@ export async function importRegistryFile(
 ): Promise<ImportSummary> {
   const started = Date.now();
   const now = options.now ?? (() => new Date());
-  const batchSize = options.batchSize ?? 2_000;
+  const batchSize = options.batchSize ?? 10_000;
   const sha256 = await sha256Of(file);
   const summary: ImportSummary = {
     file: path.basename(file),
