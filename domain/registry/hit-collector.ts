@@ -5,7 +5,7 @@
  * kept: active before closed, then the shortest keys (the query covers more of them), then the
  * order in which they were read.
  */
-import type { HitList, KeyHit } from './search-backend';
+import type { HitList, KeyHit, KeyMode } from './search-backend';
 
 /**
  * Matches are counted up to this many per query and mode. Beyond it a name is so common that the
@@ -13,6 +13,13 @@ import type { HitList, KeyHit } from './search-backend';
  * common prefixes and words at millions of names (bench/README.md).
  */
 export const COUNT_CAP = 2_000;
+
+/** Whether a stored key matches a query key in a mode (what a store's query found, checked again). */
+export function keyMatcher(mode: KeyMode, key: string): (stored: string) => boolean {
+  if (mode === 'exact') return (stored) => stored === key;
+  if (mode === 'prefix') return (stored) => stored.startsWith(key);
+  return (stored) => stored.includes(key);
+}
 
 const rank = (h: KeyHit): number => (h.closed ? 1_000_000 : 0) + h.key.length;
 

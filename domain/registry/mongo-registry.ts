@@ -18,7 +18,7 @@
 import type { Collection, Filter } from 'mongodb';
 import type { MongoContext } from '../../core/store/gateway-store';
 import type { Corporation } from './corporation';
-import { COUNT_CAP, HitCollector } from './hit-collector';
+import { COUNT_CAP, HitCollector, keyMatcher } from './hit-collector';
 import type {
   CorporateRegistryRepository,
   ImportRecord,
@@ -111,7 +111,7 @@ export class MongoRegistry implements CorporateRegistryRepository {
       { key: { prefecture_code: 1, 'search.names': 1 } },
     ]);
     await ctx.ensureIndexes(IMPORTS_COLLECTION, [
-      { key: { status: 1, finished_at: -1 } },
+      { key: { status: 1, finished_at: -1, started_at: -1 } },
       { key: { sha256: 1 } },
     ]);
     return new MongoRegistry(
@@ -186,8 +186,7 @@ export class MongoRegistry implements CorporateRegistryRepository {
     const docs = await this.corporations
       .find(query, { projection: search.projection, limit: COUNT_CAP + 1, maxTimeMS: this.maxTimeMS })
       .toArray();
-    const matches = (k: string) =>
-      mode === 'exact' ? k === key : mode === 'prefix' ? k.startsWith(key) : k.includes(key);
+    const matches = keyMatcher(mode, key);
     for (const doc of docs) {
       for (const [field, k] of search.keysOf(doc)) {
         if (matches(k) && !hits.offer({ id: doc._id, field, key: k, closed: doc.closed })) {

@@ -18,7 +18,7 @@ import type { Statement } from 'better-sqlite3';
 import type { SqliteContext } from '../../core/store/gateway-store';
 import { writeTransaction, type Migration, type SqliteDatabase } from '../../core/store/sqlite/database';
 import type { Corporation } from './corporation';
-import { COUNT_CAP, HitCollector } from './hit-collector';
+import { COUNT_CAP, HitCollector, keyMatcher } from './hit-collector';
 import type {
   CorporateRegistryRepository,
   ImportRecord,
@@ -153,9 +153,6 @@ export function afterPrefix(key: string): string | null {
 function phrase(key: string): string {
   return `"${key.replaceAll('"', '""')}"`;
 }
-
-const test = (mode: KeyMode, key: string) => (k: string) =>
-  mode === 'exact' ? k === key : mode === 'prefix' ? k.startsWith(key) : k.includes(key);
 
 function importOf(row: ImportRow): ImportRecord {
   const record: Record<string, unknown> = {};
@@ -318,12 +315,12 @@ export class SqliteRegistry implements CorporateRegistryRepository {
       ...(upper === null ? {} : { upper }),
       ...this.prefecture(filter),
     }) as Iterable<KeyRow>;
-    return this.read(rows, test(mode, key), hits, ROW_LIMIT) !== null;
+    return this.read(rows, keyMatcher(mode, key), hits, ROW_LIMIT) !== null;
   }
 
   /** Offers the name keys containing `key`, found through the trigram index. */
   private readPartial(key: string, filter: SearchFilter, hits: HitCollector): void {
-    const matches = test('partial', key);
+    const matches = keyMatcher('partial', key);
     if (Array.from(key).length >= TRIGRAM) {
       this.read(this.trigramHits(phrase(key), filter, ROW_LIMIT), matches, hits, ROW_LIMIT);
       return;
