@@ -29,8 +29,8 @@ import type {
 import type { HitList, KeyMode, MatchField, SearchFilter, SearchKeys } from './search-backend';
 import { isSearchable, searchKeysOf } from './search-keys';
 
-export const CORPORATIONS_COLLECTION = 'registry_corporations';
-export const IMPORTS_COLLECTION = 'registry_imports';
+const CORPORATIONS_COLLECTION = 'registry_corporations';
+const IMPORTS_COLLECTION = 'registry_imports';
 
 interface CorporationDoc {
   _id: string;
