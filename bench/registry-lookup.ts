@@ -1,6 +1,6 @@
 /**
- * Name-lookup latency of the in-memory engine (the NameIndex behind the snapshot and the embedded
- * store) over a SYNTHETIC registry in the NTA layout. Usage: npm run bench:registry [-- rows]
+ * Name-lookup latency of the in-memory engine (the NameIndex behind the snapshot and live answer
+ * pages) over a SYNTHETIC registry in the NTA layout. Usage: npm run bench:registry [-- rows]
  * (default 1,000,000). Prints build time, heap use and p50/p99 per query kind.
  */
 import { performance } from 'node:perf_hooks';

@@ -3,8 +3,8 @@
  *   npm run import:registry -- <file.csv|file.zip> [more files] [--force] [--json]
  * Files are Unicode-edition CSV (30 columns, no header) or zips of them, full (全件) or
  * differential (差分); several files are applied oldest first by the date in their names. The
- * store is the one the gateway is configured with (MONGODB_URI, else the embedded store in
- * DATA_DIR, which only one process may open: stop the gateway while importing into it).
+ * store is the one the gateway is configured with (MONGODB_URI, else the SQLite files in
+ * DATA_DIR/store); gateways running on it keep answering, and pick the import up once it completes.
  */
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
@@ -12,9 +12,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { loadConfig } from '../config/env';
-import { openStore } from '../core/store/open-store';
-import type { DocumentStore } from '../core/store/port';
+import type { GatewayStore } from '../core/store/gateway-store';
+import { openGatewayStore } from '../core/store/open-gateway-store';
 import { dateInName, importRegistryFile, type ImportSummary } from '../domain/registry/importer';
+import {
+  corporateRegistryRepositories,
+  type CorporateRegistryRepository,
+} from '../domain/registry/registry-repository';
 
 export function orderFiles(files: readonly string[]): string[] {
   // Stable: files without a date keep their command-line order, before dated ones.
@@ -37,7 +41,7 @@ function describe(s: ImportSummary): string {
 
 export async function runImport(
   files: readonly string[],
-  store: DocumentStore,
+  registry: CorporateRegistryRepository,
   options: { force?: boolean; progress?: boolean } = {},
 ): Promise<ImportSummary[]> {
   const summaries: ImportSummary[] = [];
@@ -54,7 +58,7 @@ export async function runImport(
           });
     bar?.start(1, 0, { rows: 0 });
     try {
-      const summary = await importRegistryFile(store, file, {
+      const summary = await importRegistryFile(registry, file, {
         force: options.force,
         onProgress: (p) => {
           bar?.setTotal(Math.max(1, p.totalBytes));
@@ -84,15 +88,21 @@ async function main(): Promise<void> {
     process.exit(66);
   }
   const config = loadConfig(process.env);
-  let store: DocumentStore;
+  let store: GatewayStore | undefined;
+  let registry: CorporateRegistryRepository;
   try {
-    store = await openStore(config.gateway);
+    store = await openGatewayStore(config.gateway);
+    registry = await store.open(corporateRegistryRepositories);
   } catch (err) {
     console.error((err as Error).message);
+    await store?.close();
     process.exit(75);
   }
   try {
-    const summaries = await runImport(positionals, store, { force: values.force, progress: !values.json });
+    const summaries = await runImport(positionals, registry, {
+      force: values.force,
+      progress: !values.json,
+    });
     if (values.json) console.log(JSON.stringify(summaries, null, 2));
     else for (const s of summaries) console.log(describe(s));
   } catch (err) {

@@ -4,20 +4,21 @@
  *    no silent fall-back to older data);
  * 2. otherwise the store-backed registry once an import has completed (`npm run import:registry`);
  * 3. otherwise the curated snapshot in data/registry.
- * The import check is cached for 30 s, so an import finished on MongoDB while gateways run is
- * picked up without a restart (the embedded store is locked by the gateway: import before start).
+ * The import check is cached for 30 s, so an import finished while gateways run is picked up
+ * without a restart.
  * What the source answering now searches (kind, date, size) is remembered from the last answer and
  * refreshed in the background, so the endpoints can state their coverage without any I/O.
  */
 import { inject, Lifecycle, scoped } from 'tsyringe';
 import type { UpstreamConfig } from '../../config/env';
 import type { DataCoverage, DataProvenance, SearchedData } from '../../core/plugins/contract';
-import { DOCUMENT_STORE, type DocumentStore } from '../../core/store/port';
+import { GATEWAY_STORE, type GatewayStore } from '../../core/store/gateway-store';
 import { UPSTREAM_CONFIG } from '../shared/tokens';
 import { prefectureOf, registryProvenance, requireSearchableName } from './answers';
 import { BrandAliasMap } from './brand-aliases';
 import { LiveRegistry } from './live-registry';
 import { NtaHoujinClient } from './nta-houjin-client';
+import { corporateRegistryRepositories } from './registry-repository';
 import type { NameSearchResult, RegistrySource } from './registry-source';
 import { coverageOf } from '../shared/coverage';
 import { liveNumberSearched } from './searched';
@@ -38,7 +39,7 @@ export class CorporateRegistry {
 
   constructor(
     @inject(UPSTREAM_CONFIG) upstream: UpstreamConfig,
-    @inject(DOCUMENT_STORE) private readonly store: DocumentStore,
+    @inject(GATEWAY_STORE) private readonly store: GatewayStore,
     readonly snapshot: SnapshotRegistry,
     private readonly aliases: BrandAliasMap,
   ) {
@@ -68,7 +69,7 @@ export class CorporateRegistry {
       throw new RegistryUnavailableError(
         'The corporate registry store cannot be read right now.',
         { upstream: 'registry store', cause: (err as Error).message.slice(0, 200) },
-        'Check the registry store (MONGODB_URI, or the embedded store in DATA_DIR) is reachable (docs/operations.md, "Registry and invoice upstreams").',
+        'Check the registry store (MONGODB_URI, or registry.sqlite in DATA_DIR/store) is reachable (docs/operations.md, "Registry and invoice upstreams").',
       );
     }
   }
@@ -135,7 +136,9 @@ export class CorporateRegistry {
   }
 
   private openStore(): Promise<StoreRegistry> {
-    this.storeRegistry ??= StoreRegistry.open(this.store, this.aliases);
+    this.storeRegistry ??= this.store
+      .open(corporateRegistryRepositories)
+      .then((registry) => new StoreRegistry(registry, this.aliases));
     return this.storeRegistry;
   }
 }

@@ -1,13 +1,15 @@
 /**
- * An in-memory search index over name keys, for the snapshot, the embedded store and the ranking
- * of live answers. The embedded store has no index usable for prefix or substring queries (it scans),
- * so at a million rows a scan per query is too slow; this index keeps:
+ * An in-memory search index over name keys, for the records a process already holds: the curated
+ * snapshot and a page of live answers (the imported registry is searched in its store,
+ * registry-repository.ts). It keeps:
  * - sorted key arrays (names and former names, readings, English names) for exact and prefix
  *   matches by binary search: O(log n) to find the range, O(range) to filter it;
  * - a bigram inverted index over name keys for partial (substring) matches: the rarest bigram of
  *   the query bounds the candidates, each then checked with includes().
- * Matches are counted up to COUNT_CAP per mode; memory and latency are measured in bench/README.md.
+ * Hits are counted and ranked by HitCollector (up to COUNT_CAP per mode); memory and latency are
+ * measured in bench/README.md.
  */
+import { HitCollector } from './hit-collector';
 import type {
   HitList,
   KeyMode,
@@ -18,13 +20,6 @@ import type {
 } from './search-backend';
 
 const FIELD_CODES: MatchField[] = ['name', 'former_name', 'furigana', 'en_name'];
-
-/**
- * Matches are counted up to this many per query and mode. Beyond it a name is so common that the
- * reliability of any one match is near zero either way, and stopping bounds the work of very
- * common prefixes and words at a million names (bench/README.md).
- */
-export const COUNT_CAP = 2_000;
 
 interface SortedKeys {
   keys: string[];
@@ -129,11 +124,7 @@ export class NameIndex implements NameSearchBackend {
     return !filter.prefectureCode || this.prefectures[doc] === Number(filter.prefectureCode);
   }
 
-  /**
-   * Collects hits from positions in a sorted key list, one per corporation, counting all of them
-   * and keeping the `cap` best: active before closed, then the shortest keys (the query covers more
-   * of them), so a common prefix still yields its closest names first.
-   */
+  /** Offers the hits at positions of a sorted key list that pass the filter and `test`. */
   private collect(
     list: SortedKeys,
     positions: Iterable<number>,
@@ -141,27 +132,20 @@ export class NameIndex implements NameSearchBackend {
     cap: number,
     test?: (key: string) => boolean,
   ): HitList {
-    const seen = new Set<number>();
-    const best = new BoundedBest(cap);
-    let capped = false;
+    const hits = new HitCollector(cap);
     for (const p of positions) {
       const doc = list.doc[p];
-      if (seen.has(doc) || !this.accepts(doc, filter)) continue;
+      if (!this.accepts(doc, filter)) continue;
       if (test && !test(list.keys[p])) continue;
-      if (seen.size >= COUNT_CAP) {
-        capped = true;
-        break;
-      }
-      seen.add(doc);
-      best.offer(p, this.closed[doc] * 1_000_000 + list.keys[p].length);
+      const hit = {
+        id: this.ids[doc],
+        field: FIELD_CODES[list.field[p]],
+        key: list.keys[p],
+        closed: this.closed[doc] === 1,
+      };
+      if (!hits.offer(hit)) break;
     }
-    const hits = best.sorted().map((p) => ({
-      id: this.ids[list.doc[p]],
-      field: FIELD_CODES[list.field[p]],
-      key: list.keys[p],
-      closed: this.closed[list.doc[p]] === 1,
-    }));
-    return { hits, total: seen.size, totalCapped: capped };
+    return hits.result();
   }
 
   private range(list: SortedKeys, key: string, mode: 'exact' | 'prefix'): Iterable<number> {
@@ -215,55 +199,5 @@ export class NameIndex implements NameSearchBackend {
   ): Promise<HitList> {
     if (!key) return { hits: [], total: 0, totalCapped: false };
     return this.collect(this.english, this.range(this.english, key, mode), filter, cap);
-  }
-}
-
-/** Keeps the `cap` items with the lowest rank (a max-heap on rank, ties by arrival). */
-class BoundedBest {
-  private readonly items: Array<{ item: number; rank: number; order: number }> = [];
-  private arrivals = 0;
-
-  constructor(private readonly cap: number) {}
-
-  offer(item: number, rank: number): void {
-    const entry = { item, rank, order: this.arrivals++ };
-    if (this.items.length < this.cap) {
-      this.items.push(entry);
-      this.up(this.items.length - 1);
-    } else if (this.cap > 0 && this.worse(this.items[0], entry)) {
-      this.items[0] = entry;
-      this.down(0);
-    }
-  }
-
-  sorted(): number[] {
-    return [...this.items].sort((a, b) => a.rank - b.rank || a.order - b.order).map((e) => e.item);
-  }
-
-  /** a ranks worse than b. */
-  private worse(a: { rank: number; order: number }, b: { rank: number; order: number }): boolean {
-    return a.rank > b.rank || (a.rank === b.rank && a.order > b.order);
-  }
-
-  private up(i: number): void {
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.worse(this.items[i], this.items[parent])) return;
-      [this.items[i], this.items[parent]] = [this.items[parent], this.items[i]];
-      i = parent;
-    }
-  }
-
-  private down(i: number): void {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let top = i;
-      if (l < this.items.length && this.worse(this.items[l], this.items[top])) top = l;
-      if (r < this.items.length && this.worse(this.items[r], this.items[top])) top = r;
-      if (top === i) return;
-      [this.items[i], this.items[top]] = [this.items[top], this.items[i]];
-      i = top;
-    }
   }
 }

@@ -1,7 +1,8 @@
 /**
  * What the name matcher needs from wherever the records live: candidate corporations whose name,
  * former name, furigana or English name key equals, starts with or contains a query key. The
- * in-memory index (snapshot, embedded store, a live answer) and the MongoDB queries implement it.
+ * in-memory index (snapshot, a live answer page) and the imported registry's repositories (SQLite,
+ * MongoDB) implement it.
  */
 
 export type MatchField = 'name' | 'former_name' | 'furigana' | 'en_name';

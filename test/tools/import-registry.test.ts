@@ -1,7 +1,8 @@
 /**
  * The importer on generated files in the official NTA layout (test data made up here, in a temp
  * directory): a full file, then a differential file that renames and closes corporations, applied
- * idempotently into the embedded store; and the gateway serving the imported registry.
+ * idempotently into the SQLite store (and MongoDB when MONGODB_URI is set); and the gateway
+ * serving the imported registry.
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -10,16 +11,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { MongoClient } from 'mongodb';
-import { EmbeddedStore } from '../../core/store/embedded/embedded-store';
-import { MongoStore } from '../../core/store/mongo';
+import type { GatewayStore } from '../../core/store/gateway-store';
+import { openSqliteStore } from '../../core/store/sqlite/sqlite-store';
 import { checkDigitOf } from '../../domain/registry/corporate-number';
 import { importRegistryFile, kindOf } from '../../domain/registry/importer';
 import { recordToCsvLine, type NtaRecord } from '../../domain/registry/nta-layout';
-import { openRegistryCollections } from '../../domain/registry/store-schema';
+import {
+  corporateRegistryRepositories,
+  type CorporateRegistryRepository,
+} from '../../domain/registry/registry-repository';
 import { StoreRegistry } from '../../domain/registry/store-registry';
 import { orderFiles, runImport } from '../../tools/import-registry';
 import { startTestGateway } from '../support/gateway';
+import { freshMongoContext } from '../support/mongo-context';
 import { makeRecord } from '../support/nta-standin';
 
 const run = promisify(execFile);
@@ -100,7 +104,8 @@ function makeZip(files: Array<{ name: string; data: Buffer }>): Buffer {
 
 describe('registry importer (npm run import:registry)', () => {
   let dir: string;
-  let store: EmbeddedStore;
+  let store: GatewayStore;
+  let registry: CorporateRegistryRepository;
   const FULL = fullRecords(250);
   const renamed = FULL[3];
   const closing = FULL[4];
@@ -137,13 +142,15 @@ describe('registry importer (npm run import:registry)', () => {
   let fullFile: string;
   let diffFile: string;
 
-  before(() => {
+  before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'jpgw-import-'));
     fullFile = path.join(dir, '00_zenkoku_all_20261031.csv');
     diffFile = path.join(dir, 'diff_20261110.csv');
     writeFileSync(fullFile, csv(FULL));
     writeFileSync(diffFile, csv(diffRecords));
-    store = new EmbeddedStore(path.join(dir, 'store'));
+    // Where the gateway started on DATA_DIR = dir looks (openGatewayStore).
+    store = openSqliteStore(path.join(dir, 'store'));
+    registry = await store.open(corporateRegistryRepositories);
   });
   after(async () => {
     await store.close().catch(() => undefined);
@@ -152,7 +159,7 @@ describe('registry importer (npm run import:registry)', () => {
 
   it('imports a full file in the official layout: every row, keyed by corporate number, with progress', async () => {
     const progress: number[] = [];
-    const summary = await importRegistryFile(store, fullFile, {
+    const summary = await importRegistryFile(registry, fullFile, {
       batchSize: 64,
       onProgress: (p) => progress.push(p.rows),
     });
@@ -166,57 +173,60 @@ describe('registry importer (npm run import:registry)', () => {
     });
     expect(progress.length).to.be.greaterThan(3);
     expect(progress[progress.length - 1]).to.equal(250);
-    const { corporations, imports } = await openRegistryCollections(store);
-    expect(await corporations.count({})).to.equal(250);
-    const doc = await corporations.findOne({ _id: FULL[7].corporateNumber });
-    expect(doc?.corporation).to.include({ name: '株式会社テスト商事7', status: 'active', kind: '301' });
-    expect(doc?.search.name).to.equal('テスト商事7');
-    expect(await imports.count({ status: 'complete' })).to.equal(1);
+    expect(await registry.count()).to.equal(250);
+    const c = await registry.get(FULL[7].corporateNumber);
+    expect(c).to.include({ name: '株式会社テスト商事7', status: 'active', kind: '301' });
+    expect((await registry.byNameKey('テスト商事7', 'exact', {}, 10)).hits).to.deep.equal([
+      { id: FULL[7].corporateNumber, field: 'name', key: 'テスト商事7', closed: false },
+    ]);
+    expect(await registry.listImports('complete')).to.have.length(1);
   });
 
   it('is idempotent: the same file again is skipped, and forced it changes nothing', async () => {
-    const again = await importRegistryFile(store, fullFile);
+    const again = await importRegistryFile(registry, fullFile);
     expect(again.skipped_already_imported).to.equal(true);
-    const forced = await importRegistryFile(store, fullFile, { force: true });
+    const forced = await importRegistryFile(registry, fullFile, { force: true });
     expect(forced).to.include({ rows: 250, created: 0, updated: 0, unchanged: 250 });
   });
 
   it('applies a differential file: renames (keeping the former name), closes and creates', async () => {
-    const summary = await importRegistryFile(store, diffFile);
+    const summary = await importRegistryFile(registry, diffFile);
     expect(summary).to.include({ kind: 'diff', rows: 3, created: 1, updated: 2, renamed: 1, closed_now: 1 });
-    const { corporations } = await openRegistryCollections(store);
-    const r = (await corporations.findOne({ _id: renamed.corporateNumber }))!;
-    expect(r.corporation.name).to.equal('株式会社新名称商事');
-    expect(r.corporation.former_names).to.deep.equal([
+    const r = (await registry.get(renamed.corporateNumber))!;
+    expect(r.name).to.equal('株式会社新名称商事');
+    expect(r.former_names).to.deep.equal([
       { name: '株式会社テスト商事3', furigana: 'テストショウジ3', until: '2026-11-01' },
     ]);
-    expect(r.search.names).to.have.members(['新名称商事', 'テスト商事3']);
-    const c = (await corporations.findOne({ _id: closing.corporateNumber }))!;
-    expect(c.corporation).to.include({ status: 'closed', close_date: '2026-11-05', close_cause: '01' });
-    expect(c.closed).to.equal(true);
-    expect(await corporations.count({})).to.equal(251);
+    const fieldsFound = async (key: string, id: string) =>
+      (await registry.byNameKey(key, 'exact', {}, 10)).hits.filter((h) => h.id === id).map((h) => h.field);
+    expect(await fieldsFound('新名称商事', renamed.corporateNumber)).to.deep.equal(['name']);
+    expect(await fieldsFound('テスト商事3', renamed.corporateNumber)).to.deep.equal(['former_name']);
+    const c = (await registry.get(closing.corporateNumber))!;
+    expect(c).to.include({ status: 'closed', close_date: '2026-11-05', close_cause: '01' });
+    const closedHit = (await registry.byNameKey('テスト商事4', 'exact', {}, 10)).hits;
+    expect(closedHit).to.deep.equal([
+      { id: closing.corporateNumber, field: 'name', key: 'テスト商事4', closed: true },
+    ]);
+    expect(await registry.count()).to.equal(251);
   });
 
   it('never lets an older record undo a newer one (files applied out of order converge)', async () => {
     const older = path.join(dir, 'diff_20261020.csv');
     writeFileSync(older, csv([{ ...renamed, updateDate: '2026-10-20', name: '株式会社古い名前' }]));
-    const summary = await importRegistryFile(store, older);
+    const summary = await importRegistryFile(registry, older);
     expect(summary).to.include({ rows: 1, unchanged: 1, renamed: 0 });
-    const { corporations } = await openRegistryCollections(store);
-    expect((await corporations.findOne({ _id: renamed.corporateNumber }))!.corporation.name).to.equal(
-      '株式会社新名称商事',
-    );
+    expect((await registry.get(renamed.corporateNumber))!.name).to.equal('株式会社新名称商事');
   });
 
   it('serves the imported corporations through the store-backed registry (names, former names, prefecture)', async () => {
-    const registry = await StoreRegistry.open(store, { lookup: () => [] });
-    expect(await registry.hasImport()).to.equal(true);
-    const byName = await registry.searchByName('テスト商事3', {}, 5);
+    const source = new StoreRegistry(registry, { lookup: () => [] });
+    expect(await source.hasImport()).to.equal(true);
+    const byName = await source.searchByName('テスト商事3', {}, 5);
     expect(byName.candidates[0].corporation.name).to.equal('株式会社新名称商事');
     expect(byName.candidates[0].match.matched_on).to.equal('former_name');
-    const osaka = await registry.searchByName('テスト商事1', { prefectureCode: '27' }, 50);
+    const osaka = await source.searchByName('テスト商事1', { prefectureCode: '27' }, 50);
     for (const c of osaka.candidates) expect(c.corporation.address.prefecture_code).to.equal('27');
-    expect((await registry.provenance()).as_of).to.equal('2026-11-10');
+    expect((await source.provenance()).as_of).to.equal('2026-11-10');
   });
 
   it('reads zips holding the CSV, as the NTA publishes them', async () => {
@@ -228,17 +238,16 @@ describe('registry importer (npm run import:registry)', () => {
       process: '01',
     });
     writeFileSync(zip, makeZip([{ name: 'diff_20261115.csv', data: Buffer.from(csv([rec])) }]));
-    const summary = await importRegistryFile(store, zip);
+    const summary = await importRegistryFile(registry, zip);
     expect(summary).to.include({ rows: 1, created: 1 });
   });
 
   it('stops on a file that is not in the NTA layout, naming the line, and records the failure', async () => {
     const bad = path.join(dir, 'diff_20261116.csv');
     writeFileSync(bad, `${csv([FULL[0]])}"only","three","columns"\n`);
-    const err = await importRegistryFile(store, bad).catch((e: unknown) => e as Error);
+    const err = await importRegistryFile(registry, bad).catch((e: unknown) => e as Error);
     expect((err as Error).message).to.match(/line 2: expected 30 columns/);
-    const { imports } = await openRegistryCollections(store);
-    expect(await imports.count({ status: 'failed' })).to.equal(1);
+    expect(await registry.listImports('failed')).to.have.length(1);
     const wrongDigit = path.join(dir, 'diff_20261117.csv');
     const broken = {
       ...FULL[0],
@@ -246,7 +255,7 @@ describe('registry importer (npm run import:registry)', () => {
     };
     writeFileSync(wrongDigit, csv([broken]));
     expect(
-      ((await importRegistryFile(store, wrongDigit).catch((e: unknown) => e)) as Error).message,
+      ((await importRegistryFile(registry, wrongDigit).catch((e: unknown) => e)) as Error).message,
     ).to.match(/not a valid corporate number/);
   });
 
@@ -256,7 +265,7 @@ describe('registry importer (npm run import:registry)', () => {
     ).to.deep.equal(['x.csv', '13_tokyo_all_20261031.zip', 'diff_20261101.zip', 'diff_20261110.zip']);
     expect(kindOf('diff_20261110.zip')).to.equal('diff');
     expect(kindOf('13_tokyo_all_20261031.zip')).to.equal('full');
-    const summaries = await runImport([diffFile, fullFile], store, { progress: false });
+    const summaries = await runImport([diffFile, fullFile], registry, { progress: false });
     expect(summaries.map((s) => s.file)).to.deep.equal(['00_zenkoku_all_20261031.csv', 'diff_20261110.csv']);
   });
 
@@ -264,7 +273,7 @@ describe('registry importer (npm run import:registry)', () => {
     let held = 0;
     before(async () => {
       // What the answers must report searching: every corporation the store now holds.
-      held = await (await openRegistryCollections(store)).corporations.count({});
+      held = await registry.count();
       await store.close();
     });
 
@@ -331,32 +340,34 @@ describe('registry importer (npm run import:registry)', () => {
     });
   });
 
-  describe('on MongoDB (the full-size store; runs only when MONGODB_URI is set)', () => {
+  describe('on MongoDB (runs only when MONGODB_URI is set)', () => {
     const uri = process.env.MONGODB_URI;
     if (!uri) {
-      it('imports and searches with index-backed queries (skipped: no MongoDB server can be installed here)');
+      it('imports and searches with index-backed queries (skipped: MONGODB_URI is not set)');
       return;
     }
-    const db = `jpgw_registry_${process.pid}_${Date.now()}`;
-    let mongo: MongoStore;
+    let mongo: CorporateRegistryRepository;
+    let close: () => Promise<void>;
     before(async () => {
-      mongo = await MongoStore.connect(uri, db);
+      const fresh = await freshMongoContext(uri, 'import');
+      close = fresh.close;
+      mongo = await corporateRegistryRepositories.mongodb(fresh.ctx);
     });
-    after(async () => {
-      await mongo.close();
-      const client = await MongoClient.connect(uri);
-      await client.db(db).dropDatabase();
-      await client.close();
-    });
+    after(() => close());
 
     it('imports full and differential files and searches with store queries', async () => {
       expect((await importRegistryFile(mongo, fullFile)).created).to.equal(250);
+      expect((await importRegistryFile(mongo, fullFile)).skipped_already_imported).to.equal(true);
       expect((await importRegistryFile(mongo, diffFile)).renamed).to.equal(1);
-      const registry = await StoreRegistry.open(mongo, { lookup: () => [] });
-      const former = await registry.searchByName('テスト商事3', {}, 5);
+      expect(await mongo.count()).to.equal(251);
+      const source = new StoreRegistry(mongo, { lookup: () => [] });
+      const former = await source.searchByName('テスト商事3', {}, 5);
       expect(former.candidates[0].corporation.name).to.equal('株式会社新名称商事');
-      const prefix = await registry.searchByName('テスト商事1', { prefectureCode: '27' }, 50);
+      expect(former.candidates[0].match.matched_on).to.equal('former_name');
+      const prefix = await source.searchByName('テスト商事1', { prefectureCode: '27' }, 50);
+      expect(prefix.candidates).to.have.length.greaterThan(0);
       for (const c of prefix.candidates) expect(c.corporation.address.prefecture_code).to.equal('27');
+      expect((await source.provenance()).as_of).to.equal('2026-11-10');
     });
   });
 });

@@ -1,0 +1,67 @@
+/**
+ * The hits of one key search, whichever backend reads them (the in-memory index, SQLite,
+ * MongoDB), so that all of them count and rank alike: one hit per corporation (its current name
+ * over a former name, then the shorter key), matches counted up to COUNT_CAP, and the `cap` best
+ * kept: active before closed, then the shortest keys (the query covers more of them), then the
+ * order in which they were read.
+ */
+import type { HitList, KeyHit, KeyMode } from './search-backend';
+
+/**
+ * Matches are counted up to this many per query and mode. Beyond it a name is so common that the
+ * reliability of any one match is near zero either way, and stopping bounds the work of very
+ * common prefixes and words at millions of names (bench/README.md).
+ */
+export const COUNT_CAP = 2_000;
+
+/** Whether a stored key matches a query key in a mode (what a store's query found, checked again). */
+export function keyMatcher(mode: KeyMode, key: string): (stored: string) => boolean {
+  if (mode === 'exact') return (stored) => stored === key;
+  if (mode === 'prefix') return (stored) => stored.startsWith(key);
+  return (stored) => stored.includes(key);
+}
+
+const rank = (h: KeyHit): number => (h.closed ? 1_000_000 : 0) + h.key.length;
+
+/** For the same corporation: a current-name hit over a former one, then the shorter key. */
+function betterForSameCorporation(a: KeyHit, b: KeyHit): boolean {
+  const aFormer = a.field === 'former_name';
+  if (aFormer !== (b.field === 'former_name')) return !aFormer;
+  return a.key.length < b.key.length;
+}
+
+export class HitCollector {
+  private readonly held = new Map<string, KeyHit>();
+  private capped = false;
+
+  constructor(private readonly cap: number) {}
+
+  /**
+   * Takes a hit; false once COUNT_CAP corporations are counted and another one arrives: the
+   * caller stops reading.
+   */
+  offer(hit: KeyHit): boolean {
+    const current = this.held.get(hit.id);
+    if (current) {
+      if (betterForSameCorporation(hit, current)) this.held.set(hit.id, hit);
+      return true;
+    }
+    if (this.held.size >= COUNT_CAP) {
+      this.capped = true;
+      return false;
+    }
+    this.held.set(hit.id, hit);
+    return true;
+  }
+
+  /** The reader stopped at a bound of its own (a row limit), so more matches may exist. */
+  markCapped(): void {
+    this.capped = true;
+  }
+
+  result(): HitList {
+    // Map order is arrival order, and sort is stable: ties keep the order read.
+    const hits = [...this.held.values()].sort((a, b) => rank(a) - rank(b)).slice(0, this.cap);
+    return { hits, total: this.held.size, totalCapped: this.capped };
+  }
+}

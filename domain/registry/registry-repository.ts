@@ -1,0 +1,67 @@
+/**
+ * Where the imported corporate registry lives: the corporations (as answered, with their search
+ * keys) and a record per imported file. Two implementations, SQLite (sqlite-registry.ts) and
+ * MongoDB (mongo-registry.ts), held to one contract
+ * (test/domain/registry/registry-repository-contract.ts). Nothing is kept in the process per
+ * stored corporation: searches are answered by the store's indexes, and every search reads a
+ * bounded number of entries (HitCollector counts up to COUNT_CAP and says when it stopped).
+ */
+import type { RepositoryFactory } from '../../core/store/gateway-store';
+import type { Corporation } from './corporation';
+import { MongoRegistry } from './mongo-registry';
+import type { NameSearchBackend } from './search-backend';
+import { SqliteRegistry } from './sqlite-registry';
+
+export type ImportStatus = 'running' | 'complete' | 'failed';
+
+export interface ImportStart {
+  id: string;
+  file: string;
+  sha256: string;
+  kind: 'full' | 'diff';
+  started_at: string;
+}
+
+export interface ImportStats {
+  finished_at: string;
+  /** The newest update date among the file's records: how current the imported data is. */
+  as_of?: string;
+  rows: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+}
+
+export interface ImportRecord extends ImportStart, Partial<ImportStats> {
+  status: ImportStatus;
+  error?: string;
+}
+
+export interface CorporateRegistryRepository extends NameSearchBackend {
+  /**
+   * Stores each corporation, replacing the one stored under its number, with its search keys
+   * (none when the NTA excludes it from searches or it is deleted). Atomic per batch on SQLite;
+   * on MongoDB each corporation is written whole, and a batch cut short is completed by running
+   * the import again.
+   */
+  upsert(corporations: readonly Corporation[]): Promise<void>;
+  get(corporateNumber: string): Promise<Corporation | null>;
+  /** The corporations held among these numbers (others are left out). */
+  getMany(corporateNumbers: readonly string[]): Promise<Map<string, Corporation>>;
+  /** Corporations held, without counting them one by one. */
+  count(): Promise<number>;
+
+  startImport(start: ImportStart): Promise<void>;
+  finishImport(id: string, stats: ImportStats): Promise<void>;
+  failImport(id: string, finishedAt: string, error: string): Promise<void>;
+  /** The imports in this state, the last finished first. */
+  listImports(status: ImportStatus): Promise<ImportRecord[]>;
+  /** The completed import of a file with this SHA-256, if any. */
+  findCompletedImport(sha256: string): Promise<ImportRecord | null>;
+}
+
+export const corporateRegistryRepositories: RepositoryFactory<CorporateRegistryRepository> = {
+  name: 'corporate registry',
+  sqlite: (ctx) => SqliteRegistry.open(ctx),
+  mongodb: (ctx) => MongoRegistry.open(ctx),
+};

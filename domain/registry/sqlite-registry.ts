@@ -1,0 +1,450 @@
+/**
+ * The corporate registry on SQLite, in a file of its own (registry.sqlite), so that a long import
+ * never holds the write lock the gateway's debits need, and the gateway keeps answering from the
+ * committed state while an import runs (WAL).
+ *
+ * How each search is served (n = stored keys, m = rows read, at most ROW_LIMIT):
+ * - exact and prefix (names, former names, readings, English names): a range of the search_keys
+ *   primary key (field, key), or of (field, prefecture_code, key) with a prefecture, the prefix as
+ *   `key >= ? AND key < ?`: O(log n + m);
+ * - partial (substring of a current or former name): the name_trigrams FTS5 index (trigram
+ *   tokenizer), one document per corporation holding its name keys, each followed by two line
+ *   feeds so that every character of a key starts a trigram. Three characters or more: one phrase
+ *   query, O(postings of its trigrams). One or two characters: the index's terms that start with
+ *   them (name_trigram_terms), TERMS_PER_QUERY at a time in OR queries, until COUNT_CAP + 1
+ *   corporations are found or the terms run out: O(terms + postings read), never a table walk.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { SqliteContext } from '../../core/store/gateway-store';
+import { writeTransaction, type Migration, type SqliteDatabase } from '../../core/store/sqlite/database';
+import type { Corporation } from './corporation';
+import { COUNT_CAP, HitCollector, keyMatcher } from './hit-collector';
+import type {
+  CorporateRegistryRepository,
+  ImportRecord,
+  ImportStart,
+  ImportStats,
+  ImportStatus,
+} from './registry-repository';
+import type { HitList, KeyMode, MatchField, SearchFilter, SearchKeys } from './search-backend';
+import { indexEntryOf, isSearchable } from './search-keys';
+
+export const REGISTRY_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'corporations, search keys, name trigrams, imports',
+    sql: `
+      -- The corporate number (13 digits, no leading zero) is the rowid: also the trigram table's.
+      CREATE TABLE corporations (
+        number INTEGER PRIMARY KEY,
+        corporation TEXT NOT NULL,
+        prefecture_code TEXT NOT NULL,
+        closed INTEGER NOT NULL,
+        searchable INTEGER NOT NULL
+      );
+      -- Only searchable corporations have keys; prefecture and closed are copied so that a search
+      -- reads the index alone.
+      CREATE TABLE search_keys (
+        field TEXT NOT NULL CHECK (field IN ('name', 'former_name', 'reading', 'english')),
+        key TEXT NOT NULL,
+        number INTEGER NOT NULL REFERENCES corporations (number),
+        prefecture_code TEXT NOT NULL,
+        closed INTEGER NOT NULL,
+        PRIMARY KEY (field, key, number)
+      ) WITHOUT ROWID;
+      CREATE INDEX search_keys_by_prefecture ON search_keys (field, prefecture_code, key, closed);
+      CREATE INDEX search_keys_by_number ON search_keys (number, field);
+      CREATE VIRTUAL TABLE name_trigrams USING fts5 (
+        names, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1'
+      );
+      CREATE VIRTUAL TABLE name_trigram_terms USING fts5vocab (name_trigrams, row);
+      -- Kept with each batch, so that the size of the registry is never counted row by row.
+      CREATE TABLE held (what TEXT PRIMARY KEY, count INTEGER NOT NULL);
+      INSERT INTO held (what, count) VALUES ('corporations', 0);
+      CREATE TABLE imports (
+        id TEXT PRIMARY KEY,
+        file TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('full', 'diff')),
+        status TEXT NOT NULL CHECK (status IN ('running', 'complete', 'failed')),
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        as_of TEXT,
+        rows INTEGER,
+        created INTEGER,
+        updated INTEGER,
+        unchanged INTEGER,
+        error TEXT
+      );
+      CREATE INDEX imports_by_status ON imports (status, finished_at, started_at);
+      CREATE INDEX imports_by_sha256 ON imports (sha256, status);
+    `,
+  },
+];
+
+/** The trigram tokenizer indexes nothing shorter. */
+const TRIGRAM = 3;
+/** Trigram terms per OR query: the cost of an FTS5 OR grows faster than its terms beyond this. */
+const TERMS_PER_QUERY = 200;
+/**
+ * Rows read per search at most: a corporation has one row per matching key (its name and each
+ * former name), and a trigram hit brings its keys that do not match as well.
+ */
+const ROW_LIMIT = (COUNT_CAP + 1) * 4;
+/**
+ * Ends each key in a trigram document (no key holds a line feed): a key's last characters start
+ * trigrams too, and no query matches across two keys.
+ */
+const KEY_END = '\n\n';
+
+type Field = 'name' | 'former_name' | 'reading' | 'english';
+const MATCH_FIELD: Record<Field, MatchField> = {
+  name: 'name',
+  former_name: 'former_name',
+  reading: 'furigana',
+  english: 'en_name',
+};
+
+interface KeyRow {
+  field: Field;
+  key: string;
+  number: number;
+  closed: number;
+}
+
+interface ImportRow {
+  id: string;
+  file: string;
+  sha256: string;
+  kind: 'full' | 'diff';
+  status: ImportStatus;
+  started_at: string;
+  finished_at: string | null;
+  as_of: string | null;
+  rows: number | null;
+  created: number | null;
+  updated: number | null;
+  unchanged: number | null;
+  error: string | null;
+}
+
+/** The rowid of a corporate number, or null when the text is not one. */
+function rowIdOf(corporateNumber: string): number | null {
+  return /^[1-9]\d{12}$/.test(corporateNumber) ? Number(corporateNumber) : null;
+}
+
+/**
+ * The first string after every string that starts with `key`, in code point order (SQLite
+ * compares UTF-8 bytes, which is the same order); null when there is none.
+ */
+export function afterPrefix(key: string): string | null {
+  const chars = Array.from(key);
+  while (chars.length > 0) {
+    const last = chars.pop()!.codePointAt(0)!;
+    if (last < 0x10ffff) {
+      // Surrogate code points are not characters: the next one after U+D7FF is U+E000.
+      return chars.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
+    }
+  }
+  return null;
+}
+
+/** An FTS5 phrase matching `key` literally (as a substring, with the trigram tokenizer). */
+function phrase(key: string): string {
+  return `"${key.replaceAll('"', '""')}"`;
+}
+
+function importOf(row: ImportRow): ImportRecord {
+  const record: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row)) if (value !== null) record[name] = value;
+  return record as unknown as ImportRecord;
+}
+
+export class SqliteRegistry implements CorporateRegistryRepository {
+  private readonly prepared = new Map<string, Statement>();
+  private readonly insertCorporation: Statement;
+  private readonly updateCorporation: Statement;
+  private readonly deleteKeys: Statement;
+  private readonly insertKey: Statement;
+  private readonly replaceTrigrams: Statement;
+  private readonly deleteTrigrams: Statement;
+  private readonly addHeld: Statement;
+  private readonly writeBatch: (corporations: readonly Corporation[]) => void;
+
+  private constructor(private readonly db: SqliteDatabase) {
+    this.insertCorporation = db.prepare(
+      `INSERT INTO corporations (number, corporation, prefecture_code, closed, searchable)
+       VALUES (@number, @corporation, @prefecture_code, @closed, @searchable)
+       ON CONFLICT (number) DO NOTHING`,
+    );
+    this.updateCorporation = db.prepare(
+      `UPDATE corporations SET corporation = @corporation, prefecture_code = @prefecture_code,
+       closed = @closed, searchable = @searchable WHERE number = @number`,
+    );
+    this.deleteKeys = db.prepare('DELETE FROM search_keys WHERE number = ?');
+    this.insertKey = db.prepare(
+      `INSERT INTO search_keys (field, key, number, prefecture_code, closed) VALUES (?, ?, ?, ?, ?)`,
+    );
+    this.replaceTrigrams = db.prepare('INSERT OR REPLACE INTO name_trigrams (rowid, names) VALUES (?, ?)');
+    this.deleteTrigrams = db.prepare('DELETE FROM name_trigrams WHERE rowid = ?');
+    this.addHeld = db.prepare(`UPDATE held SET count = count + ? WHERE what = 'corporations'`);
+    this.writeBatch = writeTransaction(db, (corporations: readonly Corporation[]) => {
+      let created = 0;
+      for (const c of corporations) if (this.write(c)) created++;
+      if (created > 0) this.addHeld.run(created);
+    });
+  }
+
+  static open(ctx: SqliteContext): SqliteRegistry {
+    return new SqliteRegistry(ctx.openDatabase('registry', REGISTRY_MIGRATIONS));
+  }
+
+  /** Writes one corporation and its keys (inside the batch's transaction); true when it is new. */
+  private write(c: Corporation): boolean {
+    const number = rowIdOf(c.corporate_number);
+    if (number === null) throw new Error(`"${c.corporate_number}" is not a corporate number`);
+    const entry = indexEntryOf(c);
+    const searchable = isSearchable(c);
+    const row = {
+      number,
+      corporation: JSON.stringify(c),
+      prefecture_code: entry.prefectureCode,
+      closed: entry.closed ? 1 : 0,
+      searchable: searchable ? 1 : 0,
+    };
+    const created = this.insertCorporation.run(row).changes === 1;
+    if (!created) {
+      this.updateCorporation.run(row);
+      this.deleteKeys.run(number);
+    }
+    const keys = searchable ? keyRowsOf(entry.keys) : [];
+    for (const [field, key] of keys) this.insertKey.run(field, key, number, row.prefecture_code, row.closed);
+    const names = keys.filter(([field]) => field === 'name' || field === 'former_name').map(([, k]) => k);
+    if (names.length > 0) {
+      this.replaceTrigrams.run(number, names.map((k) => k + KEY_END).join(''));
+    } else if (!created) {
+      this.deleteTrigrams.run(number);
+    }
+    return created;
+  }
+
+  async upsert(corporations: readonly Corporation[]): Promise<void> {
+    if (corporations.length > 0) this.writeBatch(corporations);
+  }
+
+  async get(corporateNumber: string): Promise<Corporation | null> {
+    const number = rowIdOf(corporateNumber);
+    if (number === null) return null;
+    const row = this.statement('SELECT corporation FROM corporations WHERE number = ?').get(number) as
+      { corporation: string } | undefined;
+    return row ? (JSON.parse(row.corporation) as Corporation) : null;
+  }
+
+  async getMany(corporateNumbers: readonly string[]): Promise<Map<string, Corporation>> {
+    const numbers = [...new Set(corporateNumbers.map(rowIdOf).filter((n) => n !== null))];
+    if (numbers.length === 0) return new Map();
+    const rows = this.statement(
+      'SELECT corporation FROM corporations WHERE number IN (SELECT value FROM json_each(?))',
+    ).all(JSON.stringify(numbers)) as Array<{ corporation: string }>;
+    const found = rows.map((r) => JSON.parse(r.corporation) as Corporation);
+    return new Map(found.map((c) => [c.corporate_number, c]));
+  }
+
+  async count(): Promise<number> {
+    const row = this.statement(`SELECT count FROM held WHERE what = 'corporations'`).get() as {
+      count: number;
+    };
+    return row.count;
+  }
+
+  async byNameKey(key: string, mode: KeyMode, filter: SearchFilter, cap: number): Promise<HitList> {
+    const hits = new HitCollector(cap);
+    if (!key) return hits.result();
+    if (mode === 'partial') {
+      this.readPartial(key, filter, hits);
+      return hits.result();
+    }
+    // Current names first: if the count is capped, the names a corporation carries now are read.
+    for (const field of ['name', 'former_name'] as const) {
+      if (!this.readRange(field, key, mode, filter, hits)) break;
+    }
+    return hits.result();
+  }
+
+  async byReadingKey(
+    key: string,
+    mode: 'exact' | 'prefix',
+    filter: SearchFilter,
+    cap: number,
+  ): Promise<HitList> {
+    const hits = new HitCollector(cap);
+    if (key) this.readRange('reading', key, mode, filter, hits);
+    return hits.result();
+  }
+
+  async byEnglishKey(
+    key: string,
+    mode: 'exact' | 'prefix',
+    filter: SearchFilter,
+    cap: number,
+  ): Promise<HitList> {
+    const hits = new HitCollector(cap);
+    if (key) this.readRange('english', key, mode, filter, hits);
+    return hits.result();
+  }
+
+  /** Offers one field's keys equal to or starting with `key`; false when reading stopped at a bound. */
+  private readRange(
+    field: Field,
+    key: string,
+    mode: 'exact' | 'prefix',
+    filter: SearchFilter,
+    hits: HitCollector,
+  ): boolean {
+    const upper = mode === 'prefix' ? afterPrefix(key) : null;
+    const condition =
+      mode === 'exact' ? 'key = @key' : upper === null ? 'key >= @key' : 'key >= @key AND key < @upper';
+    const pref = filter.prefectureCode ? 'AND prefecture_code = @pref' : '';
+    const rows = this.statement(
+      `SELECT field, key, number, closed FROM search_keys
+       WHERE field = @field ${pref} AND ${condition} LIMIT @limit`,
+    ).iterate({
+      field,
+      key,
+      limit: ROW_LIMIT,
+      ...(upper === null ? {} : { upper }),
+      ...this.prefecture(filter),
+    }) as Iterable<KeyRow>;
+    return this.read(rows, keyMatcher(mode, key), hits, ROW_LIMIT) !== null;
+  }
+
+  /** Offers the name keys containing `key`, found through the trigram index. */
+  private readPartial(key: string, filter: SearchFilter, hits: HitCollector): void {
+    const matches = keyMatcher('partial', key);
+    if (Array.from(key).length >= TRIGRAM) {
+      this.read(this.trigramHits(phrase(key), filter, ROW_LIMIT), matches, hits, ROW_LIMIT);
+      return;
+    }
+    // Shorter than a trigram: the trigrams that start with it (terms come in order; each is longer
+    // than `key`, so the first is after it).
+    const upper = afterPrefix(key);
+    const terms = this.statement(
+      `SELECT term FROM name_trigram_terms WHERE term > @after ${upper === null ? '' : 'AND term < @upper'}
+       LIMIT ${TERMS_PER_QUERY}`,
+    );
+    let budget = ROW_LIMIT;
+    let after = key;
+    for (;;) {
+      const chunk = (terms.pluck().all({ after, ...(upper === null ? {} : { upper }) }) as string[]).filter(
+        (t) => t.startsWith(key),
+      );
+      if (chunk.length === 0) return;
+      const read = this.read(
+        this.trigramHits(chunk.map(phrase).join(' OR '), filter, budget),
+        matches,
+        hits,
+        budget,
+      );
+      if (read === null || chunk.length < TERMS_PER_QUERY) return;
+      budget -= read;
+      after = chunk[chunk.length - 1];
+    }
+  }
+
+  /** The name key rows of the corporations whose trigram document matches an FTS5 query. */
+  private trigramHits(match: string, filter: SearchFilter, limit: number): Iterable<KeyRow> {
+    const pref = filter.prefectureCode ? 'AND k.prefecture_code = @pref' : '';
+    return this.statement(
+      `SELECT k.field, k.key, k.number, k.closed FROM name_trigrams
+       JOIN search_keys k ON k.number = name_trigrams.rowid AND k.field IN ('name', 'former_name') ${pref}
+       WHERE name_trigrams MATCH @match LIMIT @limit`,
+    ).iterate({ match, limit, ...this.prefecture(filter) }) as Iterable<KeyRow>;
+  }
+
+  /**
+   * Offers the rows whose key passes `matches`: the number of rows read, or null when reading
+   * stopped (COUNT_CAP passed, or `limit` rows read: then more may match).
+   */
+  private read(
+    rows: Iterable<KeyRow>,
+    matches: (key: string) => boolean,
+    hits: HitCollector,
+    limit: number,
+  ): number | null {
+    let read = 0;
+    for (const row of rows) {
+      read++;
+      if (!matches(row.key)) continue;
+      const hit = {
+        id: String(row.number),
+        field: MATCH_FIELD[row.field],
+        key: row.key,
+        closed: row.closed === 1,
+      };
+      if (!hits.offer(hit)) return null;
+    }
+    if (read < limit) return read;
+    hits.markCapped();
+    return null;
+  }
+
+  private prefecture(filter: SearchFilter): { pref?: string } {
+    return filter.prefectureCode ? { pref: filter.prefectureCode } : {};
+  }
+
+  /** Prepared once per distinct query text (a handful: fields, scans, with or without prefecture). */
+  private statement(sql: string): Statement {
+    let s = this.prepared.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.prepared.set(sql, s);
+    }
+    return s;
+  }
+
+  async startImport(start: ImportStart): Promise<void> {
+    this.statement(
+      `INSERT INTO imports (id, file, sha256, kind, status, started_at)
+       VALUES (@id, @file, @sha256, @kind, 'running', @started_at)`,
+    ).run(start);
+  }
+
+  async finishImport(id: string, stats: ImportStats): Promise<void> {
+    this.statement(
+      `UPDATE imports SET status = 'complete', finished_at = @finished_at, as_of = @as_of, rows = @rows,
+       created = @created, updated = @updated, unchanged = @unchanged WHERE id = @id`,
+    ).run({ ...stats, as_of: stats.as_of ?? null, id });
+  }
+
+  async failImport(id: string, finishedAt: string, error: string): Promise<void> {
+    this.statement(`UPDATE imports SET status = 'failed', finished_at = ?, error = ? WHERE id = ?`).run(
+      finishedAt,
+      error,
+      id,
+    );
+  }
+
+  async listImports(status: ImportStatus): Promise<ImportRecord[]> {
+    const rows = this.statement(
+      'SELECT * FROM imports WHERE status = ? ORDER BY finished_at DESC, started_at DESC',
+    ).all(status) as ImportRow[];
+    return rows.map(importOf);
+  }
+
+  async findCompletedImport(sha256: string): Promise<ImportRecord | null> {
+    const row = this.statement(`SELECT * FROM imports WHERE sha256 = ? AND status = 'complete' LIMIT 1`).get(
+      sha256,
+    ) as ImportRow | undefined;
+    return row ? importOf(row) : null;
+  }
+}
+
+/** The key rows of a searchable corporation: its name, former names, reading, English name. */
+function keyRowsOf(keys: SearchKeys): Array<[Field, string]> {
+  const rows: Array<[Field, string]> = [];
+  if (keys.name) rows.push(['name', keys.name]);
+  for (const former of keys.former) if (former !== keys.name) rows.push(['former_name', former]);
+  if (keys.reading) rows.push(['reading', keys.reading]);
+  if (keys.english) rows.push(['english', keys.english]);
+  return rows;
+}

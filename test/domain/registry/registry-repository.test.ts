@@ -1,0 +1,119 @@
+/**
+ * The corporate registry repository contract on SQLite (always) and MongoDB (when MONGODB_URI is
+ * set: a database per test, dropped after it), and what only SQLite can show: every search is an
+ * index or full-text search, never a scan of a table.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { SqliteContext } from '../../../core/store/gateway-store';
+import { openSqlite, type SqliteDatabase } from '../../../core/store/sqlite/database';
+import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
+import { corporateRegistryRepositories } from '../../../domain/registry/registry-repository';
+import { afterPrefix } from '../../../domain/registry/sqlite-registry';
+import { freshMongoContext } from '../../support/mongo-context';
+import { corporateRegistryContract, corporation } from './registry-repository-contract';
+
+describe('corporate registry on SQLite (repository contract)', () => {
+  corporateRegistryContract(async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'jpgw-registry-'));
+    const store = openSqliteStore(dir);
+    return {
+      repo: await store.open(corporateRegistryRepositories),
+      close: async () => {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  });
+});
+
+describe('corporate registry on MongoDB (repository contract)', () => {
+  const uri = process.env.MONGODB_URI;
+  if (!uri) {
+    it('runs on MongoDB (skipped: MONGODB_URI is not set, so the MongoDB leg was skipped)');
+    return;
+  }
+  corporateRegistryContract(async () => {
+    const { ctx, close } = await freshMongoContext(uri, 'registry');
+    return { repo: await corporateRegistryRepositories.mongodb(ctx), close };
+  });
+});
+
+describe('corporate registry on SQLite: query plans', () => {
+  let dir: string;
+  let db: SqliteDatabase;
+  const statements: string[] = [];
+
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'jpgw-registry-plan-'));
+  });
+  after(() => {
+    db?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads every search from an index range or the trigram index, never by scanning a table', async () => {
+    const ctx: SqliteContext = {
+      openDatabase(name, migrations) {
+        db = openSqlite(path.join(dir, `${name}.sqlite`), migrations);
+        const prepare = db.prepare.bind(db);
+        // Records every statement the repository prepares, to explain its plan below.
+        db.prepare = ((sql: string) => {
+          statements.push(sql);
+          return prepare(sql);
+        }) as typeof db.prepare;
+        return db;
+      },
+    };
+    const repo = corporateRegistryRepositories.sqlite(ctx);
+    await repo.upsert([corporation(1, '株式会社サクラ電気', { furigana: 'サクラ', en_name: 'Sakura' })]);
+    for (const filter of [{}, { prefectureCode: '13' }]) {
+      for (const mode of ['exact', 'prefix', 'partial'] as const) {
+        for (const key of ['サ', 'サクラ']) await repo.byNameKey(key, mode, filter, 10);
+      }
+      for (const mode of ['exact', 'prefix'] as const) {
+        await repo.byReadingKey('サクラ', mode, filter, 10);
+        await repo.byEnglishKey('sakura', mode, filter, 10);
+      }
+    }
+    await repo.get(corporation(1, '').corporate_number);
+    await repo.getMany([corporation(1, '').corporate_number]);
+    await repo.count();
+    await repo.listImports('complete');
+    await repo.findCompletedImport('x');
+
+    const reads = statements.filter((sql) => /^\s*SELECT/i.test(sql));
+    expect(reads.length).to.be.greaterThan(10);
+    for (const sql of reads) {
+      const plan = (
+        db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(sampleParams(sql)) as Array<{ detail: string }>
+      )
+        .map((r) => r.detail)
+        .join('; ');
+      if (process.env.SHOW_PLANS) console.log(`${sql.replace(/\s+/g, ' ')}\n  => ${plan}`);
+      expect(plan, sql).to.not.match(/SCAN (corporations|search_keys|imports)\b/);
+      expect(plan, sql).to.not.match(/TEMP B-TREE/);
+      if (/prefecture_code = @pref/.test(sql) && !/MATCH/.test(sql)) {
+        expect(plan, sql).to.match(/search_keys_by_prefecture/);
+      }
+    }
+  });
+
+  it('bounds prefixes by the next string in code point order (as SQLite compares UTF-8)', () => {
+    expect(afterPrefix('サ')).to.equal('ザ');
+    expect(afterPrefix('a\u{20BB7}')).to.equal('a\u{20BB8}');
+    expect(afterPrefix('a\uD7FF')).to.equal('a\uE000');
+    expect(afterPrefix('a\u{10FFFF}')).to.equal('b');
+    expect(afterPrefix('\u{10FFFF}')).to.equal(null);
+  });
+});
+
+/** Values for a statement's parameters: enough to explain it. */
+function sampleParams(sql: string): Record<string, unknown> | unknown[] {
+  const named = [...sql.matchAll(/@(\w+)/g)].map((m) => m[1]);
+  if (named.length === 0) return Array.from(sql.matchAll(/\?/g), () => 'x');
+  const values: Record<string, unknown> = { limit: 10, match: '"サクラ"', field: 'name' };
+  return Object.fromEntries(named.map((n) => [n, values[n] ?? 'x']));
+}
