@@ -42,6 +42,10 @@ export interface KeyRecord {
   balanceMicro: number;
   spentMicro: number;
   calls: number;
+}
+
+/** A key with its open holds and newest closed calls (for /keys/status). */
+export interface KeyStatus extends KeyRecord {
   holds: CreditHold[];
   /** The newest closed calls, newest first. */
   recent: CallRecord[];
@@ -50,8 +54,10 @@ export interface KeyRecord {
 export interface KeyCreditRepository {
   /** Throws DuplicateKeyError when the id or hash exists. */
   create(key: NewKey): Promise<void>;
+  // The hot path (authenticate, charge) reads only the key's own row; status() adds the lists.
   findByHash(hash: string): Promise<KeyRecord | null>;
   get(keyId: string): Promise<KeyRecord | null>;
+  status(keyId: string): Promise<KeyStatus | null>;
   /** Moves `hold.amount` from the balance into the hold; false when the balance is too small. */
   reserve(keyId: string, hold: CreditHold): Promise<boolean>;
   /**

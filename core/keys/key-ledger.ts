@@ -8,11 +8,17 @@
  * recoverHolds() gives them back. This class adds what one process knows: which holds it took,
  * so that a shutdown releases its unanswered calls and a late commit cannot race that release.
  */
-import type { CallRecord, CreditHold, KeyCreditRepository, KeyRecord } from './key-credit-repository';
+import type {
+  CallRecord,
+  CreditHold,
+  KeyCreditRepository,
+  KeyRecord,
+  KeyStatus,
+} from './key-credit-repository';
 import { generateApiKey, hashApiKey, isKeyShaped, visiblePrefix } from './api-key';
 import { randomId } from '../util/ids';
 
-export type { CallRecord, CreditHold, KeyRecord };
+export type { CallRecord, CreditHold, KeyRecord, KeyStatus };
 
 /** A hold's state in this process: exactly one of commit and release may start on it. */
 type HoldState = 'open' | 'committing' | 'releasing';
@@ -58,6 +64,11 @@ export class KeyLedger {
 
   get(keyId: string): Promise<KeyRecord | null> {
     return this.repo.get(keyId);
+  }
+
+  /** The key with its open holds and newest calls (for /keys/status). */
+  status(keyId: string): Promise<KeyStatus | null> {
+    return this.repo.status(keyId);
   }
 
   /** Takes `amount` from the balance into a hold; null when the balance is too small. */
@@ -144,7 +155,7 @@ export class KeyLedger {
   async settleAbandoned(keyId: string, holdId: string, now: Date): Promise<boolean> {
     let state = await this.repo.callState(keyId, holdId);
     if (state === 'held' && !this.inFlight.has(holdId)) {
-      const hold = (await this.repo.get(keyId))?.holds.find((h) => h.id === holdId);
+      const hold = (await this.repo.status(keyId))?.holds.find((h) => h.id === holdId);
       if (hold) await this.repo.release(keyId, call(hold, 0, 499, 'abandoned-attempt', now));
       state = await this.repo.callState(keyId, holdId); // released now, unless it was closed meanwhile
     }

@@ -8,7 +8,7 @@ import type { GatewayServices } from '../http/services';
 import { ref } from '../discovery/schemas';
 import { Doc, Trim } from '../plugins/query-rules';
 import { formatUsd } from '../util/money';
-import type { KeyRecord } from './key-ledger';
+import type { KeyStatus } from './key-ledger';
 
 export class CreateKeyBody {
   @Doc({
@@ -161,12 +161,14 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
           .send(presented ? 'invalid API key' : 'missing API key');
         return;
       }
-      res.json(statusView(s, key));
+      const status = await s.keys.status(key.id);
+      if (!status) throw new Error(`key ${key.id} vanished`);
+      res.json(statusView(s, status));
     },
   );
 }
 
-function statusView(s: GatewayServices, key: KeyRecord) {
+function statusView(s: GatewayServices, key: KeyStatus) {
   const reserved = key.holds.reduce((sum, h) => sum + h.amount, 0);
   return {
     key_id: key.id,

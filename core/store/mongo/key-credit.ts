@@ -17,6 +17,7 @@ import type {
   CreditHold,
   KeyCreditRepository,
   KeyRecord,
+  KeyStatus,
   NewKey,
 } from '../../keys/key-credit-repository';
 import { RECENT_CALLS } from '../../keys/key-credit-repository';
@@ -109,10 +110,15 @@ function toKey(d: KeyDoc): KeyRecord {
     balanceMicro: toNumber(d.balance),
     spentMicro: toNumber(d.spent),
     calls: d.calls,
-    holds: d.holds.map(toHold).sort(byAtThenId),
-    recent: d.recent.map(toCall),
   };
 }
+
+function toStatus(d: KeyDoc): KeyStatus {
+  return { ...toKey(d), holds: d.holds.map(toHold).sort(byAtThenId), recent: d.recent.map(toCall) };
+}
+
+/** The key's own fields: what authenticating and charging need. */
+const KEY_FIELDS = { holds: 0, recent: 0, outbox: 0 } as const;
 
 export class MongoKeyCredit implements KeyCreditRepository {
   private readonly keys: Collection<KeyDoc>;
@@ -149,13 +155,18 @@ export class MongoKeyCredit implements KeyCreditRepository {
   }
 
   async findByHash(hash: string): Promise<KeyRecord | null> {
-    const doc = await this.keys.findOne({ hash }, opts);
-    return doc ? toKey(doc) : null;
+    const doc = await this.keys.findOne({ hash }, { projection: KEY_FIELDS, ...opts });
+    return doc ? toKey(doc as KeyDoc) : null;
   }
 
   async get(keyId: string): Promise<KeyRecord | null> {
+    const doc = await this.keys.findOne({ _id: keyId }, { projection: KEY_FIELDS, ...opts });
+    return doc ? toKey(doc as KeyDoc) : null;
+  }
+
+  async status(keyId: string): Promise<KeyStatus | null> {
     const doc = await this.keys.findOne({ _id: keyId }, opts);
-    return doc ? toKey(doc) : null;
+    return doc ? toStatus(doc) : null;
   }
 
   async reserve(keyId: string, hold: CreditHold): Promise<boolean> {

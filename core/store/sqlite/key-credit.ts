@@ -11,6 +11,7 @@ import type {
   CreditHold,
   KeyCreditRepository,
   KeyRecord,
+  KeyStatus,
   NewKey,
 } from '../../keys/key-credit-repository';
 import { RECENT_CALLS } from '../../keys/key-credit-repository';
@@ -179,6 +180,16 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     return row ? this.read(row) : null;
   }
 
+  async status(keyId: string): Promise<KeyStatus | null> {
+    const row = this.q.keyById.get(keyId) as KeyRow | undefined;
+    if (!row) return null;
+    return {
+      ...this.read(row),
+      holds: (this.q.holdsOf.all(row.id) as HoldRow[]).map(toHold),
+      recent: (this.q.recentOf.all(row.id) as CallRow[]).map(toCall),
+    };
+  }
+
   async reserve(keyId: string, hold: CreditHold): Promise<boolean> {
     return this.reserveTx(keyId, hold);
   }
@@ -223,8 +234,6 @@ export class SqliteKeyCredit implements KeyCreditRepository {
       balanceMicro: row.balance,
       spentMicro: row.spent,
       calls: row.calls,
-      holds: (this.q.holdsOf.all(row.id) as HoldRow[]).map(toHold),
-      recent: (this.q.recentOf.all(row.id) as CallRow[]).map(toCall),
     };
   }
 }

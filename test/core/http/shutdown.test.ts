@@ -103,7 +103,7 @@ describe('graceful shutdown', function () {
     await new Promise((r) => setTimeout(r, 1600)); // the handler finishes after the stop: it must not charge
     const store = openSqliteStore(path.join(gw.dataDir, 'store'));
     try {
-      const doc = await store.keys.get(created.key_id);
+      const doc = await store.keys.status(created.key_id);
       expect(doc?.balanceMicro).to.equal(10000);
       expect(doc?.holds).to.deep.equal([]);
       expect(doc?.calls).to.equal(0);

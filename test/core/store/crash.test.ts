@@ -103,7 +103,7 @@ describe('crash: kill -9 at random points under broker load (real gateway proces
       try {
         let total = 0;
         for (const k of keys) {
-          const key = await store.keys.get(k.id);
+          const key = await store.keys.status(k.id);
           expect(key, `key ${k.id}`).to.not.equal(null);
           const answered = k.calls.filter((c) => c.answered).length;
           total += answered;

@@ -75,7 +75,7 @@ describe('retention sweep: what the store keeps, and for how long', () => {
 
     await new RetentionSweep(store, keys, idempotency, pino({ level: 'silent' }), 120_000).run(now);
 
-    const key = await store.keys.get('k');
+    const key = await store.keys.status('k');
     expect(key!.holds.map((h) => h.id)).to.deep.equal(['live']);
     expect(key!.balanceMicro).to.equal(10_000 - 2 * 1000 - 1000); // two charges, the live hold
     expect((await store.keys.usage('k', 10)).map((c) => c.holdId)).to.deep.equal(['recent']);
