@@ -61,7 +61,8 @@ class WriteQueue {
 
   private setSynchronous(mode: 'FULL' | 'NORMAL'): void {
     if (this.synchronous === mode) return;
-    this.db.pragma(`synchronous = ${mode}`);
+    // Not a prepared statement: SQLite applies this pragma when it compiles it.
+    this.db.exec(`PRAGMA synchronous = ${mode}`);
     this.synchronous = mode;
   }
 
