@@ -77,7 +77,7 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     debit: Statement;
     insertHold: Statement;
     holdOf: Statement;
-    deleteHold: Statement;
+    takeHold: Statement;
     spend: Statement;
     refund: Statement;
     insertCall: Statement;
@@ -105,9 +105,10 @@ export class SqliteKeyCredit implements KeyCreditRepository {
       debit: p('UPDATE keys SET balance = balance - ? WHERE id = ? AND balance >= ?'),
       insertHold: p('INSERT INTO holds (id, key_id, amount, broker_id, at) VALUES (?, ?, ?, ?, ?)'),
       holdOf: p('SELECT * FROM holds WHERE id = ? AND key_id = ?'),
-      deleteHold: p('DELETE FROM holds WHERE id = ?'),
-      spend: p('UPDATE keys SET spent = spent + ?, calls = calls + 1 WHERE id = ?'),
-      refund: p('UPDATE keys SET balance = balance + ? WHERE id = ?'),
+      // RETURNING: one statement where a read and a write would be two, on the broker's hot path.
+      takeHold: p('DELETE FROM holds WHERE id = ? AND key_id = ? RETURNING amount, broker_id'),
+      spend: p('UPDATE keys SET spent = spent + ?, calls = calls + 1 WHERE id = ? RETURNING *'),
+      refund: p('UPDATE keys SET balance = balance + ? WHERE id = ? RETURNING *'),
       insertCall: p(
         'INSERT INTO calls (hold_id, key_id, broker_id, price, status, at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -123,13 +124,12 @@ export class SqliteKeyCredit implements KeyCreditRepository {
       return true;
     });
     const close = (keyId: string, call: CallRecord, charged: boolean) => {
-      const hold = this.q.holdOf.get(call.holdId, keyId) as HoldRow | undefined;
+      const hold = this.q.takeHold.get(call.holdId, keyId) as
+        Pick<HoldRow, 'amount' | 'broker_id'> | undefined;
       if (!hold) return null;
-      this.q.deleteHold.run(hold.id);
-      if (charged) this.q.spend.run(hold.amount, keyId);
-      else this.q.refund.run(hold.amount, keyId);
+      const key = (charged ? this.q.spend : this.q.refund).get(hold.amount, keyId) as KeyRow;
       this.q.insertCall.run(
-        hold.id,
+        call.holdId,
         keyId,
         hold.broker_id,
         charged ? hold.amount : 0,
@@ -137,7 +137,7 @@ export class SqliteKeyCredit implements KeyCreditRepository {
         call.at.getTime(),
         call.requestId,
       );
-      return this.read(this.q.keyById.get(keyId) as KeyRow);
+      return this.read(key);
     };
     // A charge is acknowledged to the buyer: durable. A release lost in a power cut leaves the
     // hold, which the recovery sweep gives back: relaxed.

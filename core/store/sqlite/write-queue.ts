@@ -78,6 +78,8 @@ class WriteQueue {
       for (const b of batch) b.reject(err);
       return;
     }
+    // A lone change needs no savepoint: the transaction itself is its rollback.
+    if (batch.length === 1) return this.flushOne(batch[0]);
     for (const b of batch) {
       this.s.savepoint.run();
       try {
@@ -105,6 +107,17 @@ class WriteQueue {
       if (o.ok) b.resolve(o.value);
       else b.reject(o.err);
     });
+  }
+
+  private flushOne(b: Pending): void {
+    let value: unknown;
+    try {
+      value = b.run();
+      this.s.commit.run();
+    } catch (err) {
+      return this.refuseAll([b], err);
+    }
+    b.resolve(value);
   }
 
   private refuseAll(batch: Pending[], err: unknown): void {
