@@ -3,31 +3,10 @@
  * folder, on a fresh data directory and on one that already holds data. Median of N runs.
  *   node dist/bench/boot.js [runs]
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
-function bootOnce(dataDir: string): Promise<{ ms: number; plugins: number }> {
-  const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'main.js')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += String(c);
-      const m = /"plugins":(\d+).*gateway listening/.exec(out);
-      if (m) {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        child.once('exit', () => resolve({ ms, plugins: Number(m[1]) }));
-        child.kill('SIGTERM');
-      }
-    });
-    child.once('error', reject);
-  });
-}
+import { bootOnce } from './lib/boot';
 
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 7);

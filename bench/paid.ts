@@ -5,7 +5,7 @@
  *
  * 1. Signature checks on one core: viem's recoverTypedDataAddress, the gateway's verifier
  *    (tiny-secp256k1 + keccak), and the whole local check of a payment header (decode + checks).
- * 2. Load: the gateway (child process, embedded store, payments configured) with the facilitator
+ * 2. Load: the gateway (child process, SQLite store, payments configured) with the facilitator
  *    stand-in (child process) behind it, driven by autocannon; every paid request carries a fresh
  *    signed payment, so each one runs claim → /verify → handler → /settle → ledger writes.
  *    Preview and paid rounds are interleaved.
@@ -199,7 +199,7 @@ async function main(): Promise<void> {
   console.log('\n## Paid path vs preview path\n');
   console.log(table(rows));
   console.log(
-    `\npaid / preview throughput ratio: ${(avg('paid') / avg('preview')).toFixed(2)} (50 connections, ${seconds}s rounds, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}, embedded store)`,
+    `\npaid / preview throughput ratio: ${(avg('paid') / avg('preview')).toFixed(2)} (50 connections, ${seconds}s rounds, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}, SQLite store)`,
   );
 }
 

@@ -7,7 +7,6 @@
  *                                                `rows` registry corporations (SYNTHETIC)
  * RSS after 1,000,000 broker calls: `npm run bench:broker -- soak 1000000`.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import { openSqliteStore } from '../core/store/sqlite/sqlite-store';
 import type { GatewayStore } from '../core/store/gateway-store';
 import { importRegistryFile } from '../domain/registry/importer';
 import { corporateRegistryRepositories } from '../domain/registry/registry-repository';
+import { bootOnce } from './lib/boot';
 import { writeSyntheticRegistry } from './registry-synthetic';
 
 const pct = (sorted: number[], p: number) =>
@@ -112,31 +112,9 @@ async function latency(total: number): Promise<void> {
   }
 }
 
-/** Spawn to "gateway listening", in ms. */
-function boot(dataDir: string): Promise<number> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'main.js')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += String(c);
-      if (/gateway listening/.test(out)) {
-        const ms = performance.now() - started;
-        child.once('exit', () => resolve(ms));
-        child.kill('SIGTERM');
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`gateway exited with ${code}: ${out.slice(-500)}`)));
-    child.once('error', reject);
-  });
-}
-
 async function medianBoot(dataDir: string, runs = 5): Promise<number> {
   const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push(await boot(dataDir));
+  for (let i = 0; i < runs; i++) times.push((await bootOnce(dataDir)).ms);
   return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
 }
 
@@ -178,7 +156,7 @@ async function restart(rows: number): Promise<void> {
     console.log(`seeded ${rows} usage records in ${((performance.now() - t) / 1000).toFixed(0)} s`);
     const size = (f: string) => `${(statSync(path.join(storeDir, f)).size / 1e6).toFixed(0)} MB`;
     console.log(`gateway.sqlite ${size('gateway.sqlite')}, registry.sqlite ${size('registry.sqlite')}`);
-    await boot(empty); // warm the file cache for the code
+    await bootOnce(empty); // warm the file cache for the code
     const e = await medianBoot(empty);
     const f = await medianBoot(full);
     console.log(
