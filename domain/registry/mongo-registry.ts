@@ -105,14 +105,14 @@ export class MongoRegistry implements CorporateRegistryRepository {
 
   static async open(ctx: MongoContext): Promise<MongoRegistry> {
     await ctx.ensureIndexes(CORPORATIONS_COLLECTION, [
-      { key: { 'search.names': 1 } },
-      { key: { 'search.reading': 1 } },
-      { key: { 'search.english': 1 } },
-      { key: { prefecture_code: 1, 'search.names': 1 } },
+      { name: 'corporations_names', key: { 'search.names': 1 } },
+      { name: 'corporations_reading', key: { 'search.reading': 1 } },
+      { name: 'corporations_english', key: { 'search.english': 1 } },
+      { name: 'corporations_prefecture_names', key: { prefecture_code: 1, 'search.names': 1 } },
     ]);
     await ctx.ensureIndexes(IMPORTS_COLLECTION, [
-      { key: { status: 1, finished_at: -1, started_at: -1 } },
-      { key: { sha256: 1 } },
+      { name: 'imports_status_finished', key: { status: 1, finished_at: -1, started_at: -1 } },
+      { name: 'imports_sha256', key: { sha256: 1 } },
     ]);
     return new MongoRegistry(
       ctx.db.collection<CorporationDoc>(CORPORATIONS_COLLECTION),

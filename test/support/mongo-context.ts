@@ -1,9 +1,10 @@
 /**
- * A MongoContext over a database of one test's own, dropped when the test closes it, for the
+ * The MongoContext a real MongoDB store gives domain repositories (its index check, write concern
+ * and time bound), over a database of one test's own, dropped when the test closes it, for the
  * MongoDB legs of repository contracts (runs only with MONGODB_URI).
  */
-import { MongoClient } from 'mongodb';
 import type { MongoContext } from '../../core/store/gateway-store';
+import { connectMongoStore } from '../../core/store/mongo/mongo-store';
 
 let databases = 0;
 
@@ -11,22 +12,21 @@ export async function freshMongoContext(
   uri: string,
   label: string,
 ): Promise<{ ctx: MongoContext; close: () => Promise<void> }> {
-  const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 5_000 });
-  const db = client.db(`jpgw_${label}_${process.pid}_${Date.now()}_${++databases}`);
-  const ctx: MongoContext = {
-    db,
-    maxTimeMS: 10_000,
-    async ensureIndexes(collection, indexes) {
-      await db.collection(collection).createIndexes(indexes);
+  const store = await connectMongoStore(uri, `jpgw_${label}_${process.pid}_${Date.now()}_${++databases}`);
+  const ctx = await store.open<MongoContext>({
+    name: 'test context',
+    sqlite: () => {
+      throw new Error('a MongoDB store');
     },
-  };
+    mongodb: async (c) => c,
+  });
   return {
     ctx,
     close: async () => {
       try {
-        await db.dropDatabase();
+        await ctx.db.dropDatabase();
       } finally {
-        await client.close();
+        await store.close();
       }
     },
   };
