@@ -56,20 +56,27 @@ export class InvoiceFileError extends Error {
 
 const T_NUMBER = /^T[1-9]\d{12}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_COLUMNS: readonly InvoiceColumn[] = ['registrationDate', 'updateDate', 'disposalDate', 'expireDate'];
+const DATE_COLUMNS: readonly InvoiceColumn[] = [
+  'registrationDate',
+  'updateDate',
+  'disposalDate',
+  'expireDate',
+];
 
 /** What is wrong with a row, or null. */
 export function invoiceRowProblem(fields: readonly string[]): string | null {
   if (fields.length !== INVOICE_COLUMNS.length)
     return `${fields.length} columns where the register file has ${INVOICE_COLUMNS.length}`;
-  if (!T_NUMBER.test(fields[1])) return `"${fields[1].slice(0, 20)}" is not a registration number (T + 13 digits)`;
+  if (!T_NUMBER.test(fields[1]))
+    return `"${fields[1].slice(0, 20)}" is not a registration number (T + 13 digits)`;
   if (!/^[01]$/.test(fields[6])) return `latest must be 0 or 1, not "${fields[6].slice(0, 5)}"`;
   for (const c of DATE_COLUMNS) {
     const v = fields[INVOICE_COLUMNS.indexOf(c)];
     if (v !== '' && !DATE.test(v)) return `${c} "${v.slice(0, 20)}" is not a date (YYYY-MM-DD)`;
   }
   if (fields[7] === '') return 'registrationDate is empty';
-  if (fields.some((f) => f.includes('\uFFFD'))) return 'holds bytes that are not UTF-8 (the register files are UTF-8)';
+  if (fields.some((f) => f.includes('\uFFFD')))
+    return 'holds bytes that are not UTF-8 (the register files are UTF-8)';
   return null;
 }
 
@@ -85,7 +92,10 @@ export async function* readInvoiceFile(file: string): AsyncGenerator<{ row: Invo
     parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
   );
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: string[];
+      info: { lines: number };
+    }>) {
       const problem = invoiceRowProblem(record);
       if (problem) throw new InvoiceFileError(file, info.lines, problem);
       const row = Object.fromEntries(INVOICE_COLUMNS.map((c, i) => [c, record[i]])) as InvoiceRow;

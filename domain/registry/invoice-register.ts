@@ -8,6 +8,7 @@
  * https://www.invoice-kohyo.nta.go.jp/web-api/index.html.
  */
 import { inject, Lifecycle, scoped } from 'tsyringe';
+import { GATEWAY_STORE, type GatewayStore } from '../../core/store/gateway-store';
 import type { UpstreamConfig } from '../../config/env';
 import type {
   DataCoverage,
@@ -20,11 +21,20 @@ import { loadDataFile, snapshotProvenance, type TableProvenance } from '../share
 import { UPSTREAM_CONFIG } from '../shared/tokens';
 import { tokyoDate } from '../shared/tokyo-time';
 import { coverageOf } from '../shared/coverage';
-import { invoiceLiveSearched, invoiceSnapshotSearched } from './searched';
+import { invoiceFileSearched, invoiceLiveSearched, invoiceSnapshotSearched } from './searched';
+import type { InvoiceRow } from './invoice-file';
+import { invoiceRegisterStores, type InvoiceRegisterStore } from './invoice-store';
 import { unavailable, UpstreamError, UpstreamHttp, type UpstreamHttpOptions } from './upstream-http';
 
 export const INVOICE_TABLE = 'registry/invoice-registrations.json';
 export const NTA_INVOICE_UPSTREAM = 'NTA qualified-invoice-issuer Web-API';
+export const NTA_INVOICE_DOWNLOAD = {
+  name: '国税庁 適格請求書発行事業者公表サイト データダウンロード (NTA qualified invoice issuer register, published files)',
+  url: 'https://www.invoice-kohyo.nta.go.jp/download/',
+};
+/** How long what the imported register holds is taken as known before it is read again. */
+const IMPORTED_STATE_MS = 30_000;
+
 export const NTA_INVOICE_WEB_API = {
   name: '国税庁 適格請求書発行事業者公表システム Web-API (NTA qualified invoice issuer publication Web-API)',
   url: 'https://www.invoice-kohyo.nta.go.jp/web-api/index.html',
@@ -32,10 +42,12 @@ export const NTA_INVOICE_WEB_API = {
 
 export type RegistrationStatus = 'registered' | 'cancelled' | 'expired' | 'not_registered' | 'not_checked';
 /**
- * register_live: the NTA Web-API answered; secondary_source: a public copy of NTA register data
- * shows it (not the register itself); derived: T + corporate number, not checked at all.
+ * register_live: the NTA Web-API answered; register_file: the register as the NTA publishes it
+ * for download, imported by the operator (npm run import:registry); secondary_source: a public
+ * copy of NTA register data shows it (not the register itself); derived: T + corporate number,
+ * not checked at all.
  */
-export type RegistrationBasis = 'register_live' | 'secondary_source' | 'derived';
+export type RegistrationBasis = 'register_live' | 'register_file' | 'secondary_source' | 'derived';
 
 export interface RegistrationAnswer {
   registration_number: string;
@@ -150,8 +162,14 @@ export class InvoiceRegister {
   private readonly snapshot: Map<string, SnapshotRow>;
   private readonly client?: NtaInvoiceClient;
   private warned = false;
+  /** What the imported register files hold: registrations and the newest update date. */
+  private imported?: { count: number; asOf: string; at: number };
+  private store?: Promise<InvoiceRegisterStore>;
 
-  constructor(@inject(UPSTREAM_CONFIG) upstream: UpstreamConfig) {
+  constructor(
+    @inject(UPSTREAM_CONFIG) upstream: UpstreamConfig,
+    @inject(GATEWAY_STORE) private readonly gatewayStore: GatewayStore,
+  ) {
     const file = loadDataFile<{ registrations: SnapshotRow[] }>(INVOICE_TABLE);
     this.tableProvenance = file.provenance;
     this.snapshot = new Map(file.registrations.map((r) => [r.registration_number, r]));
@@ -167,11 +185,57 @@ export class InvoiceRegister {
     return this.client !== undefined;
   }
 
-  /** What a registration lookup searches: the live register, or the dated list of copies. */
+  /** What a registration lookup searches: the live register, the imported files, or the dated list of copies. */
   searched(now: Date): SearchedData {
-    return this.client
-      ? invoiceLiveSearched(now)
-      : invoiceSnapshotSearched(this.snapshot.size, this.tableProvenance.as_of);
+    if (this.client) return invoiceLiveSearched(now);
+    if (this.imported && this.imported.count > 0)
+      return invoiceFileSearched(this.imported.count, this.imported.asOf);
+    return invoiceSnapshotSearched(this.snapshot.size, this.tableProvenance.as_of);
+  }
+
+  /**
+   * A number the imported files do not hold: the files loaded may be only part of the register
+   * (the corporations' parts, say), so it is not called unregistered; a copy may still show it.
+   */
+  private notImported(t: string): RegistrationAnswer {
+    const row = this.snapshot.get(t);
+    if (row) return this.fromSnapshot(t, row);
+    const { count, asOf } = this.imported!;
+    return {
+      ...blank(t),
+      reason: `Not in the NTA register files imported here (${count} registrations, newest update ${asOf}), which may not be the whole register: not checked. A corporation's registration number, if it registered, is T + its corporate number.`,
+    };
+  }
+
+  private fromSnapshot(t: string, row: SnapshotRow): RegistrationAnswer {
+    return {
+      ...blank(t),
+      status: 'registered',
+      confirmed: false,
+      basis: 'secondary_source',
+      reason: seenReason(row),
+      name: row.name,
+      address: row.address ?? null,
+      registration_date: row.registration_date,
+      update_date: row.update_date ?? null,
+      seen_on: row.seen_on,
+      sources: row.sources,
+      cross_checked_against: row.cross_checked_against,
+    };
+  }
+
+  private registerFiles(): Promise<InvoiceRegisterStore> {
+    this.store ??= this.gatewayStore.open(invoiceRegisterStores);
+    return this.store;
+  }
+
+  /** Re-reads what the imported files hold when the last reading is older than IMPORTED_STATE_MS. */
+  private async refreshImported(): Promise<void> {
+    if (this.imported && Date.now() - this.imported.at < IMPORTED_STATE_MS) return;
+    const store = await this.registerFiles();
+    const [count, done] = await Promise.all([store.count(), store.completedImports()]);
+    const asOf = done.map((d) => d.as_of ?? '').reduce((a, b) => (b > a ? b : a), '');
+    this.imported = { count, asOf, at: Date.now() };
   }
 
   coverage(now: Date): DataCoverage {
@@ -185,6 +249,14 @@ export class InvoiceRegister {
         kind: 'live',
         as_of: now.toISOString(),
         sources: [NTA_INVOICE_WEB_API],
+        searched: this.searched(now),
+      };
+    }
+    if (this.imported && this.imported.count > 0) {
+      return {
+        kind: 'snapshot',
+        as_of: this.imported.asOf,
+        sources: [NTA_INVOICE_DOWNLOAD],
         searched: this.searched(now),
       };
     }
@@ -247,6 +319,16 @@ export class InvoiceRegister {
       }
       return out;
     }
+    await this.refreshImported();
+    if (this.imported && this.imported.count > 0) {
+      const rows = await (await this.registerFiles()).getMany(unique);
+      const today = tokyoDate(now).iso;
+      for (const t of unique) {
+        const row = rows.get(t);
+        out.set(t, row ? fromRegisterFile(row, today) : this.notImported(t));
+      }
+      return out;
+    }
     if (log && !this.warned) {
       this.warned = true;
       log.warn(
@@ -256,28 +338,30 @@ export class InvoiceRegister {
     }
     for (const t of unique) {
       const row = this.snapshot.get(t);
-      out.set(
-        t,
-        row
-          ? {
-              ...blank(t),
-              status: 'registered',
-              confirmed: false,
-              basis: 'secondary_source',
-              reason: seenReason(row),
-              name: row.name,
-              address: row.address ?? null,
-              registration_date: row.registration_date,
-              update_date: row.update_date ?? null,
-              seen_on: row.seen_on,
-              sources: row.sources,
-              cross_checked_against: row.cross_checked_against,
-            }
-          : blank(t),
-      );
+      out.set(t, row ? this.fromSnapshot(t, row) : blank(t));
     }
     return out;
   }
+}
+
+/** A registration as the imported register files show it: the NTA's own data, so confirmed. */
+function fromRegisterFile(row: InvoiceRow, today: string): RegistrationAnswer {
+  return {
+    registration_number: row.registratedNumber,
+    status: statusOn(row, today),
+    confirmed: true,
+    basis: 'register_file',
+    reason: null,
+    name: orNull(row.name),
+    address: orNull(row.address) ?? orNull(row.addressInside),
+    registration_date: orNull(row.registrationDate),
+    update_date: orNull(row.updateDate),
+    disposal_date: orNull(row.disposalDate),
+    expire_date: orNull(row.expireDate),
+    seen_on: null,
+    sources: [NTA_INVOICE_DOWNLOAD],
+    cross_checked_against: [],
+  };
 }
 
 /** A derived answer: T + corporate number, not checked. */

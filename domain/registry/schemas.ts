@@ -93,9 +93,9 @@ export const REGISTRATION_SCHEMA = {
         'true only when the NTA register itself answered (live Web-API); false for a registration seen in a public copy of register data, or only derived (T + number).',
     },
     basis: {
-      enum: ['register_live', 'secondary_source', 'derived'],
+      enum: ['register_live', 'register_file', 'secondary_source', 'derived'],
       description:
-        'register_live: the NTA invoice Web-API; secondary_source: a public copy of NTA register data; derived: T + corporate number, not checked.',
+        'register_live: the NTA invoice Web-API; register_file: the NTA register as published for download (full and differential files), imported here; secondary_source: a public copy of NTA register data; derived: T + corporate number, not checked.',
     },
     reason: {
       ...NULLABLE_STRING,

@@ -81,6 +81,17 @@ export function invoiceSnapshotSearched(records: number, asOf: string): Searched
   };
 }
 
+export function invoiceFileSearched(records: number, asOf: string): SearchedData {
+  return {
+    kind: 'snapshot',
+    as_of: asOf,
+    records,
+    unit: INVOICE_REGISTRATIONS,
+    complete: false,
+    note: `${records} registrations from the NTA register as published for download (full and differential files; newest update ${asOf}). A number not in them is answered as not checked, since the files imported may not be the whole register.`,
+  };
+}
+
 export function invoiceLiveSearched(now: Date): SearchedData {
   return {
     kind: 'live',
