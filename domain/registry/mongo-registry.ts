@@ -126,15 +126,17 @@ export class MongoRegistry implements CorporateRegistryRepository {
   ) {}
 
   static async open(ctx: MongoContext): Promise<MongoRegistry> {
+    // The names MongoDB gives these keys by default, which indexes created before names were
+    // required already carry: the gateway's ensureIndexes refuses an index without a name.
     await ctx.ensureIndexes(CORPORATIONS_COLLECTION, [
-      { key: { 'search.names': 1 } },
-      { key: { 'search.reading': 1 } },
-      { key: { 'search.english': 1 } },
-      { key: { prefecture_code: 1, 'search.names': 1 } },
+      { key: { 'search.names': 1 }, name: 'search.names_1' },
+      { key: { 'search.reading': 1 }, name: 'search.reading_1' },
+      { key: { 'search.english': 1 }, name: 'search.english_1' },
+      { key: { prefecture_code: 1, 'search.names': 1 }, name: 'prefecture_code_1_search.names_1' },
     ]);
     await ctx.ensureIndexes(IMPORTS_COLLECTION, [
-      { key: { status: 1, finished_at: -1, started_at: -1 } },
-      { key: { sha256: 1 } },
+      { key: { status: 1, finished_at: -1, started_at: -1 }, name: 'status_1_finished_at_-1_started_at_-1' },
+      { key: { sha256: 1 }, name: 'sha256_1' },
     ]);
     await ctx.ensureIndexes(EDINET_FILERS_COLLECTION, [
       { key: { generation: 1, corporate_number: 1 }, name: 'edinet_filers_by_number' },
