@@ -280,7 +280,9 @@ export class MongoRegistry implements CorporateRegistryRepository {
       }
       await this.edinetLists.updateOne({ _id: generation }, { $set: { ...counts } }, DURABLE);
       // The switch: the new generation is current before the old one stops being, so a reader
-      // always finds a complete list (either, for a moment); the old one is then removed.
+      // finds a complete list (either, for a moment). A read that picked the old generation just
+      // before its filers are removed below may miss them: one answer with edinet null, once.
+      // The old one is then removed.
       await this.edinetLists.updateOne({ _id: generation }, { $set: { current: true } }, DURABLE);
       await this.edinetLists.updateMany(
         { _id: { $ne: generation }, current: true },
