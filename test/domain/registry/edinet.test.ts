@@ -152,7 +152,12 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
   describe('import and answers (SQLite)', () => {
     storeLeg(async () => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-edinet-gw-'));
-      return { store: openSqliteStore(path.join(dataDir, 'store')), env: { DATA_DIR: dataDir }, dataDir };
+      // MONGODB_URI empty: this leg's gateway reads the SQLite store even in the MongoDB CI leg.
+      return {
+        store: openSqliteStore(path.join(dataDir, 'store')),
+        env: { DATA_DIR: dataDir, MONGODB_URI: '' },
+        dataDir,
+      };
     });
   });
 
