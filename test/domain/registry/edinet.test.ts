@@ -20,6 +20,7 @@ import {
   isEdinetCodeList,
   type EdinetFiler,
 } from '../../../domain/registry/edinet-code-list';
+import { edinetView } from '../../../domain/registry/edinet-answers';
 import { importEdinetFile } from '../../../domain/registry/edinet-importer';
 import {
   corporateRegistryRepositories,
@@ -146,6 +147,61 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
       expect(await refusal(write('cut.csv', head(12)))).to.equal(
         `cut.csv: line 1 declares ${parsed.rows.length} filers but 10 rows were read: the file is incomplete`,
       );
+    });
+  });
+
+  describe('the edinet object', () => {
+    const list = {
+      as_of: '2024-07-21',
+      source: { name: 'EDINET code list', url: 'https://disclosure2.edinet-fsa.go.jp/' },
+      file: 'EdinetcodeDlInfo.csv',
+      sha256: 'x',
+      imported_at: '2024-07-21T00:00:00.000Z',
+      filers: 0,
+      with_corporate_number: 0,
+    };
+    let filers: EdinetFiler[];
+    before(async () => {
+      filers = (await readAll(LIST)).filers;
+    });
+
+    it('gives capital in yen for domestic filers only, and the month of every fiscal year end', () => {
+      for (const f of filers) {
+        const view = edinetView([f], list)!;
+        const domestic = f.filer_type.startsWith('内国法人');
+        expect(view.capital_jpy, f.edinet_code).to.equal(
+          domestic && f.capital !== '' ? Number(f.capital) * 1_000_000 : null,
+        );
+        expect(view.fiscal_year_end_month === null, f.edinet_code).to.equal(f.fiscal_year_end === '');
+        if (view.fiscal_year_end_month !== null) {
+          expect(view.fiscal_year_end_month, f.fiscal_year_end).to.be.within(1, 12);
+          expect(f.fiscal_year_end.startsWith(`${view.fiscal_year_end_month}月`), f.fiscal_year_end).to.equal(
+            true,
+          );
+        }
+        expect(view.listed, f.edinet_code).to.equal(f.listing === '' ? null : f.listing === '上場');
+      }
+    });
+
+    it('shows one code per corporate number, listed and securities-report filers first, the others beside it', () => {
+      const byNumber = new Map<string, EdinetFiler[]>();
+      for (const f of filers.filter((x) => x.corporate_number)) {
+        byNumber.set(f.corporate_number, [...(byNumber.get(f.corporate_number) ?? []), f]);
+      }
+      const shared = [...byNumber.values()].filter((fs) => fs.length > 1);
+      expect(shared.length).to.be.greaterThan(0);
+      for (const fs of shared) {
+        const view = edinetView(fs, list)!;
+        const shown = fs.find((f) => f.edinet_code === view.edinet_code)!;
+        expect([view.edinet_code, ...view.other_edinet_codes].sort()).to.deep.equal(
+          fs.map((f) => f.edinet_code).sort(),
+        );
+        for (const other of fs.filter((f) => f !== shown)) {
+          const rank = (f: EdinetFiler) =>
+            (f.listing === '上場' ? 0 : 2) + (f.filer_type.includes('以外') ? 1 : 0);
+          expect(rank(shown), `${shown.edinet_code} before ${other.edinet_code}`).to.be.at.most(rank(other));
+        }
+      }
     });
   });
 
