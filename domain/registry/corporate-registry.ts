@@ -16,6 +16,7 @@ import { GATEWAY_STORE, type GatewayStore } from '../../core/store/gateway-store
 import { UPSTREAM_CONFIG } from '../shared/tokens';
 import { prefectureOf, registryProvenance, requireSearchableName } from './answers';
 import { BrandAliasMap } from './brand-aliases';
+import { EdinetLookup } from './edinet-answers';
 import { LiveRegistry } from './live-registry';
 import { NtaHoujinClient } from './nta-houjin-client';
 import { corporateRegistryRepositories } from './registry-repository';
@@ -133,6 +134,25 @@ export class CorporateRegistry {
     const source = await this.source();
     const found = await source.searchByName(name, { prefectureCode: prefecture?.code }, limit);
     return { source, prefecture, found, ...found };
+  }
+
+  /**
+   * The EDINET filers among these corporations. The code list is kept in the registry store
+   * whichever source answers corporations (snapshot, imported store or live NTA), so every answer
+   * is enriched alike; a store that cannot be read answers 503, as it does for corporations.
+   */
+  async edinet(corporateNumbers: readonly string[]): Promise<EdinetLookup> {
+    try {
+      const repo = await this.store.open(corporateRegistryRepositories);
+      const [list, filers] = await Promise.all([repo.edinetList(), repo.edinetFilersOf(corporateNumbers)]);
+      return new EdinetLookup(list, filers);
+    } catch (err) {
+      throw new RegistryUnavailableError(
+        'The EDINET code list in the registry store cannot be read right now.',
+        { upstream: 'registry store', cause: (err as Error).message.slice(0, 200) },
+        'Check the registry store (MONGODB_URI, or registry.sqlite in DATA_DIR/store) is reachable (docs/operations.md, "Registry and invoice upstreams").',
+      );
+    }
   }
 
   private openStore(): Promise<StoreRegistry> {

@@ -15,12 +15,15 @@
  * Every read carries maxTimeMS (buyers trigger them) and is projected to what it needs; the
  * importer's writes wait for a majority's journal instead.
  */
-import type { Collection, Filter } from 'mongodb';
+import { ObjectId, type Collection, type Filter } from 'mongodb';
 import type { MongoContext } from '../../core/store/gateway-store';
 import type { Corporation } from './corporation';
+import { byEdinetCode, type EdinetFiler } from './edinet-code-list';
 import { COUNT_CAP, HitCollector, keyMatcher } from './hit-collector';
 import type {
   CorporateRegistryRepository,
+  EdinetListRecord,
+  EdinetListStart,
   ImportRecord,
   ImportStart,
   ImportStats,
@@ -31,6 +34,8 @@ import { isSearchable, searchKeysOf } from './search-keys';
 
 const CORPORATIONS_COLLECTION = 'registry_corporations';
 const IMPORTS_COLLECTION = 'registry_imports';
+const EDINET_FILERS_COLLECTION = 'registry_edinet_filers';
+const EDINET_LISTS_COLLECTION = 'registry_edinet_lists';
 
 interface CorporationDoc {
   _id: string;
@@ -42,6 +47,21 @@ interface CorporationDoc {
 }
 
 type ImportDoc = Omit<ImportRecord, 'id'> & { _id: string };
+
+/**
+ * A filer of one generation (one import of the list): _id `generation/EDINET code`. An import
+ * writes a new generation, then points the lists document at it and deletes the others: without
+ * transactions, readers still see either the old list or the new one, never a mix.
+ */
+interface EdinetFilerDoc {
+  _id: string;
+  generation: string;
+  corporate_number: string | null;
+  filer: EdinetFiler;
+}
+
+/** One per generation; `current` on the one readers use. */
+type EdinetListDoc = EdinetListRecord & { _id: string; current: boolean };
 
 /** An import or a batch is acknowledged once a majority has it in its journal. */
 const DURABLE = { writeConcern: { w: 'majority', j: true } } as const;
@@ -100,23 +120,33 @@ export class MongoRegistry implements CorporateRegistryRepository {
   private constructor(
     private readonly corporations: Collection<CorporationDoc>,
     private readonly imports: Collection<ImportDoc>,
+    private readonly edinetFilerDocs: Collection<EdinetFilerDoc>,
+    private readonly edinetLists: Collection<EdinetListDoc>,
     private readonly maxTimeMS: number,
   ) {}
 
   static async open(ctx: MongoContext): Promise<MongoRegistry> {
+    // The names MongoDB gives these keys by default, which indexes created before names were
+    // required already carry: the gateway's ensureIndexes refuses an index without a name.
     await ctx.ensureIndexes(CORPORATIONS_COLLECTION, [
-      { name: 'corporations_names', key: { 'search.names': 1 } },
-      { name: 'corporations_reading', key: { 'search.reading': 1 } },
-      { name: 'corporations_english', key: { 'search.english': 1 } },
-      { name: 'corporations_prefecture_names', key: { prefecture_code: 1, 'search.names': 1 } },
+      { key: { 'search.names': 1 }, name: 'search.names_1' },
+      { key: { 'search.reading': 1 }, name: 'search.reading_1' },
+      { key: { 'search.english': 1 }, name: 'search.english_1' },
+      { key: { prefecture_code: 1, 'search.names': 1 }, name: 'prefecture_code_1_search.names_1' },
     ]);
     await ctx.ensureIndexes(IMPORTS_COLLECTION, [
-      { name: 'imports_status_finished', key: { status: 1, finished_at: -1, started_at: -1 } },
-      { name: 'imports_sha256', key: { sha256: 1 } },
+      { key: { status: 1, finished_at: -1, started_at: -1 }, name: 'status_1_finished_at_-1_started_at_-1' },
+      { key: { sha256: 1 }, name: 'sha256_1' },
     ]);
+    await ctx.ensureIndexes(EDINET_FILERS_COLLECTION, [
+      { key: { generation: 1, corporate_number: 1 }, name: 'edinet_filers_by_number' },
+    ]);
+    await ctx.ensureIndexes(EDINET_LISTS_COLLECTION, [{ key: { current: 1 }, name: 'edinet_lists_current' }]);
     return new MongoRegistry(
       ctx.db.collection<CorporationDoc>(CORPORATIONS_COLLECTION),
       ctx.db.collection<ImportDoc>(IMPORTS_COLLECTION),
+      ctx.db.collection<EdinetFilerDoc>(EDINET_FILERS_COLLECTION),
+      ctx.db.collection<EdinetListDoc>(EDINET_LISTS_COLLECTION),
       ctx.maxTimeMS,
     );
   }
@@ -224,5 +254,83 @@ export class MongoRegistry implements CorporateRegistryRepository {
   async findCompletedImport(sha256: string): Promise<ImportRecord | null> {
     const doc = await this.imports.findOne({ sha256, status: 'complete' }, { maxTimeMS: this.maxTimeMS });
     return doc ? importOf(doc) : null;
+  }
+
+  async replaceEdinetList(
+    list: EdinetListStart,
+    batches: AsyncIterable<readonly EdinetFiler[]>,
+  ): Promise<EdinetListRecord> {
+    const generation = new ObjectId().toHexString();
+    const counts = { filers: 0, with_corporate_number: 0 };
+    await this.edinetLists.insertOne({ _id: generation, ...list, ...counts, current: false }, DURABLE);
+    try {
+      for await (const batch of batches) {
+        if (batch.length === 0) continue;
+        await this.edinetFilerDocs.insertMany(
+          batch.map((filer) => ({
+            _id: `${generation}/${filer.edinet_code}`,
+            generation,
+            corporate_number: filer.corporate_number || null,
+            filer,
+          })),
+          { ordered: false, ...DURABLE },
+        );
+        counts.filers += batch.length;
+        counts.with_corporate_number += batch.filter((f) => f.corporate_number).length;
+      }
+      await this.edinetLists.updateOne({ _id: generation }, { $set: { ...counts } }, DURABLE);
+      // The switch: the new generation is current before the old one stops being, so a reader
+      // finds a complete list (either, for a moment). A read that picked the old generation just
+      // before its filers are removed below may miss them: one answer with edinet null, once.
+      // The old one is then removed.
+      await this.edinetLists.updateOne({ _id: generation }, { $set: { current: true } }, DURABLE);
+      await this.edinetLists.updateMany(
+        { _id: { $ne: generation }, current: true },
+        { $set: { current: false } },
+        DURABLE,
+      );
+    } catch (err) {
+      await this.dropEdinetGenerations({ generation });
+      throw err;
+    }
+    await this.dropEdinetGenerations({ generation: { $ne: generation } });
+    return { ...list, ...counts };
+  }
+
+  private async dropEdinetGenerations(which: { generation: string | { $ne: string } }): Promise<void> {
+    await this.edinetFilerDocs.deleteMany(which, DURABLE);
+    await this.edinetLists.deleteMany({ _id: which.generation }, DURABLE);
+  }
+
+  async edinetList(): Promise<EdinetListRecord | null> {
+    const doc = await this.edinetLists.findOne({ current: true }, { maxTimeMS: this.maxTimeMS });
+    if (!doc) return null;
+    const { _id, current: _current, ...list } = doc;
+    return list;
+  }
+
+  async edinetFilers(corporateNumber: string): Promise<EdinetFiler[]> {
+    return (await this.edinetFilersOf([corporateNumber])).get(corporateNumber) ?? [];
+  }
+
+  async edinetFilersOf(corporateNumbers: readonly string[]): Promise<Map<string, EdinetFiler[]>> {
+    const out = new Map<string, EdinetFiler[]>();
+    const numbers = [...new Set(corporateNumbers)].filter((n) => n !== '');
+    if (numbers.length === 0) return out;
+    const list = await this.edinetLists.findOne(
+      { current: true },
+      { projection: { _id: 1 }, maxTimeMS: this.maxTimeMS },
+    );
+    if (!list) return out;
+    const docs = await this.edinetFilerDocs
+      .find(
+        { generation: list._id, corporate_number: { $in: numbers } },
+        { projection: { filer: 1 }, maxTimeMS: this.maxTimeMS },
+      )
+      .toArray();
+    for (const filer of docs.map((d) => d.filer).sort(byEdinetCode)) {
+      out.set(filer.corporate_number, [...(out.get(filer.corporate_number) ?? []), filer]);
+    }
+    return out;
   }
 }

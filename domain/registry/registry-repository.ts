@@ -7,7 +7,9 @@
  * bounded number of entries (HitCollector counts up to COUNT_CAP and says when it stopped).
  */
 import type { RepositoryFactory } from '../../core/store/gateway-store';
+import type { SourceRef } from '../../core/plugins/contract';
 import type { Corporation } from './corporation';
+import type { EdinetFiler } from './edinet-code-list';
 import { MongoRegistry } from './mongo-registry';
 import type { NameSearchBackend } from './search-backend';
 import { SqliteRegistry } from './sqlite-registry';
@@ -37,6 +39,23 @@ export interface ImportRecord extends ImportStart, Partial<ImportStats> {
   error?: string;
 }
 
+/** The EDINET code list the store holds: one at a time, each import replacing the last. */
+export interface EdinetListStart {
+  /** The list's date, from its first line (YYYY-MM-DD). */
+  as_of: string;
+  source: SourceRef;
+  file: string;
+  sha256: string;
+  imported_at: string;
+}
+
+export interface EdinetListRecord extends EdinetListStart {
+  /** Filers in the list. */
+  filers: number;
+  /** Filers with a corporate number: the ones an answer about a corporation can show. */
+  with_corporate_number: number;
+}
+
 export interface CorporateRegistryRepository extends NameSearchBackend {
   /**
    * Stores each corporation, replacing the one stored under its number, with its search keys
@@ -58,6 +77,22 @@ export interface CorporateRegistryRepository extends NameSearchBackend {
   listImports(status: ImportStatus): Promise<ImportRecord[]>;
   /** The completed import of a file with this SHA-256, if any. */
   findCompletedImport(sha256: string): Promise<ImportRecord | null>;
+
+  /**
+   * Replaces the EDINET code list with the filers these batches hold (the list is a full list each
+   * time: a filer missing from the newer list is gone). Readers see the old list until the new
+   * one is complete, then the new one alone; a failed read of the batches leaves the old list.
+   */
+  replaceEdinetList(
+    list: EdinetListStart,
+    batches: AsyncIterable<readonly EdinetFiler[]>,
+  ): Promise<EdinetListRecord>;
+  /** The list held, or null when none was imported. */
+  edinetList(): Promise<EdinetListRecord | null>;
+  /** The filers listed under this corporate number (usually one; a few corporations have two codes). */
+  edinetFilers(corporateNumber: string): Promise<EdinetFiler[]>;
+  /** The filers of each of these corporate numbers that has any, in EDINET code order. */
+  edinetFilersOf(corporateNumbers: readonly string[]): Promise<Map<string, EdinetFiler[]>>;
 }
 
 export const corporateRegistryRepositories: RepositoryFactory<CorporateRegistryRepository> = {

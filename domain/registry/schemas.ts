@@ -116,3 +116,67 @@ export const REGISTRATION_SCHEMA = {
     },
   },
 };
+
+/** The `edinet` object of answers about corporations (edinet-answers.ts EdinetView). */
+export const EDINET_SCHEMA = {
+  type: ['object', 'null'],
+  description:
+    "The corporation as the FSA's EDINET code list (EDINETコードリスト) lists it, looked up by corporate number; null when it is not a filer of the list held or no list is held (_provenance.notes says which list was searched).",
+  required: [
+    'edinet_code',
+    'other_edinet_codes',
+    'filer_type',
+    'name',
+    'en_name',
+    'securities_code',
+    'listed',
+    'industry',
+    'capital_jpy',
+    'fiscal_year_end',
+    'as_of',
+    'source',
+  ],
+  properties: {
+    edinet_code: { type: 'string', pattern: '^E[0-9]{5}$' },
+    other_edinet_codes: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Further EDINET codes listed under the same corporate number.',
+    },
+    filer_type: { type: 'string', description: '提出者種別, as listed' },
+    name: { type: 'string', description: '提出者名' },
+    en_name: {
+      ...NULLABLE_STRING,
+      description: '提出者名（英字）: the English name the company files under',
+    },
+    furigana: { ...NULLABLE_STRING, description: '提出者名（ヨミ）' },
+    securities_code: {
+      ...NULLABLE_STRING,
+      description:
+        "証券コード, five characters (72030); the exchange's four-character code is its first four",
+    },
+    listed: {
+      type: ['boolean', 'null'],
+      description: '上場区分: true 上場, false 非上場, null when not given',
+    },
+    industry: {
+      ...NULLABLE_STRING,
+      description: '提出者業種 (the TSE 33-industry classification for companies)',
+    },
+    consolidated: { type: ['boolean', 'null'], description: '連結の有無' },
+    capital_jpy: {
+      type: ['integer', 'null'],
+      description:
+        '資本金 in JPY (the list gives millions of yen for domestic filers; null for other filers)',
+    },
+    fiscal_year_end: { ...NULLABLE_STRING, description: '決算日 as listed (3月31日, 2月末日)' },
+    fiscal_year_end_month: { type: ['integer', 'null'], minimum: 1, maximum: 12 },
+    location: { ...NULLABLE_STRING, description: '所在地 as listed' },
+    as_of: { type: 'string', description: "The list's date (YYYY-MM-DD)" },
+    source: {
+      type: 'object',
+      required: ['name', 'url'],
+      properties: { name: { type: 'string' }, url: { type: 'string' } },
+    },
+  },
+};

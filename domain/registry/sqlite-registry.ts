@@ -18,9 +18,12 @@ import type { Statement } from 'better-sqlite3';
 import type { SqliteContext } from '../../core/store/gateway-store';
 import { writeTransaction, type Migration, type SqliteDatabase } from '../../core/store/sqlite/database';
 import type { Corporation } from './corporation';
+import { byEdinetCode, type EdinetFiler } from './edinet-code-list';
 import { COUNT_CAP, HitCollector, keyMatcher } from './hit-collector';
 import type {
   CorporateRegistryRepository,
+  EdinetListRecord,
+  EdinetListStart,
   ImportRecord,
   ImportStart,
   ImportStats,
@@ -78,6 +81,35 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX imports_by_status ON imports (status, finished_at, started_at);
       CREATE INDEX imports_by_sha256 ON imports (sha256, status);
+    `,
+  },
+  {
+    version: 2,
+    description: 'EDINET code list: filers by generation, the current list',
+    sql: `
+      -- An import writes a new generation beside the current one and switches in one commit, so
+      -- readers never see half a list (the batches of a read stream cannot share a transaction).
+      CREATE TABLE edinet_lists (
+        generation INTEGER PRIMARY KEY,
+        current INTEGER NOT NULL CHECK (current IN (0, 1)),
+        as_of TEXT NOT NULL,
+        source TEXT NOT NULL,
+        file TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        imported_at TEXT NOT NULL,
+        filers INTEGER NOT NULL DEFAULT 0,
+        with_corporate_number INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE UNIQUE INDEX edinet_lists_current ON edinet_lists (current) WHERE current = 1;
+      CREATE TABLE edinet_filers (
+        generation INTEGER NOT NULL,
+        edinet_code TEXT NOT NULL,
+        -- NULL for filers without one (individuals, foreign filers): kept, but no corporation's.
+        corporate_number INTEGER,
+        filer TEXT NOT NULL,
+        PRIMARY KEY (generation, edinet_code)
+      ) WITHOUT ROWID;
+      CREATE INDEX edinet_filers_by_number ON edinet_filers (generation, corporate_number, edinet_code);
     `,
   },
 ];
@@ -436,6 +468,82 @@ export class SqliteRegistry implements CorporateRegistryRepository {
       sha256,
     ) as ImportRow | undefined;
     return row ? importOf(row) : null;
+  }
+
+  async replaceEdinetList(
+    list: EdinetListStart,
+    batches: AsyncIterable<readonly EdinetFiler[]>,
+  ): Promise<EdinetListRecord> {
+    const generation = Number(
+      this.statement(
+        `INSERT INTO edinet_lists (current, as_of, source, file, sha256, imported_at)
+         VALUES (0, @as_of, @source, @file, @sha256, @imported_at)`,
+      ).run({ ...list, source: JSON.stringify(list.source) }).lastInsertRowid,
+    );
+    const insert = this.statement(
+      `INSERT INTO edinet_filers (generation, edinet_code, corporate_number, filer) VALUES (?, ?, ?, ?)`,
+    );
+    const counts = { filers: 0, with_corporate_number: 0 };
+    const writeBatch = writeTransaction(this.db, (filers: readonly EdinetFiler[]) => {
+      for (const f of filers) {
+        insert.run(generation, f.edinet_code, rowIdOf(f.corporate_number), JSON.stringify(f));
+        counts.filers++;
+        if (f.corporate_number) counts.with_corporate_number++;
+      }
+    });
+    const switchTo = writeTransaction(this.db, () => {
+      this.db.prepare('DELETE FROM edinet_filers WHERE generation <> ?').run(generation);
+      this.db.prepare('DELETE FROM edinet_lists WHERE generation <> ?').run(generation);
+      this.db
+        .prepare(
+          `UPDATE edinet_lists SET current = 1, filers = @filers, with_corporate_number = @with_corporate_number
+           WHERE generation = @generation`,
+        )
+        .run({ ...counts, generation });
+    });
+    try {
+      for await (const batch of batches) writeBatch(batch);
+      switchTo();
+    } catch (err) {
+      writeTransaction(this.db, () => {
+        this.db.prepare('DELETE FROM edinet_filers WHERE generation = ?').run(generation);
+        this.db.prepare('DELETE FROM edinet_lists WHERE generation = ?').run(generation);
+      })();
+      throw err;
+    }
+    return { ...list, ...counts };
+  }
+
+  async edinetList(): Promise<EdinetListRecord | null> {
+    const row = this.statement(
+      `SELECT as_of, source, file, sha256, imported_at, filers, with_corporate_number
+       FROM edinet_lists WHERE current = 1`,
+    ).get() as (Omit<EdinetListRecord, 'source'> & { source: string }) | undefined;
+    return row ? { ...row, source: JSON.parse(row.source) as EdinetListRecord['source'] } : null;
+  }
+
+  async edinetFilers(corporateNumber: string): Promise<EdinetFiler[]> {
+    return (await this.edinetFilersOf([corporateNumber])).get(corporateNumber) ?? [];
+  }
+
+  async edinetFilersOf(corporateNumbers: readonly string[]): Promise<Map<string, EdinetFiler[]>> {
+    const numbers = [...new Set(corporateNumbers.map(rowIdOf).filter((n) => n !== null))];
+    const out = new Map<string, EdinetFiler[]>();
+    if (numbers.length === 0) return out;
+    const rows = this.statement(
+      `SELECT f.filer FROM edinet_lists l
+       JOIN edinet_filers f INDEXED BY edinet_filers_by_number ON f.generation = l.generation
+         AND f.corporate_number IN (SELECT value FROM json_each(@numbers))
+       WHERE l.current = 1`,
+    )
+      .pluck()
+      .all({ numbers: JSON.stringify(numbers) }) as string[];
+    // Sorted here: a handful of rows, where an ORDER BY would cost SQLite a temporary b-tree.
+    const filers = rows.map((text) => JSON.parse(text) as EdinetFiler).sort(byEdinetCode);
+    for (const filer of filers) {
+      out.set(filer.corporate_number, [...(out.get(filer.corporate_number) ?? []), filer]);
+    }
+    return out;
   }
 }
 

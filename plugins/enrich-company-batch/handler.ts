@@ -10,11 +10,12 @@ import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { normalizeName } from '../../domain/registry/normalize';
 import type { NameSearchResult, RegistrySourceKind } from '../../domain/registry/registry-source';
 import { candidateView, type CandidateView } from '../../domain/registry/views';
+import type { EdinetView } from '../../domain/registry/edinet-answers';
 import { splitNames, type CompanyBatchQuery } from './query';
 
 export interface BatchResult {
   input: string;
-  best: CandidateView | null;
+  best: (CandidateView & { edinet: EdinetView | null }) | null;
   /** Corporations found in all for this name (before keeping the best). */
   candidates_found: number;
   note?: string;
@@ -61,18 +62,24 @@ export class CompanyBatchHandler implements EndpointHandler<CompanyBatchQuery, C
       const top = candidates[0];
       results.push({
         input: name,
-        best: top ? candidateView(top.match, top.corporation, source.sourceTag) : null,
+        best: top ? { ...candidateView(top.match, top.corporation, source.sourceTag), edinet: null } : null,
         candidates_found: report.matches.length,
       });
     }
     const numbers = results.flatMap((r) => (r.best ? [r.best.corporate_number] : []));
+    // One lookup for every name's best candidate.
+    const edinet = await this.registry.edinet(numbers);
+    for (const r of results) if (r.best) r.best.edinet = edinet.of(r.best.corporate_number);
     return {
       count: results.length,
       resolved: numbers.length,
       results,
       source: source.kind,
       _attribution: source.attribution,
-      _provenance: await this.registry.provenance(source, ctx.now, numbers, leastComplete),
+      _provenance: edinet.addTo(
+        await this.registry.provenance(source, ctx.now, numbers, leastComplete),
+        numbers,
+      ),
     };
   }
 }

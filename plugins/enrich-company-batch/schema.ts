@@ -1,5 +1,5 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { CANDIDATE_SCHEMA } from '../../domain/registry/schemas';
+import { CANDIDATE_SCHEMA, EDINET_SCHEMA } from '../../domain/registry/schemas';
 
 export const companyBatchPayloadSchema = {
   type: 'object',
@@ -14,7 +14,16 @@ export const companyBatchPayloadSchema = {
         required: ['input', 'best', 'candidates_found'],
         properties: {
           input: { type: 'string' },
-          best: { oneOf: [CANDIDATE_SCHEMA, { type: 'null' }] },
+          best: {
+            oneOf: [
+              {
+                ...CANDIDATE_SCHEMA,
+                required: [...CANDIDATE_SCHEMA.required, 'edinet'],
+                properties: { ...CANDIDATE_SCHEMA.properties, edinet: EDINET_SCHEMA },
+              },
+              { type: 'null' },
+            ],
+          },
           candidates_found: { type: 'integer' },
           note: { type: 'string' },
         },

@@ -10,6 +10,7 @@ import { answering } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { lookupDomain, type DomainCandidate } from '../../domain/registry/domain-lookup';
 import { DomainMap, parseHost, type ParsedHost } from '../../domain/registry/domain-map';
+import type { EdinetView } from '../../domain/registry/edinet-answers';
 import type { RegistrySourceKind } from '../../domain/registry/registry-source';
 import type { CompanyByDomainQuery } from './query';
 
@@ -20,7 +21,7 @@ export interface CompanyByDomainPayload extends EndpointPayload {
   input: string;
   host: ParsedHost;
   count: number;
-  candidates: DomainCandidate[];
+  candidates: Array<DomainCandidate & { edinet: EdinetView | null }>;
   source: RegistrySourceKind;
 }
 
@@ -50,12 +51,9 @@ export class CompanyByDomainHandler implements EndpointHandler<CompanyByDomainQu
     const host = parseHost(query.domain)!;
     const source = await this.registry.source();
     const { candidates, found } = await lookupDomain(host, source, this.domains, CANDIDATES);
-    const provenance = await this.registry.provenance(
-      source,
-      ctx.now,
-      candidates.map((c) => c.corporate_number),
-      found,
-    );
+    const numbers = candidates.map((c) => c.corporate_number);
+    const edinet = await this.registry.edinet(numbers);
+    const provenance = edinet.addTo(await this.registry.provenance(source, ctx.now, numbers, found), numbers);
     const mapped = candidates.filter((c) => c.match_mode === 'domain_map');
     const mapSources = mapped.flatMap((c) => c.domain_sources ?? []);
     const mapChecks = mapped.flatMap((c) => c.domain_cross_checked_against ?? []);
@@ -64,7 +62,7 @@ export class CompanyByDomainHandler implements EndpointHandler<CompanyByDomainQu
       input: query.domain,
       host,
       count: candidates.length,
-      candidates,
+      candidates: candidates.map((c) => ({ ...c, edinet: edinet.of(c.corporate_number) })),
       source: source.kind,
       _attribution: `${source.attribution}; domain operators from the documents listed with each domain_map candidate`,
       _provenance: {

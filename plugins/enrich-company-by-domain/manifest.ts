@@ -13,7 +13,7 @@ export default definePlugin({
   summary:
     'Corporations behind a web domain: curated domain map plus label matching, each with a reliability',
   description:
-    'Reads a host name or URL, finds the corporations a sourced domain map names for it or its parent domains, then matches the domain label against English names, romaji readings, aliases and names. Each candidate says how it was found (domain_map or domain_label) and carries match_reliability.',
+    "Reads a host name or URL, finds the corporations a sourced domain map names for it or its parent domains, then matches the domain label against English names, romaji readings, aliases and names. Each candidate says how it was found (domain_map or domain_label) and carries match_reliability. Each candidate carries edinet: what the FSA's EDINET code list (its date in edinet.as_of) says of a filer (EDINET code, English name, securities code, listing, industry, capital, fiscal year end), or null when it is not a filer there.",
   source: {
     name: 'A domain map naming, per domain, the documents that show its operator; the NTA Corporate Number System',
     freshness: 'map as of its date; registry as for name lookups',

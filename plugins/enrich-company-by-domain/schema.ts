@@ -1,5 +1,5 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { CANDIDATE_SCHEMA } from '../../domain/registry/schemas';
+import { CANDIDATE_SCHEMA, EDINET_SCHEMA } from '../../domain/registry/schemas';
 
 export const companyByDomainPayloadSchema = {
   type: 'object',
@@ -21,8 +21,10 @@ export const companyByDomainPayloadSchema = {
       type: 'array',
       items: {
         ...CANDIDATE_SCHEMA,
+        required: [...CANDIDATE_SCHEMA.required, 'edinet'],
         properties: {
           ...CANDIDATE_SCHEMA.properties,
+          edinet: EDINET_SCHEMA,
           match_mode: { enum: ['domain_map', 'domain_label'] },
           matched_on: { type: 'string' },
           domain_sources: {

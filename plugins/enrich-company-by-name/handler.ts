@@ -8,6 +8,7 @@ import type {
 import { answering } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { derivedTNumber } from '../../domain/registry/corporate-number';
+import type { EdinetView } from '../../domain/registry/edinet-answers';
 import type { RegistrySourceKind } from '../../domain/registry/registry-source';
 import type { MatchMode } from '../../domain/registry/reliability';
 import { candidateView, type CandidateView } from '../../domain/registry/views';
@@ -16,6 +17,7 @@ import type { CompanyByNameQuery } from './query';
 
 export interface CompanyByNameCandidate extends CandidateView {
   t_number_if_registered: string;
+  edinet: EdinetView | null;
 }
 
 export interface CompanyByNamePayload extends EndpointPayload {
@@ -46,22 +48,20 @@ export class CompanyByNameHandler implements EndpointHandler<CompanyByNameQuery,
       candidates,
       found,
     } = await this.registry.searchByName(query.name, query.pref, query.limit);
+    const numbers = candidates.map((c) => c.corporation.corporate_number);
+    const edinet = await this.registry.edinet(numbers);
     return {
       query: { name: query.name, normalized_key: report.query.key, pref: pref ?? null, limit: query.limit },
       count: candidates.length,
       candidates: candidates.map((c) => ({
         ...candidateView(c.match, c.corporation, source.sourceTag),
         t_number_if_registered: derivedTNumber(c.corporation.corporate_number),
+        edinet: edinet.of(c.corporation.corporate_number),
       })),
       found_by_mode: report.found,
       source: source.kind,
       _attribution: source.attribution,
-      _provenance: await this.registry.provenance(
-        source,
-        ctx.now,
-        candidates.map((c) => c.corporation.corporate_number),
-        found,
-      ),
+      _provenance: edinet.addTo(await this.registry.provenance(source, ctx.now, numbers, found), numbers),
     };
   }
 }

@@ -1,5 +1,5 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { CANDIDATE_SCHEMA } from '../../domain/registry/schemas';
+import { CANDIDATE_SCHEMA, EDINET_SCHEMA } from '../../domain/registry/schemas';
 
 export const companyByNamePayloadSchema = {
   type: 'object',
@@ -11,9 +11,11 @@ export const companyByNamePayloadSchema = {
       type: 'array',
       items: {
         ...CANDIDATE_SCHEMA,
+        required: [...CANDIDATE_SCHEMA.required, 'edinet'],
         properties: {
           ...CANDIDATE_SCHEMA.properties,
           t_number_if_registered: { type: 'string', pattern: '^T[0-9]{13}$' },
+          edinet: EDINET_SCHEMA,
         },
       },
     },

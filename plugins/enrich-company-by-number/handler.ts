@@ -9,6 +9,7 @@ import { NotFoundError } from '../../core/plugins/errors';
 import { answering, combinedProvenance } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { derivedTNumber } from '../../domain/registry/corporate-number';
+import type { EdinetView } from '../../domain/registry/edinet-answers';
 import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
 import { normalizeName, type LegalFormMatch } from '../../domain/registry/normalize';
 import type { RegistrySourceKind } from '../../domain/registry/registry-source';
@@ -27,6 +28,8 @@ export interface CompanyByNumberPayload extends EndpointPayload {
     former: string[];
   };
   invoice: { t_number: string; registration: RegistrationAnswer };
+  /** The corporation in the FSA's EDINET code list; null when it is not a filer there. */
+  edinet: EdinetView | null;
   registry_source: RegistrySourceKind;
   invoice_source: 'live' | 'snapshot';
 }
@@ -62,6 +65,7 @@ export class CompanyByNumberHandler implements EndpointHandler<CompanyByNumberQu
     const tNumber = derivedTNumber(query.number);
     const registration = (await this.invoices.lookupMany([tNumber], ctx.now, ctx.log)).get(tNumber)!;
     const n = normalizeName(corporation.name);
+    const edinet = await this.registry.edinet([query.number]);
     return {
       corporate_number: query.number,
       corporation: corporationView(corporation),
@@ -74,11 +78,12 @@ export class CompanyByNumberHandler implements EndpointHandler<CompanyByNumberQu
         former: corporation.former_names.map((f) => f.name),
       },
       invoice: { t_number: tNumber, registration },
+      edinet: edinet.of(query.number),
       registry_source: source.kind,
       invoice_source: this.invoices.live ? 'live' : 'snapshot',
       _attribution: `${source.attribution}; invoice registration: National Tax Agency qualified invoice issuer publication`,
       _provenance: combinedProvenance(
-        await this.registry.provenance(source, ctx.now, [query.number]),
+        edinet.addTo(await this.registry.provenance(source, ctx.now, [query.number]), [query.number]),
         this.invoices.provenance(ctx.now, [registration]),
         'registry',
       ),

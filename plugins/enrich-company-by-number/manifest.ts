@@ -12,7 +12,7 @@ export default definePlugin({
   lifecycle: 'paid_open',
   summary: 'The structured corporate record behind a 13-digit corporate number, with its T-number status',
   description:
-    'Names in every script the register holds (legal, without legal form, furigana, English, former names), kind with its label, address in parts with post code, status and closure (date, cause, successor), the last change, and the qualified-invoice registration: confirmed from the register or only derived.',
+    "Names in every script the register holds (legal, without legal form, furigana, English, former names), kind with its label, address in parts with post code, status and closure (date, cause, successor), the last change, and the qualified-invoice registration: confirmed from the register or only derived. edinet adds what the FSA's EDINET code list (its date in edinet.as_of) says of a filer: EDINET code, English name, securities code, listing, industry, capital and fiscal year end; null when the corporation is not a filer there.",
   source: {
     name: 'NTA Corporate Number System; NTA qualified invoice issuer publication',
     freshness:
@@ -25,6 +25,10 @@ export default definePlugin({
   examples: [
     { title: 'A renamed corporation', query: { number: '5010401067252' } },
     { title: 'A national body', query: { number: '7000012050002' } },
+    {
+      title: 'A listed company: edinet gives its securities code and industry',
+      query: { number: '1180301018771' },
+    },
   ],
   errors: [
     {

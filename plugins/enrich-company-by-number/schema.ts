@@ -1,5 +1,5 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { CORPORATION_SCHEMA, REGISTRATION_SCHEMA } from '../../domain/registry/schemas';
+import { CORPORATION_SCHEMA, EDINET_SCHEMA, REGISTRATION_SCHEMA } from '../../domain/registry/schemas';
 
 export const companyByNumberPayloadSchema = {
   type: 'object',
@@ -8,6 +8,7 @@ export const companyByNumberPayloadSchema = {
     'corporation',
     'names',
     'invoice',
+    'edinet',
     'registry_source',
     'invoice_source',
     '_attribution',
@@ -29,6 +30,7 @@ export const companyByNumberPayloadSchema = {
         registration: REGISTRATION_SCHEMA,
       },
     },
+    edinet: EDINET_SCHEMA,
     registry_source: { enum: ['snapshot', 'store', 'live'] },
     invoice_source: { enum: ['snapshot', 'live'] },
     _attribution: { type: 'string' },

@@ -14,6 +14,7 @@ import type { Corporation } from '../../domain/registry/corporation';
 import { CHECK_DIGIT_ACCEPTED } from '../../domain/registry/dto-rules';
 import { lookupDomain } from '../../domain/registry/domain-lookup';
 import { DomainMap } from '../../domain/registry/domain-map';
+import type { EdinetView } from '../../domain/registry/edinet-answers';
 import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
 import type {
   NameSearchResult,
@@ -38,6 +39,8 @@ export interface ResolveCandidate {
   match_reliability: number;
   match_reliability_label: 'high' | 'medium' | 'low';
   _source: string;
+  /** The corporation in the FSA's EDINET code list; null when it is not a filer there. */
+  edinet: EdinetView | null;
 }
 
 export interface ResolvePayload extends EndpointPayload {
@@ -63,11 +66,12 @@ function byNumberCandidate(c: Corporation, mode: string, source: RegistrySource)
     match_reliability: 1,
     match_reliability_label: 'high',
     _source: source.sourceTag,
+    edinet: null,
   };
 }
 
 function slim(
-  v: Omit<ResolveCandidate, 'prefecture_name'> & { address: { prefecture_name: string | null } },
+  v: Omit<ResolveCandidate, 'prefecture_name' | 'edinet'> & { address: { prefecture_name: string | null } },
 ): ResolveCandidate {
   return {
     corporate_number_hint: v.corporate_number_hint,
@@ -80,6 +84,7 @@ function slim(
     match_reliability: v.match_reliability,
     match_reliability_label: v.match_reliability_label,
     _source: v._source,
+    edinet: null,
   };
 }
 
@@ -143,11 +148,12 @@ export class CompanyResolveHandler implements EndpointHandler<CompanyResolveQuer
       found = await source.searchByName(d.name, {}, ALTERNATES + 1);
       ranked = found.candidates.map((c) => slim(candidateView(c.match, c.corporation, source.sourceTag)));
     }
-    const registryProv = await this.registry.provenance(
-      source,
-      ctx.now,
-      ranked.map((r) => r.corporate_number_hint),
-      found,
+    const numbers = ranked.map((r) => r.corporate_number_hint);
+    const edinet = await this.registry.edinet(numbers);
+    for (const r of ranked) r.edinet = edinet.of(r.corporate_number_hint);
+    const registryProv = edinet.addTo(
+      await this.registry.provenance(source, ctx.now, numbers, found),
+      numbers,
     );
     return {
       q: query.q,

@@ -13,7 +13,7 @@ export default definePlugin({
   summary:
     'One input, whatever it is (number, T-number, domain or name), resolved to the best corporation plus alternates',
   description:
-    'Detects whether q is a 13-digit corporate number, a T-number, a domain or URL, or a name, says which (detected_as), and answers the best candidate with match_reliability plus alternates. A 13-digit number with a wrong check digit is refused with 422.',
+    "Detects whether q is a 13-digit corporate number, a T-number, a domain or URL, or a name, says which (detected_as), and answers the best candidate with match_reliability plus alternates. A 13-digit number with a wrong check digit is refused with 422. The best candidate and each alternate carry edinet: what the FSA's EDINET code list (its date in edinet.as_of) says of a filer (EDINET code, English name, securities code, listing, industry, capital, fiscal year end), or null when it is not a filer there.",
   source: {
     name: 'NTA Corporate Number System, a sourced domain map and brand alias map, the NTA invoice register for T-numbers',
     freshness:

@@ -1,5 +1,5 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { REGISTRATION_SCHEMA } from '../../domain/registry/schemas';
+import { EDINET_SCHEMA, REGISTRATION_SCHEMA } from '../../domain/registry/schemas';
 
 const CANDIDATE = {
   type: 'object',
@@ -10,6 +10,7 @@ const CANDIDATE = {
     'match_reliability',
     'match_reliability_label',
     '_source',
+    'edinet',
   ],
   properties: {
     corporate_number_hint: { type: 'string', pattern: '^[0-9]{13}$' },
@@ -34,6 +35,7 @@ const CANDIDATE = {
     match_reliability: { type: 'number', minimum: 0, maximum: 1 },
     match_reliability_label: { enum: ['high', 'medium', 'low'] },
     _source: { type: 'string' },
+    edinet: EDINET_SCHEMA,
   },
 };
 

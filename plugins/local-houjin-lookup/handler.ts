@@ -8,6 +8,7 @@ import type {
 import { isFlagOn } from '../../core/plugins/query-rules';
 import { answering } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
+import type { EdinetView } from '../../domain/registry/edinet-answers';
 import type { NormalizedName } from '../../domain/registry/normalize';
 import type { RegistrySourceKind } from '../../domain/registry/registry-source';
 import { RELIABILITY_SCALE, type MatchMode } from '../../domain/registry/reliability';
@@ -18,7 +19,7 @@ import type { HoujinLookupQuery } from './query';
 export interface HoujinLookupPayload extends EndpointPayload {
   query: { name: string; pref: Prefecture | null; limit: number };
   count: number;
-  candidates: CandidateView[];
+  candidates: Array<CandidateView & { edinet: EdinetView | null }>;
   source: RegistrySourceKind;
   diagnostics?: {
     normalized: NormalizedName;
@@ -47,18 +48,18 @@ export class HoujinLookupHandler implements EndpointHandler<HoujinLookupQuery, H
       candidates,
       found,
     } = await this.registry.searchByName(query.name, query.pref, query.limit);
+    const numbers = candidates.map((c) => c.corporation.corporate_number);
+    const edinet = await this.registry.edinet(numbers);
     const payload: HoujinLookupPayload = {
       query: { name: query.name, pref: pref ?? null, limit: query.limit },
       count: candidates.length,
-      candidates: candidates.map((c) => candidateView(c.match, c.corporation, source.sourceTag)),
+      candidates: candidates.map((c) => ({
+        ...candidateView(c.match, c.corporation, source.sourceTag),
+        edinet: edinet.of(c.corporation.corporate_number),
+      })),
       source: source.kind,
       _attribution: source.attribution,
-      _provenance: await this.registry.provenance(
-        source,
-        ctx.now,
-        candidates.map((c) => c.corporation.corporate_number),
-        found,
-      ),
+      _provenance: edinet.addTo(await this.registry.provenance(source, ctx.now, numbers, found), numbers),
     };
     if (isFlagOn(query.verbose)) {
       payload.diagnostics = {

@@ -11,7 +11,7 @@ export default definePlugin({
   lifecycle: 'paid_open',
   summary: 'Corporations by name: ranked candidates from five matching modes, each with a reliability score',
   description:
-    'Finds corporations by a name written in kanji, kana, romaji or English, with or without its legal form. Five modes find candidates (exact, brand alias, reading, prefix, partial); each candidate says which mode found it and carries match_reliability (0..1) with a high/medium/low label. Width, legal forms (株式会社, (株), ㈱, カブシキガイシャ ...), spaces, middle dots, long vowel marks and old kanji forms do not matter. pref filters by the head office prefecture.',
+    "Finds corporations by a name written in kanji, kana, romaji or English, with or without its legal form. Five modes find candidates (exact, brand alias, reading, prefix, partial); each candidate says which mode found it and carries match_reliability (0..1) with a high/medium/low label. Width, legal forms (株式会社, (株), ㈱, カブシキガイシャ ...), spaces, middle dots, long vowel marks and old kanji forms do not matter. pref filters by the head office prefecture. Each candidate carries edinet: what the FSA's EDINET code list (its date in edinet.as_of) says of a filer (EDINET code, English name, securities code, listing, industry, capital, fiscal year end), or null when it is not a filer there.",
   source: {
     name: 'NTA Corporate Number System, and a brand alias map (English and former names from EDINET, common names from public pages)',
     freshness:

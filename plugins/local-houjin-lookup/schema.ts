@@ -1,5 +1,5 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { CANDIDATE_SCHEMA } from '../../domain/registry/schemas';
+import { CANDIDATE_SCHEMA, EDINET_SCHEMA } from '../../domain/registry/schemas';
 
 export const houjinLookupPayloadSchema = {
   type: 'object',
@@ -7,7 +7,14 @@ export const houjinLookupPayloadSchema = {
   properties: {
     query: { type: 'object' },
     count: { type: 'integer' },
-    candidates: { type: 'array', items: CANDIDATE_SCHEMA },
+    candidates: {
+      type: 'array',
+      items: {
+        ...CANDIDATE_SCHEMA,
+        required: [...CANDIDATE_SCHEMA.required, 'edinet'],
+        properties: { ...CANDIDATE_SCHEMA.properties, edinet: EDINET_SCHEMA },
+      },
+    },
     source: { enum: ['snapshot', 'store', 'live'] },
     diagnostics: {
       type: 'object',

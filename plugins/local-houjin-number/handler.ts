@@ -8,6 +8,7 @@ import type {
 import { NotFoundError } from '../../core/plugins/errors';
 import { answering } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
+import type { EdinetView } from '../../domain/registry/edinet-answers';
 import type { RegistrySourceKind } from '../../domain/registry/registry-source';
 import { corporationView, type CorporationView } from '../../domain/registry/views';
 import type { HoujinNumberQuery } from './query';
@@ -15,6 +16,8 @@ import type { HoujinNumberQuery } from './query';
 export interface HoujinNumberPayload extends EndpointPayload {
   corporate_number: string;
   corporation: CorporationView;
+  /** The corporation in the FSA's EDINET code list; null when it is not a filer there. */
+  edinet: EdinetView | null;
   source: RegistrySourceKind;
   diagnostics?: {
     check_digit: 'valid';
@@ -52,12 +55,16 @@ export class HoujinNumberHandler implements EndpointHandler<HoujinNumberQuery, H
         { corporate_number: query.number, source: source.kind, searched },
       );
     }
+    const edinet = await this.registry.edinet([query.number]);
     const payload: HoujinNumberPayload = {
       corporate_number: query.number,
       corporation: corporationView(corporation),
+      edinet: edinet.of(query.number),
       source: source.kind,
       _attribution: source.attribution,
-      _provenance: await this.registry.provenance(source, ctx.now, [query.number]),
+      _provenance: edinet.addTo(await this.registry.provenance(source, ctx.now, [query.number]), [
+        query.number,
+      ]),
     };
     if (query.verbose) {
       payload.diagnostics = {

@@ -11,7 +11,7 @@ export default definePlugin({
   lifecycle: 'paid_open',
   summary: 'One corporation by its 13-digit corporate number (法人番号), check digit verified',
   description:
-    'The registered name (with furigana and English name where registered), kind, head-office address in parts, status (active or closed, with the closure date, cause and successor), the last change and its date, and former names. A number whose check digit is wrong is refused with 422; a valid number no corporation holds answers 404.',
+    "The registered name (with furigana and English name where registered), kind, head-office address in parts, status (active or closed, with the closure date, cause and successor), the last change and its date, and former names. A number whose check digit is wrong is refused with 422; a valid number no corporation holds answers 404. edinet adds what the FSA's EDINET code list (its date in edinet.as_of) says of a filer: EDINET code, English name, securities code, listing, industry, capital and fiscal year end; null when the corporation is not a filer there.",
   source: {
     name: 'NTA Corporate Number System (Web-API v4 when configured; otherwise imported bulk download or the dated snapshot)',
     freshness:
@@ -22,7 +22,7 @@ export default definePlugin({
   handler: HoujinNumberHandler,
   payloadSchema: houjinNumberPayloadSchema,
   examples: [
-    { title: 'Toyota Motor Corporation', query: { number: '1180301018771' } },
+    { title: 'Toyota Motor Corporation (an EDINET filer: see edinet)', query: { number: '1180301018771' } },
     { title: 'A closed corporation, with diagnostics', query: { number: '1010001012570', verbose: true } },
   ],
   errors: [

@@ -1,12 +1,13 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { CORPORATION_SCHEMA } from '../../domain/registry/schemas';
+import { CORPORATION_SCHEMA, EDINET_SCHEMA } from '../../domain/registry/schemas';
 
 export const houjinNumberPayloadSchema = {
   type: 'object',
-  required: ['corporate_number', 'corporation', 'source', '_attribution', '_provenance'],
+  required: ['corporate_number', 'corporation', 'edinet', 'source', '_attribution', '_provenance'],
   properties: {
     corporate_number: { type: 'string', pattern: '^[0-9]{13}$' },
     corporation: CORPORATION_SCHEMA,
+    edinet: EDINET_SCHEMA,
     source: {
       enum: ['snapshot', 'store', 'live'],
       description:

@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { withRepo, type Opener } from '../../core/store/contract-support';
 import { checkDigitOf } from '../../../domain/registry/corporate-number';
 import type { Corporation } from '../../../domain/registry/corporation';
+import type { EdinetFiler } from '../../../domain/registry/edinet-code-list';
 import { COUNT_CAP } from '../../../domain/registry/hit-collector';
 import { englishKey, furiganaKey, nameKey } from '../../../domain/registry/normalize';
 import type { CorporateRegistryRepository } from '../../../domain/registry/registry-repository';
@@ -106,6 +107,40 @@ const QUERIES = [
   '気工業旧',
   'ラ電気工業',
 ];
+
+export function edinetFiler(code: number, fields: Partial<EdinetFiler> = {}): EdinetFiler {
+  return {
+    edinet_code: `E${String(code).padStart(5, '0')}`,
+    filer_type: '内国法人・組合',
+    listing: '上場',
+    consolidated: '有',
+    capital: '1000',
+    fiscal_year_end: '3月31日',
+    name: `テスト${code}株式会社`,
+    en_name: `Test ${code} Co., Ltd.`,
+    furigana: `テスト${code}カブシキガイシャ`,
+    location: '千代田区',
+    industry: '情報・通信業',
+    securities_code: `${1000 + code}0`,
+    corporate_number: numberOf(code),
+    ...fields,
+  };
+}
+
+async function* inBatches<T>(items: readonly T[], size: number, failAfter?: number): AsyncGenerator<T[]> {
+  for (let i = 0; i < items.length; i += size) {
+    if (failAfter !== undefined && i >= failAfter) throw new Error('the file stopped here');
+    yield items.slice(i, i + size);
+  }
+}
+
+const edinetStart = (asOf: string) => ({
+  as_of: asOf,
+  source: { name: `EDINET code list as of ${asOf}`, url: 'https://disclosure2.edinet-fsa.go.jp/' },
+  file: `EdinetcodeDlInfo-${asOf}.csv`,
+  sha256: `sha-${asOf}`,
+  imported_at: `${asOf}T12:00:00.000Z`,
+});
 
 async function upsertInBatches(repo: CorporateRegistryRepository, all: Corporation[]): Promise<void> {
   for (let i = 0; i < all.length; i += 1000) await repo.upsert(all.slice(i, i + 1000));
@@ -470,6 +505,78 @@ export function corporateRegistryContract(open: Opener<CorporateRegistryReposito
       expect(done.map((d) => d.id)).to.deep.equal(['c', 'a']);
       expect(done[0]).to.not.have.property('as_of');
       expect(done[1]).to.deep.equal(a);
+    });
+  });
+
+  describe('EDINET code list', () => {
+    it('holds no list until one is imported', async () => {
+      expect(await repo().edinetList()).to.equal(null);
+      expect(await repo().edinetFilers(numberOf(1))).to.deep.equal([]);
+      expect((await repo().edinetFilersOf([numberOf(1)])).size).to.equal(0);
+    });
+
+    it('finds filers by corporate number, keeps those without one, and states the list held', async () => {
+      const twoCodes = [edinetFiler(7, { corporate_number: numberOf(5) }), edinetFiler(5)];
+      const person = edinetFiler(9, { filer_type: '個人（組合発行者を除く）', corporate_number: '' });
+      const all = [
+        edinetFiler(1),
+        ...twoCodes,
+        person,
+        ...Array.from({ length: 300 }, (_, i) => edinetFiler(100 + i)),
+      ];
+      const held = await repo().replaceEdinetList(edinetStart('2024-07-21'), inBatches(all, 64));
+      const list = { ...edinetStart('2024-07-21'), filers: 304, with_corporate_number: 303 };
+      expect(held).to.deep.equal(list);
+      expect(await repo().edinetList()).to.deep.equal(list);
+      expect(await repo().edinetFilers(numberOf(1))).to.deep.equal([edinetFiler(1)]);
+      // One corporation under two EDINET codes: both, in code order.
+      expect(await repo().edinetFilers(numberOf(5))).to.deep.equal([twoCodes[1], twoCodes[0]]);
+      const many = await repo().edinetFilersOf([
+        numberOf(1),
+        numberOf(5),
+        numberOf(399),
+        numberOf(2),
+        '',
+        'x',
+      ]);
+      expect([...many.keys()].sort()).to.deep.equal([numberOf(1), numberOf(5), numberOf(399)].sort());
+      expect(many.get(numberOf(399))).to.deep.equal([edinetFiler(399)]);
+      expect(await repo().edinetFilers('')).to.deep.equal([]);
+    });
+
+    it('replaces the whole list: a filer missing from the newer list is gone', async () => {
+      await repo().replaceEdinetList(
+        edinetStart('2024-07-21'),
+        inBatches([edinetFiler(1), edinetFiler(2)], 1),
+      );
+      const renamed = edinetFiler(2, { name: '新社名株式会社', listing: '非上場', securities_code: '' });
+      await repo().replaceEdinetList(edinetStart('2024-08-01'), inBatches([renamed, edinetFiler(3)], 1));
+      expect(await repo().edinetList()).to.deep.equal({
+        ...edinetStart('2024-08-01'),
+        filers: 2,
+        with_corporate_number: 2,
+      });
+      expect(await repo().edinetFilers(numberOf(1))).to.deep.equal([]);
+      expect(await repo().edinetFilers(numberOf(2))).to.deep.equal([renamed]);
+      expect(await repo().edinetFilers(numberOf(3))).to.deep.equal([edinetFiler(3)]);
+    });
+
+    it('keeps the old list whole when reading the new one fails, and imports the next one cleanly', async () => {
+      const old = Array.from({ length: 50 }, (_, i) => edinetFiler(i + 1));
+      await repo().replaceEdinetList(edinetStart('2024-07-21'), inBatches(old, 10));
+      const newer = Array.from({ length: 50 }, (_, i) => edinetFiler(i + 1, { name: `改名${i}株式会社` }));
+      let failure: unknown;
+      await repo()
+        .replaceEdinetList(edinetStart('2024-08-01'), inBatches(newer, 10, 30))
+        .catch((err: unknown) => (failure = err));
+      expect((failure as Error).message).to.equal('the file stopped here');
+      expect((await repo().edinetList())?.as_of).to.equal('2024-07-21');
+      const got = await repo().edinetFilersOf(old.map((f) => f.corporate_number));
+      expect([...got.values()].flat()).to.deep.equal(old);
+      await repo().replaceEdinetList(edinetStart('2024-08-01'), inBatches(newer, 10));
+      expect((await repo().edinetList())?.filers).to.equal(50);
+      const now = await repo().edinetFilersOf(newer.map((f) => f.corporate_number));
+      expect([...now.values()].flat()).to.deep.equal(newer);
     });
   });
 }

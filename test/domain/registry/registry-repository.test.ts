@@ -83,6 +83,8 @@ describe('corporate registry on SQLite: query plans', () => {
     await repo.count();
     await repo.listImports('complete');
     await repo.findCompletedImport('x');
+    await repo.edinetList();
+    await repo.edinetFilersOf([corporation(1, '').corporate_number]);
 
     const reads = statements.filter((sql) => /^\s*SELECT/i.test(sql));
     expect(reads.length).to.be.greaterThan(10);
@@ -93,8 +95,9 @@ describe('corporate registry on SQLite: query plans', () => {
         .map((r) => r.detail)
         .join('; ');
       if (process.env.SHOW_PLANS) console.log(`${sql.replace(/\s+/g, ' ')}\n  => ${plan}`);
-      expect(plan, sql).to.not.match(/SCAN (corporations|search_keys|imports)\b/);
+      expect(plan, sql).to.not.match(/SCAN (corporations|search_keys|imports|edinet_filers|edinet_lists)\b/);
       expect(plan, sql).to.not.match(/TEMP B-TREE/);
+      if (/FROM edinet_lists l/.test(sql)) expect(plan, sql).to.match(/edinet_filers_by_number/);
       if (/prefecture_code = @pref/.test(sql) && !/MATCH/.test(sql)) {
         expect(plan, sql).to.match(/search_keys_by_prefecture/);
       }
