@@ -15,22 +15,22 @@ const SAMPLE_BYTES = 64 * 1024;
 
 /**
  * The encoding these first bytes are in, or null when they are ASCII only (nothing to decide on).
- * Japanese text in Shift_JIS is practically never valid UTF-8, so a strict UTF-8 decode decides;
- * bytes valid in neither are read as UTF-8, and the rows holding them are refused by line.
+ * Japanese text in Shift_JIS is practically never valid UTF-8, so a strict UTF-8 decode decides.
  */
 export function detectEncoding(sample: Buffer): NtaEncoding | null {
   if (!sample.some((b) => b > 0x7f)) return null;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(sample, { stream: true });
-    return 'utf-8';
-  } catch {
+  for (const encoding of NTA_ENCODINGS) {
     try {
-      new TextDecoder('shift_jis', { fatal: true }).decode(sample, { stream: true });
-      return 'shift_jis';
+      new TextDecoder(encoding, { fatal: true }).decode(sample, { stream: true });
+      return encoding;
     } catch {
-      return 'utf-8';
+      // not this one
     }
   }
+  // Damaged bytes: the encoding that reads more of them, so the rows refused are the damaged ones.
+  const unreadable = (e: NtaEncoding) =>
+    new TextDecoder(e).decode(sample, { stream: true }).split('\uFFFD').length;
+  return unreadable('shift_jis') < unreadable('utf-8') ? 'shift_jis' : 'utf-8';
 }
 
 /**
