@@ -90,8 +90,14 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: { force: { type: 'boolean' }, json: { type: 'boolean' }, encoding: { type: 'string' } },
   });
-  const encoding = values.encoding?.toLowerCase().replace(/^utf8$/, 'utf-8').replace(/^(sjis|cp932|windows-31j)$/, 'shift_jis');
-  if (positionals.length === 0 || (encoding !== undefined && !NTA_ENCODINGS.includes(encoding as NtaEncoding))) {
+  const encoding = values.encoding
+    ?.toLowerCase()
+    .replace(/^utf8$/, 'utf-8')
+    .replace(/^(sjis|cp932|windows-31j)$/, 'shift_jis');
+  if (
+    positionals.length === 0 ||
+    (encoding !== undefined && !NTA_ENCODINGS.includes(encoding as NtaEncoding))
+  ) {
     console.error(
       'usage: npm run import:registry -- <file.csv|file.zip> [more files] [--encoding utf-8|shift_jis] [--force] [--json]',
     );

@@ -115,7 +115,11 @@ export async function importRegistryFile(
   // An earlier run of this file still "running" was cut short (this run completes it): say so.
   for (const earlier of await registry.listImports('running')) {
     if (earlier.sha256 === sha256) {
-      await registry.failImport(earlier.id, now().toISOString(), `interrupted; the file was imported again (${importId})`);
+      await registry.failImport(
+        earlier.id,
+        now().toISOString(),
+        `interrupted; the file was imported again (${importId})`,
+      );
     }
   }
   await registry.startImport({
@@ -193,7 +197,8 @@ export async function importRegistryFile(
       if (batch.length >= batchSize) await flush();
     }
     await flush();
-    if (rows !== summary.rows) throw new Error(`${summary.file} changed while it was imported: import it again`);
+    if (rows !== summary.rows)
+      throw new Error(`${summary.file} changed while it was imported: import it again`);
   } catch (err) {
     await registry.failImport(importId, now().toISOString(), (err as Error).message.slice(0, 500));
     throw err;

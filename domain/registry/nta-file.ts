@@ -44,7 +44,10 @@ async function entriesOf(file: string): Promise<{ entries: Entry[]; close: () =>
   const name = path.basename(file);
   if (!/\.zip$/i.test(file)) {
     const { size } = await stat(file);
-    return { entries: [{ label: name, size, open: async () => createReadStream(file) }], close: () => undefined };
+    return {
+      entries: [{ label: name, size, open: async () => createReadStream(file) }],
+      close: () => undefined,
+    };
   }
   const zip = await openZip(file, false);
   const found: yauzl.Entry[] = [];
@@ -65,7 +68,10 @@ async function entriesOf(file: string): Promise<{ entries: Entry[]; close: () =>
     entries: found.map((e) => ({
       label: found.length === 1 ? name : `${name}:${e.fileName}`,
       size: e.uncompressedSize,
-      open: () => new Promise((resolve, reject) => zip.openReadStream(e, (err, s) => (err || !s ? reject(err) : resolve(s)))),
+      open: () =>
+        new Promise((resolve, reject) =>
+          zip.openReadStream(e, (err, s) => (err || !s ? reject(err) : resolve(s))),
+        ),
     })),
     close: () => zip.close(),
   };
@@ -88,7 +94,10 @@ function counting(onBytes: (n: number) => void): Transform {
 }
 
 /** Every record of the file, checked, in file order; throws NtaFileError on the first problem. */
-export async function* readNtaFile(file: string, options: NtaFileOptions = {}): AsyncGenerator<NtaFileRecord> {
+export async function* readNtaFile(
+  file: string,
+  options: NtaFileOptions = {},
+): AsyncGenerator<NtaFileRecord> {
   const { entries, close } = await entriesOf(file);
   try {
     for (const entry of entries) yield* readEntry(entry, options);
@@ -105,11 +114,20 @@ async function* readEntry(entry: Entry, options: NtaFileOptions): AsyncGenerator
   });
   const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
   // pipeline: an error of any stage (a damaged zip entry) ends the parser's iteration with it.
-  pipeline(await entry.open(), counting(options.onBytes ?? (() => undefined)), decoder, parser, () => undefined);
+  pipeline(
+    await entry.open(),
+    counting(options.onBytes ?? (() => undefined)),
+    decoder,
+    parser,
+    () => undefined,
+  );
   const cutShort = () => decoder.ended && !decoder.endsWithLineBreak;
   let line = 0;
   try {
-    for await (const { record: fields, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+    for await (const { record: fields, info } of parser as AsyncIterable<{
+      record: string[];
+      info: { lines: number };
+    }>) {
       line = info.lines;
       const problem = rowProblem(fields, encoding);
       if (problem) {
@@ -133,5 +151,10 @@ async function* readEntry(entry: Entry, options: NtaFileOptions): AsyncGenerator
 }
 
 function truncated(label: string, line: number, detail: string): NtaFileError {
-  return new NtaFileError('truncated', label, line, `the last line does not end with a line break (${detail})`);
+  return new NtaFileError(
+    'truncated',
+    label,
+    line,
+    `the last line does not end with a line break (${detail})`,
+  );
 }

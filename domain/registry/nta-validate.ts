@@ -25,12 +25,16 @@ const HINTS: Readonly<Record<NtaFileErrorCode, string>> = {
   encoding_mismatch:
     'The text is not in the encoding it was read as. Drop --encoding to detect it, or pass the one the file was downloaded in (Unicode edition: utf-8, Shift_JIS edition: shift_jis).',
   csv_syntax: 'The file is damaged or cut short: download it again.',
-  column_count: 'Not the NTA corporate-number layout (30 columns), or a damaged line: download the file again.',
+  column_count:
+    'Not the NTA corporate-number layout (30 columns), or a damaged line: download the file again.',
   truncated: 'The file is cut short (an interrupted download or copy): download it again.',
-  invalid_corporate_number: 'A corporate number fails its check digit: the file is damaged; download it again.',
-  unknown_process: 'A 処理区分 (process) code the NTA layout does not define: the file is damaged or not an NTA file.',
+  invalid_corporate_number:
+    'A corporate number fails its check digit: the file is damaged; download it again.',
+  unknown_process:
+    'A 処理区分 (process) code the NTA layout does not define: the file is damaged or not an NTA file.',
   invalid_date: 'A date that is not YYYY-MM-DD on the calendar: the file is damaged; download it again.',
-  invalid_field: 'A field with a value the NTA layout does not allow: the file is damaged; download it again.',
+  invalid_field:
+    'A field with a value the NTA layout does not allow: the file is damaged; download it again.',
 };
 
 /** A refused file: nothing of it was applied, and the import is recorded as failed with this message. */
@@ -61,7 +65,11 @@ function isCalendarDate(value: string): boolean {
   const m = DATE.exec(value);
   if (!m) return false;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+  return (
+    d.getUTCFullYear() === Number(m[1]) &&
+    d.getUTCMonth() === Number(m[2]) - 1 &&
+    d.getUTCDate() === Number(m[3])
+  );
 }
 
 const DATE_COLUMNS = ['changeDate', 'closeDate', 'assignmentDate'] as const;
@@ -111,7 +119,8 @@ export function rowProblem(fields: readonly string[], encoding: string): RowProb
   }
   for (const c of DATE_COLUMNS) {
     const v = get(c);
-    if (v !== '' && !isCalendarDate(v)) return { code: 'invalid_date', detail: `${c} "${v}" is not a date (YYYY-MM-DD)` };
+    if (v !== '' && !isCalendarDate(v))
+      return { code: 'invalid_date', detail: `${c} "${v}" is not a date (YYYY-MM-DD)` };
   }
   for (const [c, shape, what] of SHAPES) {
     const v = get(c);

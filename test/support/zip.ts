@@ -43,4 +43,3 @@ export function makeZip(files: Array<{ name: string; data: Buffer }>): Buffer {
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, ...centrals, end]);
 }
-

@@ -19,7 +19,12 @@ const CLI = path.join(__dirname, '..', '..', 'tools', 'import-registry.js');
 const ROWS = 60_000; // six batches of 10,000
 
 const storeOf = (dataDir: string) => path.join(dataDir, 'store', 'registry.sqlite');
-const envFor = (dataDir: string) => ({ ...process.env, DATA_DIR: dataDir, MONGODB_URI: '', LOG_LEVEL: 'silent' });
+const envFor = (dataDir: string) => ({
+  ...process.env,
+  DATA_DIR: dataDir,
+  MONGODB_URI: '',
+  LOG_LEVEL: 'silent',
+});
 
 /** Everything the registry holds, in a comparable order. */
 function dump(dataDir: string) {
@@ -72,7 +77,9 @@ describe('an import killed mid-way and run again (npm run import:registry)', fun
     await run(process.execPath, [CLI, file, '--json'], { env: envFor(clean) });
 
     const child = spawn(process.execPath, [CLI, file], { env: envFor(killed), stdio: 'ignore' });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
     // Kill it once two batches are committed and before the last one is.
     let seen = 0;
     while (seen < 20_000) {
