@@ -61,15 +61,18 @@ const COLUMN_INDEX = Object.fromEntries(NTA_COLUMNS.map((c, i) => [c, i])) as Re
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+// Files repeat few distinct dates: remembering the valid ones saves a Date per field and row.
+const VALID_DATES = new Set<string>();
+
 function isCalendarDate(value: string): boolean {
+  if (VALID_DATES.has(value)) return true;
   const m = DATE.exec(value);
   if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return (
-    d.getUTCFullYear() === Number(m[1]) &&
-    d.getUTCMonth() === Number(m[2]) - 1 &&
-    d.getUTCDate() === Number(m[3])
-  );
+  const [y, mo, d] = [Number(m[1]), Number(m[2]) - 1, Number(m[3])];
+  const date = new Date(Date.UTC(y, mo, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo || date.getUTCDate() !== d) return false;
+  if (VALID_DATES.size < 100_000) VALID_DATES.add(value);
+  return true;
 }
 
 const DATE_COLUMNS = ['changeDate', 'closeDate', 'assignmentDate'] as const;
