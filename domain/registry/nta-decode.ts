@@ -4,7 +4,6 @@
  * also reached as 'windows-31j', 'sjis', 'ms932') is the cp932 mapping: it decodes every row of
  * the NTA's Shift_JIS files, with 0x817C as the full-width hyphen-minus the Unicode edition holds.
  */
-import { Transform, type TransformCallback } from 'node:stream';
 import { TextDecoder } from 'node:util';
 
 export const NTA_ENCODINGS = ['utf-8', 'shift_jis'] as const;
@@ -34,68 +33,49 @@ export function detectEncoding(sample: Buffer): NtaEncoding | null {
 }
 
 /**
- * Bytes of either edition in, UTF-8 bytes out (what csv-parse reads), decoded as they stream so a
- * file of millions of rows is never held. Bytes the encoding cannot read become U+FFFD, which the
- * row check refuses with its line. Also notes whether the input ended with a line break: the NTA's
- * files do, so a last line without one was cut short.
+ * Bytes of either edition in, text out, as they stream: a file of millions of rows is never held.
+ * The first 64 KiB are held until the encoding is decided (unless forced). Bytes the encoding
+ * cannot read become U+FFFD, which the row check refuses with its line.
  */
-export class NtaDecoder extends Transform {
+export class NtaTextDecoder {
   encoding: NtaEncoding | null;
-  ended = false;
-  endsWithLineBreak = false;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
+  private held: Buffer[] = [];
+  private heldBytes = 0;
   private decoder: TextDecoder | null = null;
 
   constructor(
     forced: NtaEncoding | undefined,
     private readonly onEncoding: (encoding: NtaEncoding) => void,
   ) {
-    super();
-    this.encoding = forced ?? null;
+    this.encoding = null;
     if (forced) this.decide(forced);
   }
 
   private decide(encoding: NtaEncoding): void {
     this.encoding = encoding;
-    // UTF-8 passes through untouched: csv-parse decodes it (invalid bytes become U+FFFD).
-    if (encoding === 'shift_jis') this.decoder = new TextDecoder('shift_jis');
+    this.decoder = new TextDecoder(encoding);
     this.onEncoding(encoding);
   }
 
-  private pushDecoded(chunk: Buffer): void {
-    if (this.decoder) this.push(Buffer.from(this.decoder.decode(chunk, { stream: true }), 'utf8'));
-    else this.push(chunk);
+  /** The text of these bytes ('' while they are held to decide the encoding). */
+  decode(chunk: Buffer): string {
+    if (this.decoder) return this.decoder.decode(chunk, { stream: true });
+    this.held.push(chunk);
+    this.heldBytes += chunk.length;
+    return this.heldBytes < SAMPLE_BYTES ? '' : this.release();
   }
 
-  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
-    if (chunk.length > 0) this.endsWithLineBreak = chunk[chunk.length - 1] === 0x0a;
-    if (this.encoding !== null) {
-      this.pushDecoded(chunk);
-      return cb();
-    }
-    this.pending.push(chunk);
-    this.pendingBytes += chunk.length;
-    if (this.pendingBytes < SAMPLE_BYTES) return cb();
+  /** The rest of the text, once the bytes have ended. */
+  end(): string {
+    const text = this.decoder ? '' : this.release();
+    return text + this.decoder!.decode();
+  }
+
+  private release(): string {
+    const held = Buffer.concat(this.held);
+    this.held = [];
     // ASCII only so far reads the same in both: UTF-8, and a later Shift_JIS byte is refused by line.
-    this.releasePending();
-    cb();
-  }
-
-  private releasePending(): void {
-    const held = Buffer.concat(this.pending);
-    this.pending = [];
-    if (this.encoding === null) this.decide(detectEncoding(held) ?? 'utf-8');
-    if (held.length > 0) this.pushDecoded(held);
-  }
-
-  override _flush(cb: TransformCallback): void {
-    this.ended = true;
-    if (this.encoding === null) this.releasePending();
-    if (this.decoder) {
-      const rest = this.decoder.decode();
-      if (rest) this.push(Buffer.from(rest, 'utf8'));
-    }
-    cb();
+    this.decide(detectEncoding(held) ?? 'utf-8');
+    return this.decoder!.decode(held, { stream: true });
   }
 }

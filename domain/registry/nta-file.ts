@@ -1,17 +1,17 @@
 /**
  * Reads the records of an NTA bulk-download file as published: a CSV or the ZIP holding it (every
  * .csv entry in order), in the Unicode or the Shift_JIS edition. Everything streams (bytes, decoding,
- * csv-parse), so five million rows are never held; every row is checked (nta-validate.ts) and the
+ * splitting into rows), so five million rows are never held; every row is checked (nta-validate.ts) and the
  * first problem stops the read with a NtaFileError naming the file (and zip entry) and line.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, pipeline, type Readable } from 'node:stream';
-import { CsvError, parse } from 'csv-parse';
+import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import { NtaDecoder, type NtaEncoding } from './nta-decode';
+import { NtaTextDecoder, type NtaEncoding } from './nta-decode';
 import { recordFromFields, type NtaRecord } from './nta-layout';
+import { CsvSyntaxError, NtaRowSplitter, type SplitRow } from './nta-rows';
 import { NtaFileError, rowProblem } from './nta-validate';
 
 export interface NtaFileOptions {
@@ -84,15 +84,6 @@ export async function csvBytesOf(file: string): Promise<number> {
   return entries.reduce((s, e) => s + e.size, 0);
 }
 
-function counting(onBytes: (n: number) => void): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      onBytes(chunk.length);
-      cb(null, chunk);
-    },
-  });
-}
-
 /** Every record of the file, checked, in file order; throws NtaFileError on the first problem. */
 export async function* readNtaFile(
   file: string,
@@ -108,46 +99,52 @@ export async function* readNtaFile(
 
 async function* readEntry(entry: Entry, options: NtaFileOptions): AsyncGenerator<NtaFileRecord> {
   let encoding: NtaEncoding = options.encoding ?? 'utf-8';
-  const decoder = new NtaDecoder(options.encoding, (e) => {
+  const decoder = new NtaTextDecoder(options.encoding, (e) => {
     encoding = e;
     options.onEncoding?.(e);
   });
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
-  // pipeline: an error of any stage (a damaged zip entry) ends the parser's iteration with it.
-  pipeline(
-    await entry.open(),
-    counting(options.onBytes ?? (() => undefined)),
-    decoder,
-    parser,
-    () => undefined,
-  );
-  const cutShort = () => decoder.ended && !decoder.endsWithLineBreak;
-  let line = 0;
-  try {
-    for await (const { record: fields, info } of parser as AsyncIterable<{
-      record: string[];
-      info: { lines: number };
-    }>) {
-      line = info.lines;
+  const splitter = new NtaRowSplitter();
+  let endsWithLineBreak = false;
+  let ended = false;
+  const rowsOf = (text: string, end: boolean): SplitRow[] => {
+    try {
+      return splitter.push(text, end);
+    } catch (err) {
+      if (!(err instanceof CsvSyntaxError)) throw err;
+      if (end && !endsWithLineBreak) throw truncated(entry.label, err.line, err.message);
+      throw new NtaFileError('csv_syntax', entry.label, err.line, err.message);
+    }
+  };
+  function* checked(rows: SplitRow[]): Generator<NtaFileRecord> {
+    for (const { fields, line } of rows) {
       const problem = rowProblem(fields, encoding);
       if (problem) {
-        // The last record without its line break was cut: say so rather than what the cut broke.
-        if (cutShort()) throw truncated(entry.label, line, problem.detail);
+        // The last row without its line break was cut: say so rather than what the cut broke.
+        if (ended && !endsWithLineBreak) throw truncated(entry.label, line, problem.detail);
         throw new NtaFileError(problem.code, entry.label, line, problem.detail);
       }
       yield { record: recordFromFields(fields), line };
     }
-  } catch (err) {
-    if (err instanceof CsvError) {
-      const at = (err as CsvError & { lines?: number }).lines ?? line + 1;
-      if (cutShort()) throw truncated(entry.label, at, err.message);
-      throw new NtaFileError('csv_syntax', entry.label, at, err.message);
-    }
-    throw err;
-  } finally {
-    parser.destroy();
   }
-  if (cutShort() && line > 0) throw truncated(entry.label, line, 'the record is complete as far as it goes');
+  const stream = await entry.open();
+  let last = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      options.onBytes?.(chunk.length);
+      if (chunk.length > 0) endsWithLineBreak = chunk[chunk.length - 1] === 0x0a;
+      const rows = rowsOf(decoder.decode(chunk), false);
+      if (rows.length > 0) last = rows[rows.length - 1].line;
+      yield* checked(rows);
+    }
+    ended = true;
+    const rows = rowsOf(decoder.end(), true);
+    if (rows.length > 0) last = rows[rows.length - 1].line;
+    yield* checked(rows);
+  } finally {
+    stream.destroy();
+  }
+  if (!endsWithLineBreak && last > 0)
+    throw truncated(entry.label, last, 'the record is complete as far as it goes');
 }
 
 function truncated(label: string, line: number, detail: string): NtaFileError {
