@@ -2,7 +2,8 @@
  * The text encoding of an NTA bulk-download file. The NTA publishes each file twice: a Unicode
  * edition (UTF-8) and a Shift_JIS edition. WHATWG's Shift_JIS decoder (TextDecoder 'shift_jis',
  * also reached as 'windows-31j', 'sjis', 'ms932') is the cp932 mapping: it decodes every row of
- * the NTA's Shift_JIS files, with 0x817C as the full-width hyphen-minus the Unicode edition holds.
+ * the NTA's Shift_JIS files (0x817C comes out as U+FF0D, full-width hyphen-minus, as in cp932;
+ * a strict JIS X 0208 mapping would give U+2212).
  */
 import { TextDecoder } from 'node:util';
 

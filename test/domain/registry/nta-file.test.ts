@@ -21,7 +21,7 @@ import {
 import { splitCsvLine } from '../../support/csv-line';
 import { makeZip } from '../../support/zip';
 
-export const TOTTORI = '/work/shared/data/nta/31_tottori_all_20260731.csv';
+const TOTTORI = '/work/shared/data/nta/31_tottori_all_20260731.csv';
 
 /** The first `n` lines of the real file, as its bytes (CRLF line ends kept). */
 function sjisLines(n: number): Buffer {
