@@ -1,8 +1,10 @@
 /**
  * Imports NTA corporate-number bulk-download files into the store the gateway uses:
- *   npm run import:registry -- <file.csv|file.zip> [more files] [--force] [--json]
- * Files are Unicode-edition CSV (30 columns, no header) or zips of them, full (全件) or
- * differential (差分); several files are applied oldest first by the date in their names. The
+ *   npm run import:registry -- <file.csv|file.zip> [more files] [--encoding utf-8|shift_jis] [--force] [--json]
+ * Files are the NTA CSV (30 columns, no header; Unicode or Shift_JIS edition, detected unless
+ * --encoding says) or zips of them, full (全件) or differential (差分); several files are applied
+ * oldest first by the date in their names. A damaged file is refused whole (exit 65, the file,
+ * line, code and a hint on stderr) and nothing of it is written. The
  * store is the one the gateway is configured with (MONGODB_URI, else the SQLite files in
  * DATA_DIR/store); gateways running on it keep answering, and pick the import up once it completes.
  */
@@ -15,6 +17,8 @@ import { loadConfig } from '../config/env';
 import type { GatewayStore } from '../core/store/gateway-store';
 import { openGatewayStore } from '../core/store/open-gateway-store';
 import { dateInName, importRegistryFile, type ImportSummary } from '../domain/registry/importer';
+import { NTA_ENCODINGS, type NtaEncoding } from '../domain/registry/nta-decode';
+import { NtaFileError } from '../domain/registry/nta-validate';
 import {
   corporateRegistryRepositories,
   type CorporateRegistryRepository,
@@ -32,8 +36,9 @@ function describe(s: ImportSummary): string {
   if (s.skipped_already_imported)
     return `${s.file}: already imported (sha256 ${s.sha256.slice(0, 12)}), nothing to do`;
   const rate = s.seconds > 0 ? Math.round(s.rows / s.seconds) : s.rows;
+  const encoding = `${s.encoding ?? '-'}${s.encoding_forced ? ', as forced' : ', detected'}`;
   return [
-    `${s.file} (${s.kind}): ${s.rows} rows in ${s.seconds.toFixed(1)} s (${rate} rows/s)`,
+    `${s.file} (${s.kind}, ${encoding}): ${s.rows} rows in ${s.seconds.toFixed(1)} s (${rate} rows/s)`,
     `  created ${s.created}, updated ${s.updated}, unchanged ${s.unchanged}`,
     `  renamed ${s.renamed}, closed ${s.closed_now}, deleted ${s.deleted}; newest update date ${s.as_of ?? '-'}`,
   ].join('\n');
@@ -42,7 +47,7 @@ function describe(s: ImportSummary): string {
 export async function runImport(
   files: readonly string[],
   registry: CorporateRegistryRepository,
-  options: { force?: boolean; progress?: boolean } = {},
+  options: { force?: boolean; progress?: boolean; encoding?: NtaEncoding } = {},
 ): Promise<ImportSummary[]> {
   const summaries: ImportSummary[] = [];
   for (const file of orderFiles(files)) {
@@ -50,19 +55,26 @@ export async function runImport(
       options.progress === false
         ? undefined
         : new SingleBar({
-            format: `${path.basename(file)} [{bar}] {percentage}% | {rows} rows | {eta_formatted} left`,
+            format: `${path.basename(file)} {phase} [{bar}] {percentage}% | {rows} rows | {eta_formatted} left`,
             stream: process.stderr,
             noTTYOutput: true,
             notTTYSchedule: 5_000,
             hideCursor: true,
           });
-    bar?.start(1, 0, { rows: 0 });
+    bar?.start(1, 0, { rows: 0, phase: 'check' });
+    let phase = 'check';
     try {
       const summary = await importRegistryFile(registry, file, {
         force: options.force,
+        encoding: options.encoding,
         onProgress: (p) => {
+          // Each pass reads the whole file: the bar restarts (and its estimate) for the second.
+          if (p.phase !== phase) {
+            phase = p.phase;
+            bar?.start(Math.max(1, p.totalBytes), 0, { rows: 0, phase });
+          }
           bar?.setTotal(Math.max(1, p.totalBytes));
-          bar?.update(p.bytes, { rows: p.rows });
+          bar?.update(p.bytes, { rows: p.rows, phase });
         },
       });
       summaries.push(summary);
@@ -76,10 +88,19 @@ export async function runImport(
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { force: { type: 'boolean' }, json: { type: 'boolean' } },
+    options: { force: { type: 'boolean' }, json: { type: 'boolean' }, encoding: { type: 'string' } },
   });
-  if (positionals.length === 0) {
-    console.error('usage: npm run import:registry -- <file.csv|file.zip> [more files] [--force] [--json]');
+  const encoding = values.encoding
+    ?.toLowerCase()
+    .replace(/^utf8$/, 'utf-8')
+    .replace(/^(sjis|cp932|windows-31j)$/, 'shift_jis');
+  if (
+    positionals.length === 0 ||
+    (encoding !== undefined && !NTA_ENCODINGS.includes(encoding as NtaEncoding))
+  ) {
+    console.error(
+      'usage: npm run import:registry -- <file.csv|file.zip> [more files] [--encoding utf-8|shift_jis] [--force] [--json]',
+    );
     process.exit(64);
   }
   const missing = positionals.filter((f) => !existsSync(f));
@@ -102,11 +123,13 @@ async function main(): Promise<void> {
     const summaries = await runImport(positionals, registry, {
       force: values.force,
       progress: !values.json,
+      encoding: encoding as NtaEncoding | undefined,
     });
     if (values.json) console.log(JSON.stringify(summaries, null, 2));
     else for (const s of summaries) console.log(describe(s));
   } catch (err) {
     console.error(`import failed: ${(err as Error).message}`);
+    if (err instanceof NtaFileError) console.error(`hint: ${err.hint} Nothing of this file was imported.`);
     process.exitCode = 65;
   } finally {
     await store.close();

@@ -1,7 +1,12 @@
 /**
- * Imports NTA bulk-download files (全件データ or 差分データ, Unicode CSV, optionally zipped) into the
- * corporate registry repository. Streaming: records are read, merged with what is stored and
- * written in batches, so memory stays flat at five million rows.
+ * Imports NTA bulk-download files (全件データ or 差分データ, Unicode or Shift_JIS CSV, optionally
+ * zipped) into the corporate registry repository. Streaming: records are read, merged with what is
+ * stored and written in batches, so memory stays flat at five million rows.
+ *
+ * Two passes: the whole file is read and checked first (nta-file.ts), and only a file without a
+ * single bad row is applied, so a truncated, corrupt or wrongly decoded file changes nothing (it
+ * is recorded as failed with the error). An import cut short (a crash, a kill) is completed by
+ * running it again: every record is re-applied, which converges (below).
  *
  * Idempotent: a file whose SHA-256 already completed an import is skipped (unless forced), and
  * applying a record never regresses a corporation (an older update date changes nothing;
@@ -11,17 +16,16 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough, Transform, type Readable } from 'node:stream';
-import yauzl from 'yauzl';
 import { applyRecord, type Corporation } from './corporation';
-import { isValidCorporateNumber } from './corporate-number';
-import { streamNtaCsv } from './nta-csv';
-import { NtaLayoutError, type NtaRecord } from './nta-layout';
+import type { NtaEncoding } from './nta-decode';
+import { csvBytesOf, readNtaFile } from './nta-file';
+import type { NtaRecord } from './nta-layout';
 import type { CorporateRegistryRepository } from './registry-repository';
 
 export interface ImportProgress {
+  /** check: reading the whole file before writing anything; apply: writing it. */
+  phase: 'check' | 'apply';
   bytes: number;
   totalBytes: number;
   rows: number;
@@ -34,6 +38,8 @@ export interface ImportOptions {
    */
   batchSize?: number;
   force?: boolean;
+  /** Forces the text encoding; detected from the file's bytes otherwise. */
+  encoding?: NtaEncoding;
   onProgress?: (p: ImportProgress) => void;
   now?: () => Date;
 }
@@ -42,6 +48,9 @@ export interface ImportSummary {
   file: string;
   sha256: string;
   kind: 'full' | 'diff';
+  /** The text encoding the file was read in (null when skipped unread). */
+  encoding: NtaEncoding | null;
+  encoding_forced: boolean;
   skipped_already_imported: boolean;
   rows: number;
   created: number;
@@ -50,7 +59,6 @@ export interface ImportSummary {
   closed_now: number;
   renamed: number;
   deleted: number;
-  invalid_numbers: number;
   as_of: string | null;
   seconds: number;
 }
@@ -71,71 +79,6 @@ export function dateInName(file: string): string {
   return /(20\d{6})/.exec(path.basename(file))?.[1] ?? '';
 }
 
-interface Source {
-  stream: Readable;
-  totalBytes: number;
-}
-
-function countingStream(onBytes: (n: number) => void): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      onBytes(chunk.length);
-      cb(null, chunk);
-    },
-  });
-}
-
-/** The CSV bytes of a file: itself, or every .csv entry of a zip in order. */
-async function openCsv(file: string, onBytes: (n: number) => void): Promise<Source> {
-  if (!/\.zip$/i.test(file)) {
-    const { size } = await stat(file);
-    return { stream: createReadStream(file).pipe(countingStream(onBytes)), totalBytes: size };
-  }
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, autoClose: true }, (err, z) =>
-      err || !z ? reject(err) : resolve(z),
-    ),
-  );
-  const entries: yauzl.Entry[] = [];
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (e: yauzl.Entry) => {
-      if (/\.csv$/i.test(e.fileName)) entries.push(e);
-      zip.readEntry();
-    });
-    zip.on('end', () => resolve());
-    zip.on('error', reject);
-    zip.readEntry();
-  });
-  if (entries.length === 0) throw new NtaLayoutError(`${path.basename(file)} holds no .csv file`);
-  const out = new PassThrough();
-  const totalBytes = entries.reduce((s, e) => s + e.uncompressedSize, 0);
-  const reopened = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, z) =>
-      err || !z ? reject(err) : resolve(z),
-    ),
-  );
-  void (async () => {
-    try {
-      for (const entry of entries) {
-        const entryStream = await new Promise<Readable>((resolve, reject) =>
-          reopened.openReadStream(entry, (err, s) => (err || !s ? reject(err) : resolve(s))),
-        );
-        await new Promise<void>((resolve, reject) => {
-          entryStream.on('error', reject);
-          entryStream.on('end', resolve);
-          entryStream.pipe(countingStream(onBytes)).pipe(out, { end: false });
-        });
-      }
-      out.end();
-    } catch (err) {
-      out.destroy(err as Error);
-    } finally {
-      reopened.close();
-    }
-  })();
-  return { stream: out, totalBytes };
-}
-
 const same = (a: Corporation | undefined, b: Corporation): boolean =>
   a !== undefined && JSON.stringify(a) === JSON.stringify(b);
 
@@ -152,6 +95,8 @@ export async function importRegistryFile(
     file: path.basename(file),
     sha256,
     kind: kindOf(file),
+    encoding: null,
+    encoding_forced: options.encoding !== undefined,
     skipped_already_imported: false,
     rows: 0,
     created: 0,
@@ -160,7 +105,6 @@ export async function importRegistryFile(
     closed_now: 0,
     renamed: 0,
     deleted: 0,
-    invalid_numbers: 0,
     as_of: null,
     seconds: 0,
   };
@@ -168,6 +112,16 @@ export async function importRegistryFile(
     return { ...summary, skipped_already_imported: true, seconds: (Date.now() - started) / 1000 };
   }
   const importId = `${sha256.slice(0, 16)}-${now().getTime()}`;
+  // An earlier run of this file still "running" was cut short (this run completes it): say so.
+  for (const earlier of await registry.listImports('running')) {
+    if (earlier.sha256 === sha256) {
+      await registry.failImport(
+        earlier.id,
+        now().toISOString(),
+        `interrupted; the file was imported again (${importId})`,
+      );
+    }
+  }
   await registry.startImport({
     id: importId,
     file: summary.file,
@@ -176,12 +130,20 @@ export async function importRegistryFile(
     started_at: now().toISOString(),
   });
 
+  const totalBytes = await csvBytesOf(file);
+  let phase: ImportProgress['phase'] = 'check';
   let bytes = 0;
-  let totalBytes = 0;
-  const source = await openCsv(file, (n) => {
-    bytes += n;
-  });
-  totalBytes = source.totalBytes;
+  let rows = 0;
+  const read = () =>
+    readNtaFile(file, {
+      encoding: options.encoding,
+      onBytes: (n) => {
+        bytes += n;
+      },
+      onEncoding: (e) => {
+        summary.encoding = e;
+      },
+    });
   let batch: NtaRecord[] = [];
 
   const flush = async () => {
@@ -213,22 +175,30 @@ export async function importRegistryFile(
     }
     await registry.upsert(changed);
     batch = [];
-    options.onProgress?.({ bytes, totalBytes, rows: summary.rows });
+    options.onProgress?.({ phase, bytes, totalBytes, rows });
   };
 
   try {
-    for await (const { record, line } of streamNtaCsv(source.stream)) {
-      if (!isValidCorporateNumber(record.corporateNumber)) {
-        summary.invalid_numbers++;
-        throw new NtaLayoutError(`line ${line}: "${record.corporateNumber}" is not a valid corporate number`);
-      }
-      summary.rows++;
+    // Pass 1: every row checked, nothing written.
+    for await (const { record } of read()) {
+      rows++;
       if (record.updateDate && (!summary.as_of || record.updateDate > summary.as_of))
         summary.as_of = record.updateDate;
+      if (rows % batchSize === 0) options.onProgress?.({ phase, bytes, totalBytes, rows });
+    }
+    summary.rows = rows;
+    // Pass 2: applied in batches. The same checks run again, in case the file changed meanwhile.
+    phase = 'apply';
+    bytes = 0;
+    rows = 0;
+    for await (const { record } of read()) {
+      rows++;
       batch.push(record);
       if (batch.length >= batchSize) await flush();
     }
     await flush();
+    if (rows !== summary.rows)
+      throw new Error(`${summary.file} changed while it was imported: import it again`);
   } catch (err) {
     await registry.failImport(importId, now().toISOString(), (err as Error).message.slice(0, 500));
     throw err;
@@ -242,6 +212,6 @@ export async function importRegistryFile(
     updated: summary.updated,
     unchanged: summary.unchanged,
   });
-  options.onProgress?.({ bytes: totalBytes, totalBytes, rows: summary.rows });
+  options.onProgress?.({ phase, bytes: totalBytes, totalBytes, rows: summary.rows });
   return summary;
 }

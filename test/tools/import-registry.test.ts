@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { crc32, deflateRawSync } from 'node:zlib';
 import type { GatewayStore } from '../../core/store/gateway-store';
 import { openSqliteStore } from '../../core/store/sqlite/sqlite-store';
 import { checkDigitOf } from '../../domain/registry/corporate-number';
@@ -25,6 +24,7 @@ import { orderFiles, runImport } from '../../tools/import-registry';
 import { startTestGateway } from '../support/gateway';
 import { freshMongoContext } from '../support/mongo-context';
 import { makeRecord } from '../support/nta-standin';
+import { makeZip } from '../support/zip';
 
 const run = promisify(execFile);
 
@@ -35,7 +35,7 @@ function numberOf(i: number): string {
 
 function fullRecords(n: number): NtaRecord[] {
   return Array.from({ length: n }, (_, i) =>
-    makeRecord({
+    ntaRecord({
       sequenceNumber: String(i + 1),
       corporateNumber: numberOf(i),
       process: '01',
@@ -59,48 +59,9 @@ function fullRecords(n: number): NtaRecord[] {
 
 const csv = (records: NtaRecord[]) => records.map((r) => recordToCsvLine(r)).join('\n') + '\n';
 
-/** A zip (deflate) holding the given files: enough of the format for yauzl and the NTA downloads. */
-function makeZip(files: Array<{ name: string; data: Buffer }>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const f of files) {
-    const name = Buffer.from(f.name, 'utf8');
-    const compressed = deflateRawSync(f.data);
-    const crc = crc32(f.data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(f.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(f.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, compressed);
-    centrals.push(central, name);
-    offset += local.length + name.length + compressed.length;
-  }
-  const centralSize = centrals.reduce((s, b) => s + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, ...centrals, end]);
-}
+/** A record as the NTA files carry it: sequence number, correction flag and process always set. */
+const ntaRecord = (fields: Partial<NtaRecord>): NtaRecord =>
+  makeRecord({ sequenceNumber: '1', correct: '0', process: '01', ...fields });
 
 describe('registry importer (npm run import:registry)', () => {
   let dir: string;
@@ -128,7 +89,7 @@ describe('registry importer (npm run import:registry)', () => {
       closeDate: '2026-11-05',
       closeCause: '01',
     },
-    makeRecord({
+    ntaRecord({
       sequenceNumber: '3',
       corporateNumber: numberOf(9999),
       process: '01',
@@ -231,7 +192,7 @@ describe('registry importer (npm run import:registry)', () => {
 
   it('reads zips holding the CSV, as the NTA publishes them', async () => {
     const zip = path.join(dir, 'diff_20261115.zip');
-    const rec = makeRecord({
+    const rec = ntaRecord({
       corporateNumber: numberOf(5000),
       updateDate: '2026-11-15',
       name: '株式会社ジップ',
@@ -325,7 +286,7 @@ describe('registry importer (npm run import:registry)', () => {
       writeFileSync(
         extra,
         csv([
-          makeRecord({ corporateNumber: numberOf(6000), updateDate: '2026-11-20', name: '株式会社コマンド' }),
+          ntaRecord({ corporateNumber: numberOf(6000), updateDate: '2026-11-20', name: '株式会社コマンド' }),
         ]),
       );
       const cli = path.join(__dirname, '..', '..', 'tools', 'import-registry.js');

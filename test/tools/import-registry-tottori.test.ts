@@ -1,0 +1,202 @@
+/**
+ * End to end with the real NTA full file of Tottori as published (Shift_JIS edition, read from
+ * ../shared at run time, never copied here): imported by the command line as `npm run
+ * import:registry` runs it, then served by a gateway on that DATA_DIR on the preview, marketplace
+ * and broker surfaces. Every expected value is read from the file itself by an independent reader
+ * (TextDecoder + a regular-expression CSV split), not typed by hand.
+ */
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { splitCsvLine } from '../support/csv-line';
+import { startTestGateway, type TestGateway, type TestResponse } from '../support/gateway';
+
+const run = promisify(execFile);
+const TOTTORI = '/work/shared/data/nta/31_tottori_all_20260731.csv';
+const SECRET = 'tottori-secret-000000001';
+
+interface Row {
+  number: string;
+  process: string;
+  updateDate: string;
+  name: string;
+  kind: string;
+  closeDate: string;
+  closeCause: string;
+  successor: string;
+  latest: string;
+  furigana: string;
+  hihyoji: string;
+}
+
+function readRows(): Row[] {
+  const text = new TextDecoder('shift_jis', { fatal: true }).decode(readFileSync(TOTTORI));
+  return text
+    .split('\r\n')
+    .filter(Boolean)
+    .map(splitCsvLine)
+    .map((f) => ({
+      number: f[1],
+      process: f[2],
+      updateDate: f[4],
+      name: f[6],
+      kind: f[8],
+      closeDate: f[18],
+      closeCause: f[19],
+      successor: f[20],
+      latest: f[23],
+      furigana: f[28],
+      hihyoji: f[29],
+    }));
+}
+
+const count = <T>(xs: readonly T[], key: (x: T) => string) => {
+  const m = new Map<string, number>();
+  for (const x of xs) m.set(key(x), (m.get(key(x)) ?? 0) + 1);
+  return m;
+};
+
+(existsSync(TOTTORI) ? describe : describe.skip)(
+  'the real NTA Tottori file, imported by the command line and served',
+  function () {
+    this.timeout(120_000);
+    let dir: string;
+    let rows: Row[];
+    let stdout: string;
+    let stderr: string;
+    let gw: TestGateway;
+    let apiKey: string;
+    let pref: Row;
+    let closed: Row;
+    let company: Row;
+
+    before(async () => {
+      rows = readRows();
+      const names = count(rows, (r) => r.name);
+      const readings = count(rows, (r) => r.furigana);
+      const one = (r: Row) => r.latest === '1' && r.hihyoji === '0';
+      [pref] = rows.filter((r) => r.name === '鳥取県' && r.kind === '201');
+      // Closed (処理区分 21) because merged into another corporation (cause 11), naming its successor.
+      closed = rows.find(
+        (r) =>
+          one(r) &&
+          r.process === '21' &&
+          r.closeDate &&
+          r.closeCause === '11' &&
+          r.successor &&
+          names.get(r.name) === 1,
+      )!;
+      // A company named in kanji whose name and reading no other row shares: one answer to each search.
+      company = rows.find(
+        (r) =>
+          one(r) &&
+          r.kind === '301' &&
+          !r.closeDate &&
+          /^株式会社[\u4e00-\u9fff]{3,}$/.test(r.name) &&
+          names.get(r.name) === 1 &&
+          r.furigana.length >= 5 &&
+          readings.get(r.furigana) === 1 &&
+          !rows.some((o) => o !== r && o.name.includes(r.name.slice(4))),
+      )!;
+      expect(pref, '鳥取県 (kind 201) is in the file').to.not.equal(undefined);
+      expect(closed, 'a corporation closed by merger').to.not.equal(undefined);
+      expect(company, 'a company with a unique name and reading').to.not.equal(undefined);
+
+      dir = mkdtempSync(path.join(tmpdir(), 'jpgw-tottori-'));
+      const cli = path.join(__dirname, '..', '..', 'tools', 'import-registry.js');
+      ({ stdout, stderr } = await run(process.execPath, [cli, TOTTORI], {
+        env: { ...process.env, DATA_DIR: dir, MONGODB_URI: '', LOG_LEVEL: 'silent' },
+      }));
+      gw = await startTestGateway({
+        plugins: ['local-houjin-number', 'local-houjin-lookup'],
+        env: { DATA_DIR: dir, MARKETPLACE_SECRETS: SECRET, TRIAL_CREDIT_MICRO_USDC: '100000000' },
+        clock: '2026-11-23T03:00:00Z',
+      });
+      apiKey = (await gw.post('/keys/create', { owner_label: 'tottori' })).body.api_key;
+    });
+    after(async () => {
+      await gw?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('the command line detects Shift_JIS, reads every row, shows progress on stderr and says the encoding', () => {
+      const corporations = new Set(rows.map((r) => r.number)).size;
+      expect(stdout).to.contain(
+        `31_tottori_all_20260731.csv (full, shift_jis, detected): ${rows.length} rows`,
+      );
+      expect(stdout).to.contain(`created ${corporations}, updated 0, unchanged 0`);
+      const newest = rows.map((r) => r.updateDate).reduce((a, b) => (b > a ? b : a));
+      expect(stdout).to.contain(`newest update date ${newest}`);
+      expect(stderr).to.match(
+        new RegExp(`31_tottori_all_20260731\\.csv apply \\[=+\\] 100% \\| ${rows.length} rows`),
+      );
+    });
+
+    const surfaces = ['preview', 'marketplace', 'broker'] as const;
+    const call = (surface: (typeof surfaces)[number], endpoint: string, query: Record<string, string>) => {
+      const p = gw.gateway.registry.sold().find((s) => s.endpointId === endpoint)!;
+      const qs = new URLSearchParams(query).toString();
+      if (surface === 'preview') return gw.get(`/preview/v1/${p.tail}?${qs}`);
+      if (surface === 'marketplace')
+        return gw.get(`/marketplace/partner/v1/${p.tail}?${qs}`, { 'X-Marketplace-Proxy-Secret': SECRET });
+      return gw.post('/broker/call', { product_id: p.brokerId, query }, { 'X-API-Key': apiKey });
+    };
+    const ok = (res: TestResponse) => {
+      expect(res.status, res.text.slice(0, 300)).to.equal(200);
+      return res.body;
+    };
+
+    for (const surface of surfaces) {
+      it(`${surface}: 鳥取県 by its number, from the store, with what was searched`, async () => {
+        const body = ok(await call(surface, 'local-houjin-number', { number: pref.number }));
+        expect(body.source).to.equal('store');
+        expect(body.corporation).to.include({
+          corporate_number: pref.number,
+          name: '鳥取県',
+          status: 'active',
+        });
+        expect(body.corporation.kind).to.include({ code: '201', ja: '地方公共団体' });
+        const newest = rows.map((r) => r.updateDate).reduce((a, b) => (b > a ? b : a));
+        expect(body._provenance.searched).to.include({
+          kind: 'snapshot',
+          as_of: newest,
+          records: new Set(rows.map((r) => r.number)).size,
+          unit: 'corporations',
+          // One prefecture's file is not the whole register.
+          complete: false,
+        });
+      });
+
+      it(`${surface}: a corporation closed by merger, with its close date and cause`, async () => {
+        const body = ok(await call(surface, 'local-houjin-number', { number: closed.number }));
+        expect(body.corporation).to.include({ name: closed.name, status: 'closed' });
+        expect(body.corporation.closure).to.deep.include({
+          date: closed.closeDate,
+          successor_corporate_number: closed.successor,
+        });
+        expect(body.corporation.closure.cause).to.include({ code: '11', ja: '合併による解散等' });
+        expect(body.corporation.last_change.process).to.include({ code: '21' });
+      });
+
+      it(`${surface}: a Tottori company found by its kanji name and by its furigana`, async () => {
+        const byName = ok(await call(surface, 'local-houjin-lookup', { name: company.name.slice(4) }));
+        expect(byName.candidates[0]).to.include({
+          corporate_number: company.number,
+          legal_name: company.name,
+          match_mode: 'exact',
+          _source: 'registry_import',
+        });
+        const byReading = ok(await call(surface, 'local-houjin-lookup', { name: company.furigana }));
+        expect(byReading.candidates[0]).to.include({
+          corporate_number: company.number,
+          matched_on: 'furigana',
+          kana: company.furigana,
+        });
+        expect(byReading._provenance.searched.records).to.equal(new Set(rows.map((r) => r.number)).size);
+      });
+    }
+  },
+);
