@@ -1,15 +1,18 @@
 /**
- * Imports NTA corporate-number bulk-download files into the store the gateway uses:
+ * Imports the registry files we serve from into the store the gateway uses:
  *   npm run import:registry -- <file.csv|file.zip> [more files] [--encoding utf-8|shift_jis] [--force] [--json]
- * Files are the NTA CSV (30 columns, no header; Unicode or Shift_JIS edition, detected unless
- * --encoding says) or zips of them, full (全件) or differential (差分); several files are applied
- * oldest first by the date in their names. A damaged file is refused whole (exit 65, the file,
+ * Each file's format is recognised from its first bytes:
+ * - the NTA corporate-number files: CSV (30 columns, no header; Unicode or Shift_JIS edition,
+ *   detected unless --encoding says) or zips of them, full (全件) or differential (差分), applied
+ *   oldest first by the date in their names;
+ * - the FSA's EDINET code list (EdinetcodeDlInfo.csv, cp932);
+ * - the NTA invoice register files (適格請求書発行事業者公表情報, 24-column UTF-8 CSV). A damaged file is refused whole (exit 65, the file,
  * line, code and a hint on stderr) and nothing of it is written. The
  * store is the one the gateway is configured with (MONGODB_URI, else the SQLite files in
  * DATA_DIR/store); gateways running on it keep answering, and pick the import up once it completes.
  */
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
@@ -23,6 +26,70 @@ import {
   corporateRegistryRepositories,
   type CorporateRegistryRepository,
 } from '../domain/registry/registry-repository';
+import { isEdinetCodeList } from '../domain/registry/edinet-code-list';
+import { importEdinetFile, type EdinetImportSummary } from '../domain/registry/edinet-importer';
+import { InvoiceFileError, looksLikeInvoiceFile } from '../domain/registry/invoice-file';
+import { importInvoiceFile, type InvoiceImportSummary } from '../domain/registry/invoice-importer';
+import { invoiceRegisterStores } from '../domain/registry/invoice-store';
+
+export type FileFormat = 'nta' | 'edinet' | 'invoice';
+
+/** What a file is, from its first bytes (zips are the NTA's: other formats are imported unzipped). */
+export function formatOf(file: string): FileFormat {
+  if (/\.zip$/i.test(file)) return 'nta';
+  const fd = openSync(file, 'r');
+  const head = Buffer.alloc(4096);
+  const n = readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  if (isEdinetCodeList(head.subarray(0, n))) return 'edinet';
+  if (looksLikeInvoiceFile(head.subarray(0, n).toString('utf8'))) return 'invoice';
+  return 'nta';
+}
+
+export type AnySummary =
+  | ({ format: 'nta' } & ImportSummary)
+  | ({ format: 'edinet' } & EdinetImportSummary)
+  | ({ format: 'invoice' } & InvoiceImportSummary);
+
+/** Imports every file into its own repository: NTA files in date order, the others as given. */
+export async function importFiles(
+  files: readonly string[],
+  store: Pick<GatewayStore, 'open'>,
+  options: { force?: boolean; progress?: boolean; encoding?: NtaEncoding } = {},
+): Promise<AnySummary[]> {
+  const out: AnySummary[] = [];
+  const byFormat = new Map<FileFormat, string[]>();
+  for (const f of files) byFormat.set(formatOf(f), [...(byFormat.get(formatOf(f)) ?? []), f]);
+  const nta = byFormat.get('nta') ?? [];
+  if (nta.length > 0) {
+    const registry = await store.open(corporateRegistryRepositories);
+    for (const s of await runImport(nta, registry, options)) out.push({ format: 'nta', ...s });
+  }
+  for (const f of byFormat.get('edinet') ?? []) {
+    const registry = await store.open(corporateRegistryRepositories);
+    out.push({ format: 'edinet', ...(await importEdinetFile(registry, f, { force: options.force })) });
+  }
+  const invoices = byFormat.get('invoice') ?? [];
+  if (invoices.length > 0) {
+    const register = await store.open(invoiceRegisterStores);
+    for (const f of orderFiles(invoices)) {
+      out.push({ format: 'invoice', ...(await importInvoiceFile(register, f, { force: options.force })) });
+    }
+  }
+  return out;
+}
+
+function describeAny(s: AnySummary): string {
+  if (s.format === 'nta') return describe(s);
+  if (s.format === 'edinet') {
+    if (s.skipped)
+      return `${s.file}: EDINET code list of ${s.as_of}, ${s.skipped.replace(/_/g, ' ')}: nothing to do`;
+    return `${s.file} (EDINET code list of ${s.as_of}): ${s.filers} filers, ${s.with_corporate_number} with a corporate number`;
+  }
+  if (s.skipped_already_imported)
+    return `${s.file}: already imported (sha256 ${s.sha256.slice(0, 12)}), nothing to do`;
+  return `${s.file} (invoice register, ${s.kind}): ${s.rows} registrations in ${s.seconds.toFixed(1)} s; newest update ${s.as_of ?? '-'}`;
+}
 
 export function orderFiles(files: readonly string[]): string[] {
   // Stable: files without a date keep their command-line order, before dated ones.
@@ -110,26 +177,25 @@ async function main(): Promise<void> {
   }
   const config = loadConfig(process.env);
   let store: GatewayStore | undefined;
-  let registry: CorporateRegistryRepository;
   try {
     store = await openGatewayStore(config.gateway);
-    registry = await store.open(corporateRegistryRepositories);
   } catch (err) {
     console.error((err as Error).message);
     await store?.close();
     process.exit(75);
   }
   try {
-    const summaries = await runImport(positionals, registry, {
+    const summaries = await importFiles(positionals, store, {
       force: values.force,
       progress: !values.json,
       encoding: encoding as NtaEncoding | undefined,
     });
     if (values.json) console.log(JSON.stringify(summaries, null, 2));
-    else for (const s of summaries) console.log(describe(s));
+    else for (const s of summaries) console.log(describeAny(s));
   } catch (err) {
     console.error(`import failed: ${(err as Error).message}`);
     if (err instanceof NtaFileError) console.error(`hint: ${err.hint} Nothing of this file was imported.`);
+    if (err instanceof InvoiceFileError) console.error('hint: Nothing of this file was imported.');
     process.exitCode = 65;
   } finally {
     await store.close();

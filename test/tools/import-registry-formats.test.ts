@@ -1,0 +1,97 @@
+/**
+ * One command for every file: `npm run import:registry` recognises the NTA corporate-number
+ * files, the FSA's EDINET code list and the NTA invoice register files from their first bytes, and
+ * imports each into its own repository; a gateway on that DATA_DIR answers from all of them.
+ */
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { formatOf } from '../../tools/import-registry';
+import { startTestGateway } from '../support/gateway';
+import { invoiceRow, writeInvoiceFile } from '../support/invoice-register-file';
+
+const run = promisify(execFile);
+const CLI = path.join(__dirname, '..', '..', 'tools', 'import-registry.js');
+const EDINET = path.join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  '..',
+  'shared',
+  'data',
+  'edinet',
+  'EdinetcodeDlInfo-2024-07-21.csv',
+);
+const TOTTORI = path.join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  '..',
+  'shared',
+  'data',
+  'nta',
+  '31_tottori_all_20260731.csv',
+);
+
+describe('import:registry: one command for every file format', function () {
+  this.timeout(120_000);
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'jpgw-formats-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('recognises each format from the file itself', () => {
+    const invoice = path.join(dir, 'zenken_20261031.csv');
+    writeInvoiceFile(invoice, [
+      invoiceRow({ registratedNumber: 'T1180301018771', name: 'トヨタ自動車株式会社' }),
+    ]);
+    expect(formatOf(EDINET)).to.equal('edinet');
+    expect(formatOf(TOTTORI)).to.equal('nta');
+    expect(formatOf(invoice)).to.equal('invoice');
+  });
+
+  it('imports the EDINET list and an invoice register file in one run, and the gateway answers from both', async () => {
+    const invoice = path.join(dir, 'zenken_20261031.csv');
+    writeInvoiceFile(invoice, [
+      invoiceRow({
+        registratedNumber: 'T1180301018771',
+        name: 'トヨタ自動車株式会社',
+        updateDate: '2026-10-30',
+      }),
+    ]);
+    const { stdout } = await run(process.execPath, [CLI, EDINET, invoice], {
+      env: { ...process.env, DATA_DIR: dir, MONGODB_URI: '', LOG_LEVEL: 'silent' },
+    });
+    // The list's own lines give its size and Toyota's EDINET code; the test reads them rather than typing them.
+    const list = new TextDecoder('shift_jis').decode(readFileSync(EDINET));
+    const declared = /件数,(\d+)件/.exec(list)![1];
+    const toyotaCode = /^"(E\d{5})",.*"1180301018771"\r?$/m.exec(list)![1];
+    expect(stdout).to.match(new RegExp(`EDINET code list of 2024-07-21\\): ${declared} filers`));
+    expect(stdout).to.match(/invoice register, full\): 1 registrations .*newest update 2026-10-30/);
+
+    const gw = await startTestGateway({
+      plugins: ['local-invoice-lookup', 'local-houjin-number'],
+      env: { DATA_DIR: dir },
+      clock: '2026-11-23T03:00:00Z',
+    });
+    try {
+      const reg = await gw.get('/preview/v1/local/invoice/issuer-registration-lookup?number=T1180301018771');
+      expect(reg.body.registration).to.include({
+        confirmed: true,
+        basis: 'register_file',
+        status: 'registered',
+      });
+      const corp = await gw.get('/preview/v1/local/houjin-number/lookup?number=1180301018771');
+      expect(corp.status).to.equal(200);
+      expect(JSON.stringify(corp.body)).to.include(`"edinet_code":"${toyotaCode}"`);
+    } finally {
+      await gw.close();
+    }
+  });
+});
