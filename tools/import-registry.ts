@@ -12,7 +12,8 @@
  * DATA_DIR/store); gateways running on it keep answering, and pick the import up once it completes.
  */
 import 'reflect-metadata';
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { headOf } from '../domain/registry/csv-entries';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
@@ -34,15 +35,11 @@ import { invoiceRegisterStores } from '../domain/registry/invoice-store';
 
 export type FileFormat = 'nta' | 'edinet' | 'invoice';
 
-/** What a file is, from its first bytes (zips are the NTA's: other formats are imported unzipped). */
-export function formatOf(file: string): FileFormat {
-  if (/\.zip$/i.test(file)) return 'nta';
-  const fd = openSync(file, 'r');
-  const head = Buffer.alloc(4096);
-  const n = readSync(fd, head, 0, head.length, 0);
-  closeSync(fd);
-  if (isEdinetCodeList(head.subarray(0, n))) return 'edinet';
-  if (looksLikeInvoiceFile(head.subarray(0, n).toString('utf8'))) return 'invoice';
+/** What a file is, from the first bytes of its CSV (of the first .csv entry of a zip). */
+export async function formatOf(file: string): Promise<FileFormat> {
+  const head = await headOf(file);
+  if (isEdinetCodeList(head)) return 'edinet';
+  if (looksLikeInvoiceFile(head.toString('utf8'))) return 'invoice';
   return 'nta';
 }
 
@@ -59,7 +56,10 @@ export async function importFiles(
 ): Promise<AnySummary[]> {
   const out: AnySummary[] = [];
   const byFormat = new Map<FileFormat, string[]>();
-  for (const f of files) byFormat.set(formatOf(f), [...(byFormat.get(formatOf(f)) ?? []), f]);
+  for (const f of files) {
+    const format = await formatOf(f);
+    byFormat.set(format, [...(byFormat.get(format) ?? []), f]);
+  }
   const nta = byFormat.get('nta') ?? [];
   if (nta.length > 0) {
     const registry = await store.open(corporateRegistryRepositories);

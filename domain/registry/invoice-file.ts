@@ -8,9 +8,9 @@
  * names them); their field names follow the NTA's resource definition (リソース定義書) of the
  * Web-API, whose `announcement` carries the same fields.
  */
-import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse';
+import { csvEntriesOf, type CsvEntry } from './csv-entries';
 
 export const INVOICE_COLUMNS = [
   'sequenceNumber', // 一連番号
@@ -44,12 +44,13 @@ export type InvoiceColumn = (typeof INVOICE_COLUMNS)[number];
 export type InvoiceRow = Record<InvoiceColumn, string>;
 
 export class InvoiceFileError extends Error {
+  /** `label`: the file name, or `file.zip:entry.csv`. */
   constructor(
-    readonly file: string,
+    readonly label: string,
     readonly line: number,
     detail: string,
   ) {
-    super(`${path.basename(file)}, line ${line}: ${detail}`);
+    super(`${label}, line ${line}: ${detail}`);
     this.name = 'InvoiceFileError';
   }
 }
@@ -86,9 +87,23 @@ export function looksLikeInvoiceFile(head: string): boolean {
   return /^"?\d+"?,"?T[1-9]\d{12}"?,/.test(first.replace(/^\uFEFF/, ''));
 }
 
-/** The rows of a register CSV file, with their line numbers; a bad row stops it with file and line. */
+/**
+ * The rows of a register file (a CSV, or a zip of them as downloaded), with their line numbers;
+ * a bad row stops it with file and line.
+ */
 export async function* readInvoiceFile(file: string): AsyncGenerator<{ row: InvoiceRow; line: number }> {
-  const parser = createReadStream(file).pipe(
+  const { entries, close } = await csvEntriesOf(file);
+  try {
+    if (entries.length === 0)
+      throw new InvoiceFileError(path.basename(file), 0, 'the zip holds no .csv file');
+    for (const entry of entries) yield* readEntry(entry);
+  } finally {
+    close();
+  }
+}
+
+async function* readEntry(entry: CsvEntry): AsyncGenerator<{ row: InvoiceRow; line: number }> {
+  const parser = (await entry.open()).pipe(
     parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
   );
   try {
@@ -97,13 +112,13 @@ export async function* readInvoiceFile(file: string): AsyncGenerator<{ row: Invo
       info: { lines: number };
     }>) {
       const problem = invoiceRowProblem(record);
-      if (problem) throw new InvoiceFileError(file, info.lines, problem);
+      if (problem) throw new InvoiceFileError(entry.label, info.lines, problem);
       const row = Object.fromEntries(INVOICE_COLUMNS.map((c, i) => [c, record[i]])) as InvoiceRow;
       yield { row, line: info.lines };
     }
   } catch (err) {
     if (err instanceof InvoiceFileError) throw err;
     const line = (err as { lines?: number }).lines ?? 0;
-    throw new InvoiceFileError(file, line, (err as Error).message);
+    throw new InvoiceFileError(entry.label, line, (err as Error).message);
   }
 }

@@ -4,11 +4,8 @@
  * splitting into rows), so five million rows are never held; every row is checked (nta-validate.ts) and the
  * first problem stops the read with a NtaFileError naming the file (and zip entry) and line.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import yauzl from 'yauzl';
+import { csvEntriesOf, type CsvEntry } from './csv-entries';
 import { NtaTextDecoder, type NtaEncoding } from './nta-decode';
 import { recordFromFields, type NtaRecord } from './nta-layout';
 import { CsvSyntaxError, NtaRowSplitter, type SplitRow } from './nta-rows';
@@ -27,54 +24,14 @@ export interface NtaFileRecord {
   line: number;
 }
 
-interface Entry {
-  label: string;
-  size: number;
-  open: () => Promise<Readable>;
-}
-
-function openZip(file: string, autoClose: boolean): Promise<yauzl.ZipFile> {
-  return new Promise((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, autoClose }, (err, z) => (err || !z ? reject(err) : resolve(z))),
-  );
-}
-
-/** The CSV parts of a file: itself, or every .csv entry of a zip in order. */
-async function entriesOf(file: string): Promise<{ entries: Entry[]; close: () => void }> {
-  const name = path.basename(file);
-  if (!/\.zip$/i.test(file)) {
-    const { size } = await stat(file);
-    return {
-      entries: [{ label: name, size, open: async () => createReadStream(file) }],
-      close: () => undefined,
-    };
+/** The CSV parts of a file; a zip without one is refused. */
+async function entriesOf(file: string): Promise<{ entries: CsvEntry[]; close: () => void }> {
+  const parts = await csvEntriesOf(file);
+  if (parts.entries.length === 0) {
+    parts.close();
+    throw new NtaFileError('not_a_csv_file', path.basename(file), null, 'the zip holds no .csv file');
   }
-  const zip = await openZip(file, false);
-  const found: yauzl.Entry[] = [];
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (e: yauzl.Entry) => {
-      if (/\.csv$/i.test(e.fileName)) found.push(e);
-      zip.readEntry();
-    });
-    zip.on('end', () => resolve());
-    zip.on('error', reject);
-    zip.readEntry();
-  });
-  if (found.length === 0) {
-    zip.close();
-    throw new NtaFileError('not_a_csv_file', name, null, 'the zip holds no .csv file');
-  }
-  return {
-    entries: found.map((e) => ({
-      label: found.length === 1 ? name : `${name}:${e.fileName}`,
-      size: e.uncompressedSize,
-      open: () =>
-        new Promise((resolve, reject) =>
-          zip.openReadStream(e, (err, s) => (err || !s ? reject(err) : resolve(s))),
-        ),
-    })),
-    close: () => zip.close(),
-  };
+  return parts;
 }
 
 /** The uncompressed bytes the records come from (progress total). */
@@ -97,7 +54,7 @@ export async function* readNtaFile(
   }
 }
 
-async function* readEntry(entry: Entry, options: NtaFileOptions): AsyncGenerator<NtaFileRecord> {
+async function* readEntry(entry: CsvEntry, options: NtaFileOptions): AsyncGenerator<NtaFileRecord> {
   let encoding: NtaEncoding = options.encoding ?? 'utf-8';
   const decoder = new NtaTextDecoder(options.encoding, (e) => {
     encoding = e;

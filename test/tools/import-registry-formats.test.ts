@@ -5,13 +5,14 @@
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { formatOf } from '../../tools/import-registry';
 import { startTestGateway } from '../support/gateway';
 import { invoiceRow, writeInvoiceFile } from '../support/invoice-register-file';
+import { makeZip } from '../support/zip';
 
 const run = promisify(execFile);
 const CLI = path.join(__dirname, '..', '..', 'tools', 'import-registry.js');
@@ -46,14 +47,17 @@ describe('import:registry: one command for every file format', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('recognises each format from the file itself', () => {
+  it('recognises each format from the file itself, zipped or not', async () => {
     const invoice = path.join(dir, 'zenken_20261031.csv');
     writeInvoiceFile(invoice, [
       invoiceRow({ registratedNumber: 'T1180301018771', name: 'トヨタ自動車株式会社' }),
     ]);
-    expect(formatOf(EDINET)).to.equal('edinet');
-    expect(formatOf(TOTTORI)).to.equal('nta');
-    expect(formatOf(invoice)).to.equal('invoice');
+    expect(await formatOf(EDINET)).to.equal('edinet');
+    expect(await formatOf(TOTTORI)).to.equal('nta');
+    expect(await formatOf(invoice)).to.equal('invoice');
+    const zipped = path.join(dir, 'zenken_20261031.zip');
+    writeFileSync(zipped, makeZip([{ name: 'zenken_20261031.csv', data: readFileSync(invoice) }]));
+    expect(await formatOf(zipped)).to.equal('invoice');
   });
 
   it('imports the EDINET list and an invoice register file in one run, and the gateway answers from both', async () => {

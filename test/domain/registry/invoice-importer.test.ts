@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { GatewayStore } from '../../../core/store/gateway-store';
@@ -9,6 +9,7 @@ import { importInvoiceFile } from '../../../domain/registry/invoice-importer';
 import { invoiceRegisterStores, type InvoiceRegisterStore } from '../../../domain/registry/invoice-store';
 import { startTestGateway } from '../../support/gateway';
 import { invoiceCsvLine, invoiceRow, writeInvoiceFile } from '../../support/invoice-register-file';
+import { makeZip } from '../../support/zip';
 
 // Real corporations' registration numbers (T + corporate number); dates are test data.
 const TOYOTA = invoiceRow({
@@ -58,6 +59,18 @@ describe('invoice register files: import', () => {
     const sony = (await register.getMany([SONY.registratedNumber])).get(SONY.registratedNumber)!;
     expect(sony.disposalDate).to.equal('2026-11-04');
     expect(await register.count()).to.equal(2);
+  });
+
+  it('imports the zip as downloaded, like the CSV in it', async () => {
+    const csv = path.join(dir, 'zenken_20261031.csv');
+    writeInvoiceFile(csv, [TOYOTA, SONY]);
+    const zip = path.join(dir, 'zenken_20261031.zip');
+    writeFileSync(zip, makeZip([{ name: 'zenken_20261031.csv', data: readFileSync(csv) }]));
+    expect(await importInvoiceFile(register, zip)).to.include({ rows: 2, as_of: '2023-10-01' });
+    expect((await register.getMany([TOYOTA.registratedNumber])).get(TOYOTA.registratedNumber)).to.deep.equal({
+      ...TOYOTA,
+      sequenceNumber: '1',
+    });
   });
 
   const refusals: Array<[string, string, RegExp]> = [
