@@ -13,31 +13,12 @@ import { formatOf } from '../../tools/import-registry';
 import { startTestGateway } from '../support/gateway';
 import { invoiceRow, writeInvoiceFile } from '../support/invoice-register-file';
 import { makeZip } from '../support/zip';
+import { EDINET_FILE, TOTTORI_FILE } from '../support/shared-data';
 
 const run = promisify(execFile);
 const CLI = path.join(__dirname, '..', '..', 'tools', 'import-registry.js');
-const EDINET = path.join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  '..',
-  'shared',
-  'data',
-  'edinet',
-  'EdinetcodeDlInfo-2024-07-21.csv',
-);
-const TOTTORI = path.join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  '..',
-  'shared',
-  'data',
-  'nta',
-  '31_tottori_all_20260731.csv',
-);
+const EDINET = EDINET_FILE;
+const TOTTORI = TOTTORI_FILE;
 
 describe('import:registry: one command for every file format', function () {
   this.timeout(120_000);

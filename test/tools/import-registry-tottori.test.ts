@@ -13,9 +13,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { splitCsvLine } from '../support/csv-line';
 import { startTestGateway, type TestGateway, type TestResponse } from '../support/gateway';
+import { TOTTORI_FILE } from '../support/shared-data';
 
 const run = promisify(execFile);
-const TOTTORI = '/work/shared/data/nta/31_tottori_all_20260731.csv';
+const TOTTORI = TOTTORI_FILE;
 const SECRET = 'tottori-secret-000000001';
 
 interface Row {

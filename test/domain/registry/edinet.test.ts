@@ -28,8 +28,9 @@ import {
 } from '../../../domain/registry/registry-repository';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 import { corporation } from './registry-repository-contract';
+import { EDINET_FILE } from '../../support/shared-data';
 
-const LIST = '/work/shared/data/edinet/EdinetcodeDlInfo-2024-07-21.csv';
+const LIST = EDINET_FILE;
 const TOYOTA = '1180301018771';
 const KANEKO = '5070001000715';
 /** A national body: in the snapshot, never an EDINET filer. */

@@ -20,8 +20,9 @@ import {
 } from '../../../domain/registry/registry-repository';
 import { splitCsvLine } from '../../support/csv-line';
 import { makeZip } from '../../support/zip';
+import { TOTTORI_FILE } from '../../support/shared-data';
 
-const TOTTORI = '/work/shared/data/nta/31_tottori_all_20260731.csv';
+const TOTTORI = TOTTORI_FILE;
 
 /** The first `n` lines of the real file, as its bytes (CRLF line ends kept). */
 function sjisLines(n: number): Buffer {
