@@ -16,8 +16,8 @@ import type {
 
 export type { StoredResponse };
 
-export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
-const WINDOW_MS = IDEMPOTENCY_WINDOW_SECONDS * 1000;
+/** Records are kept, and retries replayed, for 24 hours. */
+const WINDOW_MS = 24 * 3600 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
 export type Claim =

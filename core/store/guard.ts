@@ -19,11 +19,14 @@ export interface StoreFailures {
 const REPOSITORIES = ['keys', 'payments', 'idempotency', 'rateWindows', 'feedback', 'meta'] as const;
 
 function guardRepository<T extends object>(repo: T, name: string, failures: StoreFailures): T {
+  // One wrapper per method, made on first use: repositories sit on every paid request's path.
+  const wrapped = new Map<string, unknown>();
   return new Proxy(repo, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof prop !== 'string' || typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
+      if (wrapped.has(prop)) return wrapped.get(prop);
+      const guarded = (...args: unknown[]) => {
         const fail = (err: unknown): never => {
           if (err instanceof DuplicateKeyError || err instanceof StoreUnavailableError) throw err;
           failures.onError(`${name}.${prop}`, err);
@@ -36,6 +39,8 @@ function guardRepository<T extends object>(repo: T, name: string, failures: Stor
           return fail(err);
         }
       };
+      wrapped.set(prop, guarded);
+      return guarded;
     },
   });
 }
