@@ -9,10 +9,20 @@
  *   `key >= ? AND key < ?`: O(log n + m);
  * - partial (substring of a current or former name): the name_trigrams FTS5 index (trigram
  *   tokenizer), one document per corporation holding its name keys, each followed by two line
- *   feeds so that every character of a key starts a trigram. Three characters or more: one phrase
- *   query, O(postings of its trigrams). One or two characters: the index's terms that start with
- *   them (name_trigram_terms), TERMS_PER_QUERY at a time in OR queries, until COUNT_CAP + 1
+ *   feeds so that every character of a key starts a trigram, joined by rowid to the
+ *   corporation's keys (corporation_keys). Three characters or more: one phrase query,
+ *   O(postings of its trigrams). One or two characters: the index's terms that start with them
+ *   (name_trigram_terms), TERMS_PER_QUERY at a time in OR queries, until COUNT_CAP + 1
  *   corporations are found or the terms run out: O(terms + postings read), never a table walk.
+ *
+ * How an import writes (bench/README.md has the numbers): the NTA publishes its files sorted by
+ * corporate number, so corporations, their keys row and their trigram document are appended in
+ * rowid order, while search keys arrive in random key order, and inserting them one by one into
+ * a B-tree of 20 million keys reads a random page per key. So the keys of new corporations are
+ * staged (pending_keys, in the same transaction as their corporation) and moved into search_keys
+ * sorted when the import finishes, or earlier when a staged corporation changes again: sorted
+ * inserts touch each index page once. An import cut short leaves them staged; the next import
+ * moves them first. Staged keys are not searched yet, so a half-imported file is not either.
  */
 import type { Statement } from 'better-sqlite3';
 import type { SqliteContext } from '../../core/store/gateway-store';
@@ -112,6 +122,41 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX edinet_filers_by_number ON edinet_filers (generation, corporate_number, edinet_code);
     `,
   },
+  {
+    version: 3,
+    description: 'keys by corporation, staged keys of an import',
+    sql: `
+      -- A corporation's keys in its own row (rowid = number): what a trigram hit is joined to and
+      -- what a change deletes from search_keys. Replaces search_keys_by_number, an index that an
+      -- import filled in random order. Written with its corporation, always: a reference to
+      -- corporations checked on every insert made the import three times slower.
+      CREATE TABLE corporation_keys (
+        number INTEGER PRIMARY KEY,
+        prefecture_code TEXT NOT NULL,
+        closed INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        -- former name keys, separated by line feeds (no key holds one)
+        former TEXT NOT NULL,
+        reading TEXT NOT NULL,
+        english TEXT NOT NULL
+      );
+      INSERT INTO corporation_keys (number, prefecture_code, closed, name, former, reading, english)
+        SELECT number, max(prefecture_code), max(closed),
+          coalesce(max(CASE WHEN field = 'name' THEN key END), ''),
+          coalesce(group_concat(CASE WHEN field = 'former_name' THEN key END, char(10)), ''),
+          coalesce(max(CASE WHEN field = 'reading' THEN key END), ''),
+          coalesce(max(CASE WHEN field = 'english' THEN key END), '')
+        FROM search_keys GROUP BY number;
+      DROP INDEX search_keys_by_number;
+      CREATE TABLE pending_keys (
+        field TEXT NOT NULL,
+        key TEXT NOT NULL,
+        number INTEGER NOT NULL,
+        prefecture_code TEXT NOT NULL,
+        closed INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The trigram tokenizer indexes nothing shorter. */
@@ -119,10 +164,16 @@ const TRIGRAM = 3;
 /** Trigram terms per OR query: the cost of an FTS5 OR grows faster than its terms beyond this. */
 const TERMS_PER_QUERY = 200;
 /**
- * Rows read per search at most: a corporation has one row per matching key (its name and each
- * former name), and a trigram hit brings its keys that do not match as well.
+ * Key rows read per range search at most: a corporation has one row per matching key (its name
+ * and each former name).
  */
 const ROW_LIMIT = (COUNT_CAP + 1) * 4;
+/** Corporations read per trigram search at most: each offers all its name keys at once. */
+const TRIGRAM_LIMIT = COUNT_CAP + 1;
+/** Page cache of the registry connection (KiB): the upper levels of its indexes stay in memory. */
+const CACHE_KIB = 64 * 1024;
+/** Page cache while staged keys are sorted into search_keys (the importer's process only). */
+const SETTLE_CACHE_KIB = 512 * 1024;
 /**
  * Ends each key in a trigram document (no key holds a line feed): a key's last characters start
  * trigrams too, and no query matches across two keys.
@@ -143,6 +194,35 @@ interface KeyRow {
   number: number;
   closed: number;
 }
+
+/** A row of corporation_keys. */
+interface KeysRow {
+  number: number;
+  prefecture_code: string;
+  closed: number;
+  name: string;
+  former: string;
+  reading: string;
+  english: string;
+}
+
+/** What a trigram hit reads of corporation_keys. */
+type NamesRow = Pick<KeysRow, 'number' | 'closed' | 'name' | 'former'>;
+
+/** The name and former name keys of a trigram hit, as key rows. */
+function nameKeysOf(row: NamesRow): KeyRow[] {
+  const keys: KeyRow[] = [];
+  if (row.name) keys.push({ field: 'name', key: row.name, number: row.number, closed: row.closed });
+  if (row.former) {
+    for (const key of row.former.split(FORMER_SEPARATOR)) {
+      keys.push({ field: 'former_name', key, number: row.number, closed: row.closed });
+    }
+  }
+  return keys;
+}
+
+/** Line feeds separate former name keys in corporation_keys.former (no key holds one). */
+const FORMER_SEPARATOR = '\n';
 
 interface ImportRow {
   id: string;
@@ -196,14 +276,27 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   private readonly prepared = new Map<string, Statement>();
   private readonly insertCorporation: Statement;
   private readonly updateCorporation: Statement;
-  private readonly deleteKeys: Statement;
+  private readonly keysOf: Statement;
+  private readonly replaceKeysRow: Statement;
+  private readonly deleteKeysRow: Statement;
+  private readonly deleteKey: Statement;
   private readonly insertKey: Statement;
+  private readonly stageKey: Statement;
   private readonly replaceTrigrams: Statement;
   private readonly deleteTrigrams: Statement;
   private readonly addHeld: Statement;
   private readonly writeBatch: (corporations: readonly Corporation[]) => void;
+  private readonly moveStaged: () => void;
+  /** Corporations whose keys this process staged and has not moved yet. */
+  private readonly staged = new Set<number>();
+  /** Between startImport and its end, new corporations' keys are staged; otherwise written at once. */
+  private importing = false;
 
   private constructor(private readonly db: SqliteDatabase) {
+    db.pragma(`cache_size = -${CACHE_KIB}`);
+    // Imports are the only writers here, and re-running one converges (importer.ts): a power cut
+    // may lose its last batches, which the next run restores, so commits need not wait for fsync.
+    db.pragma('synchronous = NORMAL');
     this.insertCorporation = db.prepare(
       `INSERT INTO corporations (number, corporation, prefecture_code, closed, searchable)
        VALUES (@number, @corporation, @prefecture_code, @closed, @searchable)
@@ -213,9 +306,18 @@ export class SqliteRegistry implements CorporateRegistryRepository {
       `UPDATE corporations SET corporation = @corporation, prefecture_code = @prefecture_code,
        closed = @closed, searchable = @searchable WHERE number = @number`,
     );
-    this.deleteKeys = db.prepare('DELETE FROM search_keys WHERE number = ?');
+    this.keysOf = db.prepare('SELECT * FROM corporation_keys WHERE number = ?');
+    this.replaceKeysRow = db.prepare(
+      `INSERT OR REPLACE INTO corporation_keys (number, prefecture_code, closed, name, former, reading, english)
+       VALUES (@number, @prefecture_code, @closed, @name, @former, @reading, @english)`,
+    );
+    this.deleteKeysRow = db.prepare('DELETE FROM corporation_keys WHERE number = ?');
+    this.deleteKey = db.prepare('DELETE FROM search_keys WHERE field = ? AND key = ? AND number = ?');
     this.insertKey = db.prepare(
       `INSERT INTO search_keys (field, key, number, prefecture_code, closed) VALUES (?, ?, ?, ?, ?)`,
+    );
+    this.stageKey = db.prepare(
+      `INSERT INTO pending_keys (field, key, number, prefecture_code, closed) VALUES (?, ?, ?, ?, ?)`,
     );
     this.replaceTrigrams = db.prepare('INSERT OR REPLACE INTO name_trigrams (rowid, names) VALUES (?, ?)');
     this.deleteTrigrams = db.prepare('DELETE FROM name_trigrams WHERE rowid = ?');
@@ -225,6 +327,27 @@ export class SqliteRegistry implements CorporateRegistryRepository {
       for (const c of corporations) if (this.write(c)) created++;
       if (created > 0) this.addHeld.run(created);
     });
+    const move = writeTransaction(db, () => {
+      // Sorted, so that each page of search_keys and of its prefecture index is written once.
+      db.prepare(
+        `INSERT INTO search_keys (field, key, number, prefecture_code, closed)
+         SELECT field, key, number, prefecture_code, closed FROM pending_keys ORDER BY field, key, number`,
+      ).run();
+      db.prepare('DELETE FROM pending_keys').run();
+    });
+    this.moveStaged = () => {
+      // Each staged key's corporation was written in the same transaction as the key: checking
+      // the reference again would read a random page of corporations per key.
+      db.pragma('foreign_keys = OFF');
+      db.pragma(`cache_size = -${SETTLE_CACHE_KIB}`);
+      try {
+        move();
+        this.staged.clear();
+      } finally {
+        db.pragma(`cache_size = -${CACHE_KIB}`);
+        db.pragma('foreign_keys = ON');
+      }
+    };
   }
 
   static open(ctx: SqliteContext): SqliteRegistry {
@@ -247,10 +370,30 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     const created = this.insertCorporation.run(row).changes === 1;
     if (!created) {
       this.updateCorporation.run(row);
-      this.deleteKeys.run(number);
+      const before = this.keysOf.get(number) as KeysRow | undefined;
+      if (before)
+        for (const [field, key] of keyRowsOf(keysOfRow(before))) this.deleteKey.run(field, key, number);
     }
     const keys = searchable ? keyRowsOf(entry.keys) : [];
-    for (const [field, key] of keys) this.insertKey.run(field, key, number, row.prefecture_code, row.closed);
+    if (keys.length > 0) {
+      this.replaceKeysRow.run({
+        number,
+        prefecture_code: row.prefecture_code,
+        closed: row.closed,
+        name: entry.keys.name,
+        former: entry.keys.former.filter((k) => k !== entry.keys.name).join(FORMER_SEPARATOR),
+        reading: entry.keys.reading,
+        english: entry.keys.english,
+      });
+      // During an import a new corporation's keys wait in pending_keys; a changed one's go in
+      // directly, as do all keys written outside an import.
+      const stage = created && this.importing;
+      const insert = stage ? this.stageKey : this.insertKey;
+      for (const [field, key] of keys) insert.run(field, key, number, row.prefecture_code, row.closed);
+      if (stage) this.staged.add(number);
+    } else if (!created) {
+      this.deleteKeysRow.run(number);
+    }
     const names = keys.filter(([field]) => field === 'name' || field === 'former_name').map(([, k]) => k);
     if (names.length > 0) {
       this.replaceTrigrams.run(number, names.map((k) => k + KEY_END).join(''));
@@ -261,7 +404,18 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   }
 
   async upsert(corporations: readonly Corporation[]): Promise<void> {
-    if (corporations.length > 0) this.writeBatch(corporations);
+    if (corporations.length === 0) return;
+    // A corporation staged earlier and changed again: its staged keys are moved first, so that
+    // the change replaces them like any stored keys.
+    if (corporations.some((c) => this.staged.has(rowIdOf(c.corporate_number) ?? 0))) this.settle();
+    this.writeBatch(corporations);
+  }
+
+  /** Moves every staged key into search_keys (also those a run cut short left behind). */
+  private settle(): void {
+    const any = this.statement('SELECT 1 FROM pending_keys LIMIT 1').get();
+    if (any) this.moveStaged();
+    else this.staged.clear();
   }
 
   async get(corporateNumber: string): Promise<Corporation | null> {
@@ -347,14 +501,20 @@ export class SqliteRegistry implements CorporateRegistryRepository {
       ...(upper === null ? {} : { upper }),
       ...this.prefecture(filter),
     }) as Iterable<KeyRow>;
-    return this.read(rows, keyMatcher(mode, key), hits, ROW_LIMIT) !== null;
+    return this.read(rows, (row) => [row], keyMatcher(mode, key), hits, ROW_LIMIT) !== null;
   }
 
   /** Offers the name keys containing `key`, found through the trigram index. */
   private readPartial(key: string, filter: SearchFilter, hits: HitCollector): void {
     const matches = keyMatcher('partial', key);
     if (Array.from(key).length >= TRIGRAM) {
-      this.read(this.trigramHits(phrase(key), filter, ROW_LIMIT), matches, hits, ROW_LIMIT);
+      this.read(
+        this.trigramHits(phrase(key), filter, TRIGRAM_LIMIT),
+        nameKeysOf,
+        matches,
+        hits,
+        TRIGRAM_LIMIT,
+      );
       return;
     }
     // Shorter than a trigram: the trigrams that start with it (terms come in order; each is longer
@@ -364,7 +524,7 @@ export class SqliteRegistry implements CorporateRegistryRepository {
       `SELECT term FROM name_trigram_terms WHERE term > @after ${upper === null ? '' : 'AND term < @upper'}
        LIMIT ${TERMS_PER_QUERY}`,
     );
-    let budget = ROW_LIMIT;
+    let budget = TRIGRAM_LIMIT;
     let after = key;
     for (;;) {
       const chunk = (terms.pluck().all({ after, ...(upper === null ? {} : { upper }) }) as string[]).filter(
@@ -373,6 +533,7 @@ export class SqliteRegistry implements CorporateRegistryRepository {
       if (chunk.length === 0) return;
       const read = this.read(
         this.trigramHits(chunk.map(phrase).join(' OR '), filter, budget),
+        nameKeysOf,
         matches,
         hits,
         budget,
@@ -383,22 +544,23 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     }
   }
 
-  /** The name key rows of the corporations whose trigram document matches an FTS5 query. */
-  private trigramHits(match: string, filter: SearchFilter, limit: number): Iterable<KeyRow> {
+  /** The name keys of the corporations whose trigram document matches an FTS5 query. */
+  private trigramHits(match: string, filter: SearchFilter, limit: number): Iterable<NamesRow> {
     const pref = filter.prefectureCode ? 'AND k.prefecture_code = @pref' : '';
     return this.statement(
-      `SELECT k.field, k.key, k.number, k.closed FROM name_trigrams
-       JOIN search_keys k ON k.number = name_trigrams.rowid AND k.field IN ('name', 'former_name') ${pref}
+      `SELECT k.number, k.closed, k.name, k.former FROM name_trigrams
+       JOIN corporation_keys k ON k.number = name_trigrams.rowid ${pref}
        WHERE name_trigrams MATCH @match LIMIT @limit`,
-    ).iterate({ match, limit, ...this.prefecture(filter) }) as Iterable<KeyRow>;
+    ).iterate({ match, limit, ...this.prefecture(filter) }) as Iterable<NamesRow>;
   }
 
   /**
-   * Offers the rows whose key passes `matches`: the number of rows read, or null when reading
-   * stopped (COUNT_CAP passed, or `limit` rows read: then more may match).
+   * Offers the keys of the rows read that pass `matches`: the number of rows read, or null when
+   * reading stopped (COUNT_CAP passed, or `limit` rows read: then more may match).
    */
-  private read(
-    rows: Iterable<KeyRow>,
+  private read<R>(
+    rows: Iterable<R>,
+    keysOf: (row: R) => Iterable<KeyRow>,
     matches: (key: string) => boolean,
     hits: HitCollector,
     limit: number,
@@ -406,14 +568,11 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     let read = 0;
     for (const row of rows) {
       read++;
-      if (!matches(row.key)) continue;
-      const hit = {
-        id: String(row.number),
-        field: MATCH_FIELD[row.field],
-        key: row.key,
-        closed: row.closed === 1,
-      };
-      if (!hits.offer(hit)) return null;
+      for (const k of keysOf(row)) {
+        if (!matches(k.key)) continue;
+        const hit = { id: String(k.number), field: MATCH_FIELD[k.field], key: k.key, closed: k.closed === 1 };
+        if (!hits.offer(hit)) return null;
+      }
     }
     if (read < limit) return read;
     hits.markCapped();
@@ -435,6 +594,8 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   }
 
   async startImport(start: ImportStart): Promise<void> {
+    this.settle();
+    this.importing = true;
     this.statement(
       `INSERT INTO imports (id, file, sha256, kind, status, started_at)
        VALUES (@id, @file, @sha256, @kind, 'running', @started_at)`,
@@ -442,6 +603,8 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   }
 
   async finishImport(id: string, stats: ImportStats): Promise<void> {
+    this.settle();
+    this.importing = false;
     this.statement(
       `UPDATE imports SET status = 'complete', finished_at = @finished_at, as_of = @as_of, rows = @rows,
        created = @created, updated = @updated, unchanged = @unchanged WHERE id = @id`,
@@ -449,6 +612,14 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   }
 
   async failImport(id: string, finishedAt: string, error: string): Promise<void> {
+    this.importing = false;
+    // What the failed import committed is kept (every row was checked), so its keys are searched;
+    // if that fails too, the next import moves them, and the import's own error is the one told.
+    try {
+      this.settle();
+    } catch {
+      // left staged
+    }
     this.statement(`UPDATE imports SET status = 'failed', finished_at = ?, error = ? WHERE id = ?`).run(
       finishedAt,
       error,
@@ -545,6 +716,16 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     }
     return out;
   }
+}
+
+/** The search keys a corporation_keys row holds. */
+function keysOfRow(row: KeysRow): SearchKeys {
+  return {
+    name: row.name,
+    former: row.former === '' ? [] : row.former.split(FORMER_SEPARATOR),
+    reading: row.reading,
+    english: row.english,
+  };
 }
 
 /** The key rows of a searchable corporation: its name, former names, reading, English name. */

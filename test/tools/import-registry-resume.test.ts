@@ -33,6 +33,8 @@ function dump(dataDir: string) {
     return {
       corporations: db.prepare('SELECT * FROM corporations ORDER BY number').all(),
       keys: db.prepare('SELECT * FROM search_keys ORDER BY field, key, number').all(),
+      keysByCorporation: db.prepare('SELECT * FROM corporation_keys ORDER BY number').all(),
+      staged: db.prepare('SELECT count(*) AS n FROM pending_keys').get(),
       trigrams: db.prepare('SELECT term, doc, cnt FROM name_trigram_terms ORDER BY term').all(),
       held: db.prepare('SELECT * FROM held ORDER BY what').all(),
       imports: db.prepare('SELECT status, error, rows FROM imports ORDER BY started_at').all() as Array<{
