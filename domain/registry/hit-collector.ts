@@ -2,8 +2,9 @@
  * The hits of one key search, whichever backend reads them (the in-memory index, SQLite,
  * MongoDB), so that all of them count and rank alike: one hit per corporation (its current name
  * over a former name, then the shorter key), matches counted up to COUNT_CAP, and the `cap` best
- * kept: active before closed, then the shortest keys (the query covers more of them), then the
- * order in which they were read.
+ * kept: active before closed, then the shortest keys (the query covers more of them), then the key
+ * and the corporate number, so that the order in which a store reads them never decides. (Past
+ * COUNT_CAP a store stops reading, and which matches were read is its index order.)
  */
 import type { HitList, KeyHit, KeyMode } from './search-backend';
 
@@ -22,6 +23,15 @@ export function keyMatcher(mode: KeyMode, key: string): (stored: string) => bool
 }
 
 const rank = (h: KeyHit): number => (h.closed ? 1_000_000 : 0) + h.key.length;
+
+/** Rank, then key, then corporate number (13 digits: text order is number order). */
+export function compareHits(a: KeyHit, b: KeyHit): number {
+  return (
+    rank(a) - rank(b) ||
+    (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}
 
 /** For the same corporation: a current-name hit over a former one, then the shorter key. */
 function betterForSameCorporation(a: KeyHit, b: KeyHit): boolean {
@@ -60,8 +70,7 @@ export class HitCollector {
   }
 
   result(): HitList {
-    // Map order is arrival order, and sort is stable: ties keep the order read.
-    const hits = [...this.held.values()].sort((a, b) => rank(a) - rank(b)).slice(0, this.cap);
+    const hits = [...this.held.values()].sort(compareHits).slice(0, this.cap);
     return { hits, total: this.held.size, totalCapped: this.capped };
   }
 }

@@ -20,8 +20,9 @@ import path from 'node:path';
 import { applyRecord, type Corporation } from './corporation';
 import type { NtaEncoding } from './nta-decode';
 import { csvBytesOf, readNtaFile } from './nta-file';
-import type { NtaRecord } from './nta-layout';
+import { preparedBatches, type PreparedRecord } from './nta-prepare-worker';
 import type { CorporateRegistryRepository } from './registry-repository';
+import { corporationOfStored, storedOf, type StoredCorporation } from './stored-corporation';
 
 export interface ImportProgress {
   /** check: reading the whole file before writing anything; apply: writing it. */
@@ -144,37 +145,44 @@ export async function importRegistryFile(
         summary.encoding = e;
       },
     });
-  let batch: NtaRecord[] = [];
-
-  const flush = async () => {
+  /**
+   * Applies one batch: each record merges into the corporation stored (or earlier in the batch)
+   * under its number; a record with nothing before it makes the corporation the worker prepared.
+   */
+  const flush = async (batch: readonly PreparedRecord[]) => {
     if (batch.length === 0) return;
-    const ids = [...new Set(batch.map((r) => r.corporateNumber))];
+    const ids = [...new Set(batch.map((r) => r.number))];
     const existing = await registry.getMany(ids);
-    const working = new Map<string, Corporation>();
+    const working = new Map<string, Corporation | StoredCorporation>();
     for (const r of batch) {
-      const before = working.get(r.corporateNumber) ?? existing.get(r.corporateNumber) ?? null;
-      const input = before ? structuredClone(before) : null;
-      const after = applyRecord(input, r);
-      if (after !== input) {
-        if (before && before.status === 'active' && after.status === 'closed') summary.closed_now++;
-        if (before && after.status === 'deleted' && before.status !== 'deleted') summary.deleted++;
-        if (before && before.name && after.name !== before.name) summary.renamed++;
+      const held = working.get(r.number);
+      const before =
+        (held && 'json' in held ? corporationOfStored(held) : held) ?? existing.get(r.number) ?? null;
+      if (!before) {
+        working.set(r.number, r.fresh);
+        continue;
       }
-      working.set(r.corporateNumber, after);
+      const input = structuredClone(before);
+      const after = applyRecord(input, r.record());
+      if (after !== input) {
+        if (before.status === 'active' && after.status === 'closed') summary.closed_now++;
+        if (after.status === 'deleted' && before.status !== 'deleted') summary.deleted++;
+        if (before.name && after.name !== before.name) summary.renamed++;
+      }
+      working.set(r.number, after);
     }
-    const changed: Corporation[] = [];
+    const changed: StoredCorporation[] = [];
     for (const [id, corporation] of working) {
       const prior = existing.get(id);
-      if (same(prior, corporation)) {
+      if (prior && !('json' in corporation) && same(prior, corporation)) {
         summary.unchanged++;
         continue;
       }
       if (prior) summary.updated++;
       else summary.created++;
-      changed.push(corporation);
+      changed.push('json' in corporation ? corporation : storedOf(corporation));
     }
-    await registry.upsert(changed);
-    batch = [];
+    await registry.upsertStored(changed);
     options.onProgress?.({ phase, bytes, totalBytes, rows });
   };
 
@@ -187,16 +195,15 @@ export async function importRegistryFile(
       if (rows % batchSize === 0) options.onProgress?.({ phase, bytes, totalBytes, rows });
     }
     summary.rows = rows;
-    // Pass 2: applied in batches. The same checks run again, in case the file changed meanwhile.
+    // Pass 2: applied in batches, read and prepared in a worker thread (nta-prepare-worker.ts)
+    // in the encoding pass 1 found. The same checks run again, in case the file changed meanwhile.
     phase = 'apply';
-    bytes = 0;
     rows = 0;
-    for await (const { record } of read()) {
-      rows++;
-      batch.push(record);
-      if (batch.length >= batchSize) await flush();
+    for await (const batch of preparedBatches({ file, encoding: summary.encoding ?? 'utf-8', batchSize })) {
+      rows += batch.records.length;
+      bytes = batch.bytes;
+      await flush(batch.records);
     }
-    await flush();
     if (rows !== summary.rows)
       throw new Error(`${summary.file} changed while it was imported: import it again`);
   } catch (err) {

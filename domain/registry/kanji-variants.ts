@@ -23,9 +23,9 @@ for (const pair of PAIRS.split(' ')) {
   if (from !== to) FOLD.set(from, to);
 }
 
+const VARIANT = new RegExp(`[${[...FOLD.keys()].join('')}]`, 'gu');
+
 /** Replaces old and variant kanji by their everyday forms (search keys only). */
 export function foldKanjiVariants(text: string): string {
-  let out = '';
-  for (const ch of text) out += FOLD.get(ch) ?? ch;
-  return out;
+  return text.replace(VARIANT, (ch) => FOLD.get(ch)!);
 }

@@ -30,7 +30,7 @@ import type {
   ImportStatus,
 } from './registry-repository';
 import type { HitList, KeyMode, MatchField, SearchFilter, SearchKeys } from './search-backend';
-import { isSearchable, searchKeysOf } from './search-keys';
+import { corporationOfStored, storedOf, type StoredCorporation } from './stored-corporation';
 
 const CORPORATIONS_COLLECTION = 'registry_corporations';
 const IMPORTS_COLLECTION = 'registry_imports';
@@ -66,14 +66,14 @@ type EdinetListDoc = EdinetListRecord & { _id: string; current: boolean };
 /** An import or a batch is acknowledged once a majority has it in its journal. */
 const DURABLE = { writeConcern: { w: 'majority', j: true } } as const;
 
-function docOf(c: Corporation): Omit<CorporationDoc, '_id'> {
-  const search = searchKeysOf(c);
+function docOf(s: StoredCorporation): Omit<CorporationDoc, '_id'> {
+  const search = s.keys;
   return {
-    corporation: c,
+    corporation: corporationOfStored(s),
     search: { ...search, names: [search.name, ...search.former].filter((k) => k !== '') },
-    prefecture_code: c.address.prefecture_code,
-    closed: c.status !== 'active',
-    searchable: isSearchable(c),
+    prefecture_code: s.prefecture_code,
+    closed: s.closed,
+    searchable: s.searchable,
   };
 }
 
@@ -151,7 +151,11 @@ export class MongoRegistry implements CorporateRegistryRepository {
     );
   }
 
-  async upsert(corporations: readonly Corporation[]): Promise<void> {
+  upsert(corporations: readonly Corporation[]): Promise<void> {
+    return this.upsertStored(corporations.map(storedOf));
+  }
+
+  async upsertStored(corporations: readonly StoredCorporation[]): Promise<void> {
     // The writes of a batch are unordered: the last corporation given for a number is the one sent.
     const latest = new Map(corporations.map((c) => [c.corporate_number, c]));
     if (latest.size === 0) return;

@@ -80,11 +80,16 @@ export function keyOf(core: string): string {
   return folded.replace(NOISE, '').replace(LONG_VOWELS, '');
 }
 
+/** The legal form of a width-normalised name, and the name without it. */
+function splitLegalForm(half: string): { match: LegalFormMatch; rest: string } | null {
+  // Katakana-reading forms of the legal form are compared in katakana, whatever the input used.
+  return findLegalForm(half) ?? findLegalForm(toKatakana(half));
+}
+
 /** Full normalisation of a name as typed or as registered. */
 export function normalizeName(input: string): NormalizedName {
   const half = nfkc(input);
-  // Katakana-reading forms of the legal form are compared in katakana, whatever the input used.
-  const found = findLegalForm(half) ?? findLegalForm(toKatakana(half));
+  const found = splitLegalForm(half);
   const core = found ? found.rest : half;
   return {
     input,
@@ -96,9 +101,10 @@ export function normalizeName(input: string): NormalizedName {
   };
 }
 
-/** The search key of a name (legal form removed). */
+/** The search key of a name (legal form removed): normalizeName(name).key, without the rest. */
 export function nameKey(name: string): string {
-  return normalizeName(name).key;
+  const half = nfkc(name);
+  return keyOf(splitLegalForm(half)?.rest ?? half);
 }
 
 const SMALL_TO_LARGE: Record<string, string> = {

@@ -44,7 +44,7 @@ export class NtaFileError extends NtaLayoutError {
     readonly code: NtaFileErrorCode,
     readonly file: string,
     readonly line: number | null,
-    detail: string,
+    readonly detail: string,
   ) {
     super(`${file}${line === null ? '' : ` line ${line}`}: ${detail} [${code}]`);
     this.name = 'NtaFileError';

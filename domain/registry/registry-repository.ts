@@ -13,6 +13,7 @@ import type { EdinetFiler } from './edinet-code-list';
 import { MongoRegistry } from './mongo-registry';
 import type { NameSearchBackend } from './search-backend';
 import { SqliteRegistry } from './sqlite-registry';
+import type { StoredCorporation } from './stored-corporation';
 
 export type ImportStatus = 'running' | 'complete' | 'failed';
 
@@ -64,6 +65,8 @@ export interface CorporateRegistryRepository extends NameSearchBackend {
    * the import again.
    */
   upsert(corporations: readonly Corporation[]): Promise<void>;
+  /** upsert, of corporations whose JSON and keys are already computed (the importer's path). */
+  upsertStored(corporations: readonly StoredCorporation[]): Promise<void>;
   get(corporateNumber: string): Promise<Corporation | null>;
   /** The corporations held among these numbers (others are left out). */
   getMany(corporateNumbers: readonly string[]): Promise<Map<string, Corporation>>;

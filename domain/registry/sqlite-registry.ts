@@ -40,7 +40,7 @@ import type {
   ImportStatus,
 } from './registry-repository';
 import type { HitList, KeyMode, MatchField, SearchFilter, SearchKeys } from './search-backend';
-import { indexEntryOf, isSearchable } from './search-keys';
+import { storedOf, type StoredCorporation } from './stored-corporation';
 
 export const REGISTRY_MIGRATIONS: readonly Migration[] = [
   {
@@ -148,6 +148,20 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
           coalesce(max(CASE WHEN field = 'english' THEN key END), '')
         FROM search_keys GROUP BY number;
       DROP INDEX search_keys_by_number;
+      -- The prefecture joins the trigram documents (as "p" and its code, one trigram), so that a
+      -- partial search in one prefecture is one full-text query, not a filter over every match.
+      DROP TABLE name_trigram_terms;
+      DROP TABLE name_trigrams;
+      CREATE VIRTUAL TABLE name_trigrams USING fts5 (
+        names, prefecture, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1'
+      );
+      CREATE VIRTUAL TABLE name_trigram_terms USING fts5vocab (name_trigrams, row);
+      INSERT INTO name_trigrams (rowid, names, prefecture)
+        SELECT number,
+          (CASE WHEN name = '' THEN '' ELSE name || char(10, 10) END)
+            || (CASE WHEN former = '' THEN '' ELSE replace(former, char(10), char(10, 10)) || char(10, 10) END),
+          'p' || prefecture_code
+        FROM corporation_keys WHERE name <> '' OR former <> '';
       CREATE TABLE pending_keys (
         field TEXT NOT NULL,
         key TEXT NOT NULL,
@@ -261,6 +275,11 @@ export function afterPrefix(key: string): string | null {
   return null;
 }
 
+/** A prefecture in the trigram documents' own column: "p" and the two-digit code, one trigram. */
+function prefectureTerm(code: string): string {
+  return `p${code}`;
+}
+
 /** An FTS5 phrase matching `key` literally (as a substring, with the trigram tokenizer). */
 function phrase(key: string): string {
   return `"${key.replaceAll('"', '""')}"`;
@@ -285,7 +304,7 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   private readonly replaceTrigrams: Statement;
   private readonly deleteTrigrams: Statement;
   private readonly addHeld: Statement;
-  private readonly writeBatch: (corporations: readonly Corporation[]) => void;
+  private readonly writeBatch: (corporations: readonly StoredCorporation[]) => void;
   private readonly moveStaged: () => void;
   /** Corporations whose keys this process staged and has not moved yet. */
   private readonly staged = new Set<number>();
@@ -299,17 +318,15 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     db.pragma('synchronous = NORMAL');
     this.insertCorporation = db.prepare(
       `INSERT INTO corporations (number, corporation, prefecture_code, closed, searchable)
-       VALUES (@number, @corporation, @prefecture_code, @closed, @searchable)
-       ON CONFLICT (number) DO NOTHING`,
+       VALUES (?, ?, ?, ?, ?) ON CONFLICT (number) DO NOTHING`,
     );
     this.updateCorporation = db.prepare(
-      `UPDATE corporations SET corporation = @corporation, prefecture_code = @prefecture_code,
-       closed = @closed, searchable = @searchable WHERE number = @number`,
+      `UPDATE corporations SET corporation = ?, prefecture_code = ?, closed = ?, searchable = ? WHERE number = ?`,
     );
     this.keysOf = db.prepare('SELECT * FROM corporation_keys WHERE number = ?');
     this.replaceKeysRow = db.prepare(
       `INSERT OR REPLACE INTO corporation_keys (number, prefecture_code, closed, name, former, reading, english)
-       VALUES (@number, @prefecture_code, @closed, @name, @former, @reading, @english)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     this.deleteKeysRow = db.prepare('DELETE FROM corporation_keys WHERE number = ?');
     this.deleteKey = db.prepare('DELETE FROM search_keys WHERE field = ? AND key = ? AND number = ?');
@@ -319,10 +336,12 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     this.stageKey = db.prepare(
       `INSERT INTO pending_keys (field, key, number, prefecture_code, closed) VALUES (?, ?, ?, ?, ?)`,
     );
-    this.replaceTrigrams = db.prepare('INSERT OR REPLACE INTO name_trigrams (rowid, names) VALUES (?, ?)');
+    this.replaceTrigrams = db.prepare(
+      'INSERT OR REPLACE INTO name_trigrams (rowid, names, prefecture) VALUES (?, ?, ?)',
+    );
     this.deleteTrigrams = db.prepare('DELETE FROM name_trigrams WHERE rowid = ?');
     this.addHeld = db.prepare(`UPDATE held SET count = count + ? WHERE what = 'corporations'`);
-    this.writeBatch = writeTransaction(db, (corporations: readonly Corporation[]) => {
+    this.writeBatch = writeTransaction(db, (corporations: readonly StoredCorporation[]) => {
       let created = 0;
       for (const c of corporations) if (this.write(c)) created++;
       if (created > 0) this.addHeld.run(created);
@@ -355,48 +374,47 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   }
 
   /** Writes one corporation and its keys (inside the batch's transaction); true when it is new. */
-  private write(c: Corporation): boolean {
+  private write(c: StoredCorporation): boolean {
     const number = rowIdOf(c.corporate_number);
     if (number === null) throw new Error(`"${c.corporate_number}" is not a corporate number`);
-    const entry = indexEntryOf(c);
-    const searchable = isSearchable(c);
-    const row = {
-      number,
-      corporation: JSON.stringify(c),
-      prefecture_code: entry.prefectureCode,
-      closed: entry.closed ? 1 : 0,
-      searchable: searchable ? 1 : 0,
-    };
-    const created = this.insertCorporation.run(row).changes === 1;
+    const closed = c.closed ? 1 : 0;
+    const searchable = c.searchable ? 1 : 0;
+    const created =
+      this.insertCorporation.run(number, c.json, c.prefecture_code, closed, searchable).changes === 1;
     if (!created) {
-      this.updateCorporation.run(row);
+      this.updateCorporation.run(c.json, c.prefecture_code, closed, searchable, number);
       const before = this.keysOf.get(number) as KeysRow | undefined;
       if (before)
         for (const [field, key] of keyRowsOf(keysOfRow(before))) this.deleteKey.run(field, key, number);
     }
-    const keys = searchable ? keyRowsOf(entry.keys) : [];
+    const keys = c.searchable ? keyRowsOf(c.keys) : [];
     if (keys.length > 0) {
-      this.replaceKeysRow.run({
+      const former = c.keys.former.filter((k) => k !== c.keys.name).join(FORMER_SEPARATOR);
+      this.replaceKeysRow.run(
         number,
-        prefecture_code: row.prefecture_code,
-        closed: row.closed,
-        name: entry.keys.name,
-        former: entry.keys.former.filter((k) => k !== entry.keys.name).join(FORMER_SEPARATOR),
-        reading: entry.keys.reading,
-        english: entry.keys.english,
-      });
+        c.prefecture_code,
+        closed,
+        c.keys.name,
+        former,
+        c.keys.reading,
+        c.keys.english,
+      );
       // During an import a new corporation's keys wait in pending_keys; a changed one's go in
       // directly, as do all keys written outside an import.
       const stage = created && this.importing;
       const insert = stage ? this.stageKey : this.insertKey;
-      for (const [field, key] of keys) insert.run(field, key, number, row.prefecture_code, row.closed);
+      for (const [field, key] of keys) insert.run(field, key, number, c.prefecture_code, closed);
       if (stage) this.staged.add(number);
     } else if (!created) {
       this.deleteKeysRow.run(number);
     }
     const names = keys.filter(([field]) => field === 'name' || field === 'former_name').map(([, k]) => k);
     if (names.length > 0) {
-      this.replaceTrigrams.run(number, names.map((k) => k + KEY_END).join(''));
+      this.replaceTrigrams.run(
+        number,
+        names.map((k) => k + KEY_END).join(''),
+        prefectureTerm(c.prefecture_code),
+      );
     } else if (!created) {
       this.deleteTrigrams.run(number);
     }
@@ -404,6 +422,10 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   }
 
   async upsert(corporations: readonly Corporation[]): Promise<void> {
+    await this.upsertStored(corporations.map(storedOf));
+  }
+
+  async upsertStored(corporations: readonly StoredCorporation[]): Promise<void> {
     if (corporations.length === 0) return;
     // A corporation staged earlier and changed again: its staged keys are moved first, so that
     // the change replaces them like any stored keys.
@@ -546,12 +568,14 @@ export class SqliteRegistry implements CorporateRegistryRepository {
 
   /** The name keys of the corporations whose trigram document matches an FTS5 query. */
   private trigramHits(match: string, filter: SearchFilter, limit: number): Iterable<NamesRow> {
-    const pref = filter.prefectureCode ? 'AND k.prefecture_code = @pref' : '';
+    const inPrefecture = filter.prefectureCode
+      ? ` AND prefecture : ${phrase(prefectureTerm(filter.prefectureCode))}`
+      : '';
     return this.statement(
       `SELECT k.number, k.closed, k.name, k.former FROM name_trigrams
-       JOIN corporation_keys k ON k.number = name_trigrams.rowid ${pref}
+       JOIN corporation_keys k ON k.number = name_trigrams.rowid
        WHERE name_trigrams MATCH @match LIMIT @limit`,
-    ).iterate({ match, limit, ...this.prefecture(filter) }) as Iterable<NamesRow>;
+    ).iterate({ match: `names : (${match})${inPrefecture}`, limit }) as Iterable<NamesRow>;
   }
 
   /**

@@ -389,6 +389,44 @@ export function corporateRegistryContract(open: Opener<CorporateRegistryReposito
       }
     });
 
+    it('ranks ties by key and corporate number, so every store keeps and orders the same hits', async () => {
+      // 120 namesakes and near-namesakes, written in shuffled order and in several batches, so
+      // that a store's read order (insertion, record id) differs from the number order.
+      const all = Array.from({ length: 120 }, (_, i) =>
+        corporation(
+          (i * 37) % 120,
+          i % 4 === 0 ? '株式会社ミツバ商会' : i % 4 === 1 ? '株式会社ミツバ商店' : 'ミツバ商事株式会社',
+          {
+            status: i % 5 === 0 ? 'closed' : 'active',
+            former_names: i % 6 === 0 ? formerly('株式会社ミツバ') : [],
+          },
+        ),
+      );
+      for (const batch of [all.slice(60), all.slice(0, 30), all.slice(30, 60)]) await repo().upsert(batch);
+      for (const [key, mode] of [
+        ['ミツバ商事', 'exact'],
+        ['ミツバ', 'prefix'],
+        ['ツバ商', 'partial'],
+        ['ミツ', 'partial'],
+      ] as const) {
+        const every = await repo().byNameKey(key, mode, {}, 10_000);
+        const kept = await repo().byNameKey(key, mode, {}, 25);
+        const expected = [...every.hits]
+          .sort(
+            (a, b) =>
+              Number(a.closed) - Number(b.closed) ||
+              a.key.length - b.key.length ||
+              (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) ||
+              (a.id < b.id ? -1 : 1),
+          )
+          .slice(0, 25);
+        expect(
+          kept.hits.map((h) => `${h.id} ${h.field} ${h.key}`),
+          `${mode} ${key}`,
+        ).to.deep.equal(expected.map((h) => `${h.id} ${h.field} ${h.key}`));
+      }
+    });
+
     it(`counts matches up to COUNT_CAP (${COUNT_CAP}), says so, and still keeps the best hits`, async () => {
       const many = Array.from({ length: COUNT_CAP + 500 }, (_, i) =>
         corporation(i, `共通${'ア'.repeat(1 + (i % 7))}${i}`, { status: i % 3 === 0 ? 'closed' : 'active' }),
