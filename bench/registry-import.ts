@@ -5,11 +5,14 @@
  * registry.sqlite, the time from opening the store to the first answer, p50/p99 of name searches
  * through the store-backed registry per kind of query (each search runs every match mode: exact,
  * reading, prefix, partial), and the process's memory, which must not grow with the rows stored.
+ * With MONGODB_URI set, the same on MongoDB (a database of its own, dropped at the end).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { GatewayStore } from '../core/store/gateway-store';
+import { connectMongoStore } from '../core/store/mongo/mongo-store';
 import { openSqliteStore } from '../core/store/sqlite/sqlite-store';
 import { applyRecord, type Corporation } from '../domain/registry/corporation';
 import { importRegistryFile } from '../domain/registry/importer';
@@ -82,19 +85,31 @@ function queriesOf(sample: Corporation[]): Record<string, { queries: string[]; p
   };
 }
 
+const MONGODB_URI = process.env.MONGODB_URI;
+const MONGODB_DB = `jpgw_bench_registry_${process.pid}`;
+
+function openStore(dir: string): Promise<GatewayStore> {
+  return MONGODB_URI ? connectMongoStore(MONGODB_URI, MONGODB_DB) : Promise.resolve(openSqliteStore(dir));
+}
+
 async function main(): Promise<void> {
   const rows = Number(process.argv[2] ?? 200_000);
   const file = await writeSyntheticRegistry(rows);
   const dir = mkdtempSync(path.join(tmpdir(), 'jpgw-bench-store-'));
-  let store = openSqliteStore(dir);
+  let store = await openStore(dir);
   try {
     let registry = await store.open(corporateRegistryRepositories);
     let t = performance.now();
     const summary = await importRegistryFile(registry, file);
     const importS = (performance.now() - t) / 1000;
-    console.log(`SYNTHETIC registry: ${rows} rows into SQLite (${dir})`);
     console.log(
-      `import ${importS.toFixed(1)} s: ${Math.round(rows / importS)} rows/s (created ${summary.created}); registry.sqlite ${mb(statSync(path.join(dir, 'registry.sqlite')).size)} MB`,
+      `SYNTHETIC registry: ${rows} rows into ${MONGODB_URI ? `MongoDB (${MONGODB_DB})` : `SQLite (${dir})`}`,
+    );
+    const size = MONGODB_URI
+      ? ''
+      : `; registry.sqlite ${mb(statSync(path.join(dir, 'registry.sqlite')).size)} MB`;
+    console.log(
+      `import ${importS.toFixed(1)} s: ${Math.round(rows / importS)} rows/s (created ${summary.created})${size}`,
     );
 
     t = performance.now();
@@ -107,7 +122,7 @@ async function main(): Promise<void> {
     const sample = await sampleOf(file, rows, 200);
     await store.close();
     t = performance.now();
-    store = openSqliteStore(dir);
+    store = await openStore(dir);
     registry = await store.open(corporateRegistryRepositories);
     let source = new StoreRegistry(registry, { lookup: () => [] });
     await source.searchByName(sample[0].name, {}, 10);
@@ -143,6 +158,12 @@ async function main(): Promise<void> {
     const m = process.memoryUsage();
     console.log(`\nprocess memory after the searches: RSS ${mb(m.rss)} MB, heap ${mb(m.heapUsed)} MB`);
   } finally {
+    if (MONGODB_URI) {
+      const { MongoClient } = await import('mongodb');
+      const client = await MongoClient.connect(MONGODB_URI);
+      await client.db(MONGODB_DB).dropDatabase();
+      await client.close();
+    }
     await store.close();
     rmSync(dir, { recursive: true, force: true });
     rmSync(path.dirname(file), { recursive: true, force: true });

@@ -162,6 +162,10 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
             || (CASE WHEN former = '' THEN '' ELSE replace(former, char(10), char(10, 10)) || char(10, 10) END),
           'p' || prefecture_code
         FROM corporation_keys WHERE name <> '' OR former <> '';
+      -- How many documents hold each trigram, as of the last import: a partial search looks up
+      -- its key's rarest trigrams (fts5vocab counts by reading a term's whole posting list).
+      CREATE TABLE trigram_docs (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
+      INSERT INTO trigram_docs (term, docs) SELECT term, doc FROM name_trigram_terms;
       CREATE TABLE pending_keys (
         field TEXT NOT NULL,
         key TEXT NOT NULL,
@@ -182,6 +186,8 @@ const TERMS_PER_QUERY = 200;
  * and each former name).
  */
 const ROW_LIMIT = (COUNT_CAP + 1) * 4;
+/** Trigrams of a partial key searched for (the rarest); the keys found are checked whole. */
+const RAREST_TRIGRAMS = 3;
 /** Corporations read per trigram search at most: each offers all its name keys at once. */
 const TRIGRAM_LIMIT = COUNT_CAP + 1;
 /** Page cache of the registry connection (KiB): the upper levels of its indexes stay in memory. */
@@ -433,6 +439,14 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     this.writeBatch(corporations);
   }
 
+  /** Counts the documents of every trigram again (a full read of the index's terms: seconds). */
+  private countTrigrams(): void {
+    writeTransaction(this.db, () => {
+      this.statement('DELETE FROM trigram_docs').run();
+      this.statement('INSERT INTO trigram_docs (term, docs) SELECT term, doc FROM name_trigram_terms').run();
+    })();
+  }
+
   /** Moves every staged key into search_keys (also those a run cut short left behind). */
   private settle(): void {
     const any = this.statement('SELECT 1 FROM pending_keys LIMIT 1').get();
@@ -513,30 +527,31 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     const condition =
       mode === 'exact' ? 'key = @key' : upper === null ? 'key >= @key' : 'key >= @key AND key < @upper';
     const pref = filter.prefectureCode ? 'AND prefecture_code = @pref' : '';
+    // One row per corporation in every field but former names: enough rows to pass the count cap.
+    const limit = field === 'former_name' ? ROW_LIMIT : COUNT_CAP + 1;
+    // all(), not iterate(): one call into SQLite for the rows instead of one per row.
     const rows = this.statement(
       `SELECT field, key, number, closed FROM search_keys
        WHERE field = @field ${pref} AND ${condition} LIMIT @limit`,
-    ).iterate({
+    ).all({
       field,
       key,
-      limit: ROW_LIMIT,
+      limit,
       ...(upper === null ? {} : { upper }),
       ...this.prefecture(filter),
-    }) as Iterable<KeyRow>;
-    return this.read(rows, (row) => [row], keyMatcher(mode, key), hits, ROW_LIMIT) !== null;
+    }) as KeyRow[];
+    return this.read(rows, (row) => [row], keyMatcher(mode, key), hits, limit) !== null;
   }
 
   /** Offers the name keys containing `key`, found through the trigram index. */
   private readPartial(key: string, filter: SearchFilter, hits: HitCollector): void {
     const matches = keyMatcher('partial', key);
     if (Array.from(key).length >= TRIGRAM) {
-      this.read(
-        this.trigramHits(phrase(key), filter, TRIGRAM_LIMIT),
-        nameKeysOf,
-        matches,
-        hits,
-        TRIGRAM_LIMIT,
-      );
+      // A document holding the key holds each of its trigrams: the rarest few find the candidates
+      // (a phrase of all of them walks the posting lists of the common ones, 360,000 documents
+      // for the trigrams of ホールディングス at 5.8 M rows), and each candidate's keys are checked.
+      const match = this.rarestTrigrams(key).map(phrase).join(' AND ');
+      this.read(this.trigramHits(match, filter, TRIGRAM_LIMIT), nameKeysOf, matches, hits, TRIGRAM_LIMIT);
       return;
     }
     // Shorter than a trigram: the trigrams that start with it (terms come in order; each is longer
@@ -566,6 +581,28 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     }
   }
 
+  /**
+   * The key's RAREST_TRIGRAMS rarest trigrams by the counts of the last import (a trigram not
+   * counted yet comes first: it may be in no document at all).
+   */
+  private rarestTrigrams(key: string): string[] {
+    const chars = Array.from(key);
+    const grams = [...new Set(chars.slice(0, -2).map((_, i) => chars.slice(i, i + TRIGRAM).join('')))];
+    if (grams.length <= RAREST_TRIGRAMS) return grams;
+    const counted = new Map(
+      (
+        this.statement(
+          'SELECT term, docs FROM trigram_docs WHERE term IN (SELECT value FROM json_each(?))',
+        ).all(JSON.stringify(grams)) as Array<{ term: string; docs: number }>
+      ).map((r) => [r.term, r.docs]),
+    );
+    return grams
+      .map((g, i) => ({ g, i, docs: counted.get(g) ?? 0 }))
+      .sort((a, b) => a.docs - b.docs || a.i - b.i)
+      .slice(0, RAREST_TRIGRAMS)
+      .map((x) => x.g);
+  }
+
   /** The name keys of the corporations whose trigram document matches an FTS5 query. */
   private trigramHits(match: string, filter: SearchFilter, limit: number): Iterable<NamesRow> {
     const inPrefecture = filter.prefectureCode
@@ -575,7 +612,7 @@ export class SqliteRegistry implements CorporateRegistryRepository {
       `SELECT k.number, k.closed, k.name, k.former FROM name_trigrams
        JOIN corporation_keys k ON k.number = name_trigrams.rowid
        WHERE name_trigrams MATCH @match LIMIT @limit`,
-    ).iterate({ match: `names : (${match})${inPrefecture}`, limit }) as Iterable<NamesRow>;
+    ).all({ match: `names : (${match})${inPrefecture}`, limit }) as NamesRow[];
   }
 
   /**
@@ -629,6 +666,7 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   async finishImport(id: string, stats: ImportStats): Promise<void> {
     this.settle();
     this.importing = false;
+    this.countTrigrams();
     this.statement(
       `UPDATE imports SET status = 'complete', finished_at = @finished_at, as_of = @as_of, rows = @rows,
        created = @created, updated = @updated, unchanged = @unchanged WHERE id = @id`,

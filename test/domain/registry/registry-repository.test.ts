@@ -95,7 +95,9 @@ describe('corporate registry on SQLite: query plans', () => {
         .map((r) => r.detail)
         .join('; ');
       if (process.env.SHOW_PLANS) console.log(`${sql.replace(/\s+/g, ' ')}\n  => ${plan}`);
-      expect(plan, sql).to.not.match(/SCAN (corporations|search_keys|imports|edinet_filers|edinet_lists)\b/);
+      expect(plan, sql).to.not.match(
+        /SCAN (corporations|corporation_keys|search_keys|trigram_docs|imports|edinet_filers|edinet_lists)\b/,
+      );
       expect(plan, sql).to.not.match(/TEMP B-TREE/);
       if (/FROM edinet_lists l/.test(sql)) expect(plan, sql).to.match(/edinet_filers_by_number/);
       if (/prefecture_code = @pref/.test(sql) && !/MATCH/.test(sql)) {
