@@ -16,13 +16,14 @@
  *   corporations are found or the terms run out: O(terms + postings read), never a table walk.
  *
  * How an import writes (bench/README.md has the numbers): the NTA publishes its files sorted by
- * corporate number, so corporations, their keys row and their trigram document are appended in
- * rowid order, while search keys arrive in random key order, and inserting them one by one into
- * a B-tree of 20 million keys reads a random page per key. So the keys of new corporations are
- * staged (pending_keys, in the same transaction as their corporation) and moved into search_keys
- * sorted when the import finishes, or earlier when a staged corporation changes again: sorted
- * inserts touch each index page once. An import cut short leaves them staged; the next import
- * moves them first. Staged keys are not searched yet, so a half-imported file is not either.
+ * corporate number, so corporations and their keys rows are appended in rowid order, while search
+ * keys arrive in random key order, and inserting them one by one into a B-tree of 20 million keys
+ * reads a random page per key. So a new corporation is only marked (staged_corporations, in the
+ * same transaction as its rows), and its search keys and trigram document are written from its
+ * keys row when the import finishes (settle), sorted, or earlier when a staged corporation
+ * changes again: sorted inserts touch each index page once. An import cut short leaves them
+ * staged; the next import settles them first. Staged corporations are found by number at once,
+ * by name after the settle, so a half-imported file is not found by name.
  */
 import type { Statement } from 'better-sqlite3';
 import type { SqliteContext } from '../../core/store/gateway-store';
@@ -173,10 +174,11 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
       -- its key's rarest trigrams (fts5vocab counts by reading a term's whole posting list).
       CREATE TABLE trigram_docs (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
       INSERT INTO trigram_docs (term, docs) SELECT term, doc FROM name_trigram_terms;
-      -- New corporations whose trigram documents are written when the import ends, in one pass.
-      CREATE TABLE pending_docs (number INTEGER PRIMARY KEY);
-      CREATE TABLE pending_keys (
-        field TEXT NOT NULL,
+      -- New corporations of the running import: their search keys (from corporation_keys, and
+      -- their former names from staged_former_names) and trigram documents are written when it
+      -- ends, sorted.
+      CREATE TABLE staged_corporations (number INTEGER PRIMARY KEY);
+      CREATE TABLE staged_former_names (
         key TEXT NOT NULL,
         number INTEGER NOT NULL,
         prefecture_code TEXT NOT NULL,
@@ -310,9 +312,9 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   private readonly deleteKeysRow: Statement;
   private readonly deleteKey: Statement;
   private readonly insertKey: Statement;
-  private readonly stageKey: Statement;
+  private readonly stageFormerName: Statement;
   private readonly replaceTrigrams: Statement;
-  private readonly stageDoc: Statement;
+  private readonly stageCorporation: Statement;
   private readonly deleteTrigrams: Statement;
   private readonly addHeld: Statement;
   private readonly writeBatch: (corporations: readonly StoredCorporation[]) => void;
@@ -344,14 +346,14 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     this.insertKey = db.prepare(
       `INSERT INTO search_keys (field, key, number, prefecture_code, closed) VALUES (?, ?, ?, ?, ?)`,
     );
-    this.stageKey = db.prepare(
-      `INSERT INTO pending_keys (field, key, number, prefecture_code, closed) VALUES (?, ?, ?, ?, ?)`,
+    this.stageFormerName = db.prepare(
+      `INSERT INTO staged_former_names (key, number, prefecture_code, closed) VALUES (?, ?, ?, ?)`,
     );
     this.replaceTrigrams = db.prepare(
       `INSERT OR REPLACE INTO name_trigrams (rowid, names, prefecture)
        SELECT ${TRIGRAM_DOC} FROM corporation_keys k WHERE k.number = ?`,
     );
-    this.stageDoc = db.prepare('INSERT OR IGNORE INTO pending_docs (number) VALUES (?)');
+    this.stageCorporation = db.prepare('INSERT INTO staged_corporations (number) VALUES (?)');
     this.deleteTrigrams = db.prepare('DELETE FROM name_trigrams WHERE rowid = ?');
     this.addHeld = db.prepare(`UPDATE held SET count = count + ? WHERE what = 'corporations'`);
     this.writeBatch = writeTransaction(db, (corporations: readonly StoredCorporation[]) => {
@@ -361,18 +363,26 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     });
     const move = writeTransaction(db, () => {
       // Sorted, so that each page of search_keys and of its prefecture index is written once.
+      const staged = (field: 'name' | 'reading' | 'english') =>
+        `SELECT '${field}' AS field, k.${field} AS key, k.number AS number,
+           k.prefecture_code AS prefecture_code, k.closed AS closed
+         FROM staged_corporations s JOIN corporation_keys k ON k.number = s.number
+         WHERE k.${field} <> ''`;
       db.prepare(
         `INSERT INTO search_keys (field, key, number, prefecture_code, closed)
-         SELECT field, key, number, prefecture_code, closed FROM pending_keys ORDER BY field, key, number`,
+         ${staged('name')} UNION ALL ${staged('reading')} UNION ALL ${staged('english')}
+         UNION ALL SELECT 'former_name', key, number, prefecture_code, closed FROM staged_former_names
+         ORDER BY field, key, number`,
       ).run();
-      db.prepare('DELETE FROM pending_keys').run();
       // In number order: FTS5 appends to its segments (a whole import's documents at once: one
       // pass, against a segment flush and merge per batch).
       db.prepare(
         `INSERT INTO name_trigrams (rowid, names, prefecture)
-         SELECT ${TRIGRAM_DOC} FROM pending_docs p JOIN corporation_keys k ON k.number = p.number ORDER BY p.number`,
+         SELECT ${TRIGRAM_DOC} FROM staged_corporations s JOIN corporation_keys k ON k.number = s.number
+         WHERE k.name <> '' OR k.former <> '' ORDER BY s.number`,
       ).run();
-      db.prepare('DELETE FROM pending_docs').run();
+      db.prepare('DELETE FROM staged_former_names').run();
+      db.prepare('DELETE FROM staged_corporations').run();
     });
     this.moveStaged = () => {
       // Each staged key's corporation was written in the same transaction as the key: checking
@@ -422,19 +432,23 @@ export class SqliteRegistry implements CorporateRegistryRepository {
         c.keys.reading,
         c.keys.english,
       );
-      // During an import a new corporation's keys wait in pending_keys; a changed one's go in
-      // directly, as do all keys written outside an import.
-      const stage = created && this.importing;
-      const insert = stage ? this.stageKey : this.insertKey;
-      for (const [field, key] of keys) insert.run(field, key, number, c.prefecture_code, closed);
-      if (stage) this.staged.add(number);
+      if (created && this.importing) {
+        // A new corporation of an import: its keys and trigram document wait for the import's
+        // end (settle); its keys row above already holds all but its former names.
+        this.stageCorporation.run(number);
+        for (const [field, key] of keys) {
+          if (field === 'former_name') this.stageFormerName.run(key, number, c.prefecture_code, closed);
+        }
+        this.staged.add(number);
+        return created;
+      }
+      for (const [field, key] of keys) this.insertKey.run(field, key, number, c.prefecture_code, closed);
     } else if (!created) {
       this.deleteKeysRow.run(number);
     }
     // The trigram document is made from the keys row just written (TRIGRAM_DOC).
     if (keys.some(([field]) => field === 'name' || field === 'former_name')) {
-      if (created && this.importing) this.stageDoc.run(number);
-      else this.replaceTrigrams.run(number);
+      this.replaceTrigrams.run(number);
     } else if (!created) {
       this.deleteTrigrams.run(number);
     }
@@ -463,9 +477,7 @@ export class SqliteRegistry implements CorporateRegistryRepository {
 
   /** Moves every staged key into search_keys (also those a run cut short left behind). */
   private settle(): void {
-    const any =
-      this.statement('SELECT 1 FROM pending_keys LIMIT 1').get() ??
-      this.statement('SELECT 1 FROM pending_docs LIMIT 1').get();
+    const any = this.statement('SELECT 1 FROM staged_corporations LIMIT 1').get();
     if (any) this.moveStaged();
     else this.staged.clear();
   }

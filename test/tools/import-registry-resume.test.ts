@@ -34,7 +34,11 @@ function dump(dataDir: string) {
       corporations: db.prepare('SELECT * FROM corporations ORDER BY number').all(),
       keys: db.prepare('SELECT * FROM search_keys ORDER BY field, key, number').all(),
       keysByCorporation: db.prepare('SELECT * FROM corporation_keys ORDER BY number').all(),
-      staged: db.prepare('SELECT count(*) AS n FROM pending_keys').get(),
+      staged: db
+        .prepare(
+          'SELECT (SELECT count(*) FROM staged_corporations) + (SELECT count(*) FROM staged_former_names) AS n',
+        )
+        .get(),
       trigrams: db.prepare('SELECT term, doc, cnt FROM name_trigram_terms ORDER BY term').all(),
       held: db.prepare('SELECT * FROM held ORDER BY what').all(),
       imports: db.prepare('SELECT status, error, rows FROM imports ORDER BY started_at').all() as Array<{
