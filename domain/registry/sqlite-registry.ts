@@ -363,10 +363,12 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     });
     const move = writeTransaction(db, () => {
       // Sorted, so that each page of search_keys and of its prefecture index is written once.
+      // CROSS JOIN keeps the staged corporations the outer loop: the planner otherwise scanned all
+      // of corporation_keys for a differential file's thousand new corporations.
       const staged = (field: 'name' | 'reading' | 'english') =>
         `SELECT '${field}' AS field, k.${field} AS key, k.number AS number,
            k.prefecture_code AS prefecture_code, k.closed AS closed
-         FROM staged_corporations s JOIN corporation_keys k ON k.number = s.number
+         FROM staged_corporations s CROSS JOIN corporation_keys k ON k.number = s.number
          WHERE k.${field} <> ''`;
       db.prepare(
         `INSERT INTO search_keys (field, key, number, prefecture_code, closed)
@@ -378,7 +380,7 @@ export class SqliteRegistry implements CorporateRegistryRepository {
       // pass, against a segment flush and merge per batch).
       db.prepare(
         `INSERT INTO name_trigrams (rowid, names, prefecture)
-         SELECT ${TRIGRAM_DOC} FROM staged_corporations s JOIN corporation_keys k ON k.number = s.number
+         SELECT ${TRIGRAM_DOC} FROM staged_corporations s CROSS JOIN corporation_keys k ON k.number = s.number
          WHERE k.name <> '' OR k.former <> '' ORDER BY s.number`,
       ).run();
       db.prepare('DELETE FROM staged_former_names').run();

@@ -86,6 +86,22 @@ describe('corporate registry on SQLite: query plans', () => {
     await repo.edinetList();
     await repo.edinetFilersOf([corporation(1, '').corporate_number]);
 
+    // An import's end: the staged corporations' keys and documents are written from their rows.
+    await repo.startImport({ id: 'plan', file: 'plan.csv', sha256: 'plan', kind: 'diff', started_at: 'now' });
+    await repo.upsert([corporation(2, '株式会社ミドリ電気', { furigana: 'ミドリ' })]);
+    await repo.finishImport('plan', { finished_at: 'now', rows: 1, created: 1, updated: 0, unchanged: 0 });
+    const settles = statements.filter((sql) =>
+      /^\s*INSERT INTO (search_keys|name_trigrams)[^;]*SELECT/i.test(sql),
+    );
+    expect(settles.length).to.be.greaterThan(0);
+    for (const sql of settles) {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>)
+        .map((r) => r.detail)
+        .join('; ');
+      // A differential file's few new corporations must not cost a walk of every corporation.
+      expect(plan, sql).to.not.match(/SCAN (k|corporation_keys|corporations)\b/);
+    }
+
     const reads = statements.filter((sql) => /^\s*SELECT/i.test(sql));
     expect(reads.length).to.be.greaterThan(10);
     for (const sql of reads) {
