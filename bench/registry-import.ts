@@ -19,7 +19,7 @@ import { importRegistryFile } from '../domain/registry/importer';
 import { readNtaFile } from '../domain/registry/nta-file';
 import { corporateRegistryRepositories } from '../domain/registry/registry-repository';
 import { StoreRegistry } from '../domain/registry/store-registry';
-import { writeSyntheticRegistry } from './registry-synthetic';
+import { ROMAJI_QUERIES, writeSyntheticRegistry } from './registry-synthetic';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -71,16 +71,7 @@ function queriesOf(sample: Corporation[]): Record<string, { queries: string[]; p
     },
     'reading (kana, first 8)': { queries: sample.map((c) => c.furigana.slice(0, 8)) },
     'English name': { queries: sample.filter((c) => c.en_name).map((c) => c.en_name) },
-    romaji: {
-      queries: [
-        'yamada shoji',
-        'suzuki kensetsu',
-        'sakura denki',
-        'nihon kogyo',
-        'tanaka unyu',
-        'hikari shokuhin',
-      ],
-    },
+    romaji: { queries: ROMAJI_QUERIES },
     'no match': { queries: ['存在しない名前', 'ゾゾゾゾ', 'qxqxqx'] },
   };
 }

@@ -13,7 +13,7 @@ import { NameMatcher } from '../domain/registry/name-matcher';
 import { streamNtaCsv } from '../domain/registry/nta-csv';
 import { rankedSearch } from '../domain/registry/registry-source';
 import { indexEntryOf } from '../domain/registry/search-keys';
-import { writeSyntheticRegistry } from './registry-synthetic';
+import { ROMAJI_QUERIES, writeSyntheticRegistry } from './registry-synthetic';
 
 /** JS heap plus typed-array buffers (the index keeps its postings in typed arrays), in MB. */
 const heapMb = () => {
@@ -66,14 +66,7 @@ async function main(): Promise<void> {
     ),
     'partial (common word)': ['建設', '商事', '電気', '工業', '不動産', '食品', 'システムズ', 'テクノ'],
     'reading (kana)': sample.map((c) => c.furigana.slice(0, 8)),
-    'reading (romaji)': [
-      'yamada shoji',
-      'suzuki kensetsu',
-      'sakura denki',
-      'nihon kogyo',
-      'tanaka unyu',
-      'hikari shokuhin',
-    ],
+    'reading (romaji)': ROMAJI_QUERIES,
     'no match': ['存在しない名前', 'ゾゾゾゾ', 'qxqxqx'],
   };
 

@@ -18,6 +18,16 @@ import { PREFECTURES } from '../domain/shared/prefectures';
 
 export const SYNTHETIC_MARK = 'SYNTHETIC BENCH DATA';
 
+/** Romaji queries that read like names in these files (their readings are built from the parts below). */
+export const ROMAJI_QUERIES = [
+  'yamada shoji',
+  'suzuki kensetsu',
+  'sakura denki',
+  'nihon kogyo',
+  'tanaka unyu',
+  'hikari shokuhin',
+];
+
 // Name parts with their readings (katakana), as found in corporate names.
 const HEADS: Array<[string, string]> = [
   ['山田', 'ヤマダ'],
