@@ -157,7 +157,7 @@ export async function importRegistryFile(
     for (const r of batch) {
       const held = working.get(r.number);
       const before =
-        (held && 'json' in held ? corporationOfStored(held) : held) ?? existing.get(r.number) ?? null;
+        (held && 'packed' in held ? corporationOfStored(held) : held) ?? existing.get(r.number) ?? null;
       if (!before) {
         working.set(r.number, r.fresh);
         continue;
@@ -174,13 +174,13 @@ export async function importRegistryFile(
     const changed: StoredCorporation[] = [];
     for (const [id, corporation] of working) {
       const prior = existing.get(id);
-      if (prior && !('json' in corporation) && same(prior, corporation)) {
+      if (prior && !('packed' in corporation) && same(prior, corporation)) {
         summary.unchanged++;
         continue;
       }
       if (prior) summary.updated++;
       else summary.created++;
-      changed.push('json' in corporation ? corporation : storedOf(corporation));
+      changed.push('packed' in corporation ? corporation : storedOf(corporation));
     }
     await registry.upsertStored(changed);
     options.onProgress?.({ phase, bytes, totalBytes, rows });

@@ -41,6 +41,7 @@ import type {
   ImportStatus,
 } from './registry-repository';
 import type { HitList, KeyMode, MatchField, SearchFilter, SearchKeys } from './search-backend';
+import { unpackCorporation } from './corporation-row';
 import { storedOf, type StoredCorporation } from './stored-corporation';
 
 /**
@@ -415,9 +416,9 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     const closed = c.closed ? 1 : 0;
     const searchable = c.searchable ? 1 : 0;
     const created =
-      this.insertCorporation.run(number, c.json, c.prefecture_code, closed, searchable).changes === 1;
+      this.insertCorporation.run(number, c.packed, c.prefecture_code, closed, searchable).changes === 1;
     if (!created) {
-      this.updateCorporation.run(c.json, c.prefecture_code, closed, searchable, number);
+      this.updateCorporation.run(c.packed, c.prefecture_code, closed, searchable, number);
       const before = this.keysOf.get(number) as KeysRow | undefined;
       if (before)
         for (const [field, key] of keyRowsOf(keysOfRow(before))) this.deleteKey.run(field, key, number);
@@ -489,7 +490,7 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     if (number === null) return null;
     const row = this.statement('SELECT corporation FROM corporations WHERE number = ?').get(number) as
       { corporation: string } | undefined;
-    return row ? (JSON.parse(row.corporation) as Corporation) : null;
+    return row ? unpackCorporation(row.corporation) : null;
   }
 
   async getMany(corporateNumbers: readonly string[]): Promise<Map<string, Corporation>> {
@@ -498,7 +499,7 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     const rows = this.statement(
       'SELECT corporation FROM corporations WHERE number IN (SELECT value FROM json_each(?))',
     ).all(JSON.stringify(numbers)) as Array<{ corporation: string }>;
-    const found = rows.map((r) => JSON.parse(r.corporation) as Corporation);
+    const found = rows.map((r) => unpackCorporation(r.corporation));
     return new Map(found.map((c) => [c.corporate_number, c]));
   }
 

@@ -1,16 +1,17 @@
 /**
- * A corporation as a store writes it: its JSON and its search keys, computed once. The importer
+ * A corporation as a store writes it: packed (corporation-row.ts) and its search keys, computed once. The importer
  * computes them for new corporations in a worker thread (nta-prepare-worker.ts), so that the
  * thread writing to the store does not.
  */
 import type { Corporation } from './corporation';
+import { packCorporation, unpackCorporation } from './corporation-row';
 import type { SearchKeys } from './search-backend';
 import { isSearchable, searchKeysOf } from './search-keys';
 
 export interface StoredCorporation {
   corporate_number: string;
-  /** JSON.stringify of the corporation. */
-  json: string;
+  /** The corporation packed for storage (corporation-row.ts). */
+  packed: string;
   prefecture_code: string;
   /** Not active (closed, or deleted). */
   closed: boolean;
@@ -22,7 +23,7 @@ export interface StoredCorporation {
 export function storedOf(c: Corporation): StoredCorporation {
   return {
     corporate_number: c.corporate_number,
-    json: JSON.stringify(c),
+    packed: packCorporation(c),
     prefecture_code: c.address.prefecture_code,
     closed: c.status !== 'active',
     searchable: isSearchable(c),
@@ -31,5 +32,5 @@ export function storedOf(c: Corporation): StoredCorporation {
 }
 
 export function corporationOfStored(s: StoredCorporation): Corporation {
-  return JSON.parse(s.json) as Corporation;
+  return unpackCorporation(s.packed);
 }
