@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { applyRecord, type Corporation } from './corporation';
 import type { NtaEncoding } from './nta-decode';
 import { csvBytesOf, readNtaFile } from './nta-file';
@@ -64,6 +65,29 @@ export interface ImportSummary {
   seconds: number;
 }
 
+/**
+ * The file's SHA-256, computed in a thread of its own, so that hashing overlaps the first pass
+ * (at 5.8 M rows, 1.6 GB: about 4 s the first pass no longer waits for).
+ */
+export function sha256InThread(file: string): Promise<string> {
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     const hash = require('node:crypto').createHash('sha256');
+     require('node:fs').createReadStream(workerData)
+       .on('data', (chunk) => hash.update(chunk))
+       .on('end', () => parentPort.postMessage(hash.digest('hex')))
+       .on('error', (err) => { throw err; });`,
+    { eval: true, workerData: file },
+  );
+  return new Promise<string>((resolve, reject) => {
+    worker.once('message', (hex: string) => resolve(hex));
+    worker.once('error', reject);
+    worker.once('exit', (code) =>
+      reject(new Error(`hashing ${path.basename(file)} stopped (exit code ${code})`)),
+    );
+  });
+}
+
 export async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
@@ -91,10 +115,12 @@ export async function importRegistryFile(
   const started = Date.now();
   const now = options.now ?? (() => new Date());
   const batchSize = options.batchSize ?? 10_000;
-  const sha256 = await sha256Of(file);
+  const hashing = sha256InThread(file);
+  // Awaited below; until then a rejection must not count as unhandled.
+  hashing.catch(() => undefined);
   const summary: ImportSummary = {
     file: path.basename(file),
-    sha256,
+    sha256: '',
     kind: kindOf(file),
     encoding: null,
     encoding_forced: options.encoding !== undefined,
@@ -109,28 +135,6 @@ export async function importRegistryFile(
     as_of: null,
     seconds: 0,
   };
-  if (!options.force && (await registry.findCompletedImport(sha256))) {
-    return { ...summary, skipped_already_imported: true, seconds: (Date.now() - started) / 1000 };
-  }
-  const importId = `${sha256.slice(0, 16)}-${now().getTime()}`;
-  // An earlier run of this file still "running" was cut short (this run completes it): say so.
-  for (const earlier of await registry.listImports('running')) {
-    if (earlier.sha256 === sha256) {
-      await registry.failImport(
-        earlier.id,
-        now().toISOString(),
-        `interrupted; the file was imported again (${importId})`,
-      );
-    }
-  }
-  await registry.startImport({
-    id: importId,
-    file: summary.file,
-    sha256,
-    kind: summary.kind,
-    started_at: now().toISOString(),
-  });
-
   const totalBytes = await csvBytesOf(file);
   let phase: ImportProgress['phase'] = 'check';
   let bytes = 0;
@@ -186,14 +190,53 @@ export async function importRegistryFile(
     options.onProgress?.({ phase, bytes, totalBytes, rows });
   };
 
-  try {
-    // Pass 1: every row checked, nothing written.
+  // Pass 1: every row checked, nothing written; it starts while the file is being hashed.
+  let abandoned = false;
+  const checking = (async () => {
     for await (const { record } of read()) {
+      if (abandoned) return;
       rows++;
       if (record.updateDate && (!summary.as_of || record.updateDate > summary.as_of))
         summary.as_of = record.updateDate;
       if (rows % batchSize === 0) options.onProgress?.({ phase, bytes, totalBytes, rows });
     }
+  })();
+  checking.catch(() => undefined);
+  const sha256 = await hashing;
+  summary.sha256 = sha256;
+  if (!options.force && (await registry.findCompletedImport(sha256))) {
+    abandoned = true;
+    await checking.catch(() => undefined);
+    return {
+      ...summary,
+      encoding: null,
+      rows: 0,
+      as_of: null,
+      skipped_already_imported: true,
+      seconds: (Date.now() - started) / 1000,
+    };
+  }
+  const importId = `${sha256.slice(0, 16)}-${now().getTime()}`;
+  // An earlier run of this file still "running" was cut short (this run completes it): say so.
+  for (const earlier of await registry.listImports('running')) {
+    if (earlier.sha256 === sha256) {
+      await registry.failImport(
+        earlier.id,
+        now().toISOString(),
+        `interrupted; the file was imported again (${importId})`,
+      );
+    }
+  }
+  await registry.startImport({
+    id: importId,
+    file: summary.file,
+    sha256,
+    kind: summary.kind,
+    started_at: now().toISOString(),
+  });
+
+  try {
+    await checking;
     summary.rows = rows;
     // Pass 2: applied in batches, read and prepared in a worker thread (nta-prepare-worker.ts)
     // in the encoding pass 1 found. The same checks run again, in case the file changed meanwhile.
