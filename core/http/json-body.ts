@@ -40,7 +40,35 @@ export function jsonObjectBody(req: Request): Record<string, unknown> {
       hint: 'Send a JSON object, e.g. {"owner_label": "my agent"}.',
     });
   }
+  if (depthOf(body) > MAX_BODY_DEPTH) {
+    // A 16 KB body can nest 8,000 levels; the DTO copy recurses through them and would overflow.
+    throw new HttpError(
+      400,
+      'invalid_body',
+      `The request body is nested more than ${MAX_BODY_DEPTH} levels deep.`,
+      {
+        hint: 'Send a flat JSON object: a query holds only text, number and boolean values.',
+      },
+    );
+  }
   return body as Record<string, unknown>;
+}
+
+/** No body of this gateway nests deeper than a few levels. */
+export const MAX_BODY_DEPTH = 16;
+
+/** How deep objects and arrays nest in a JSON value, counted without recursion. */
+function depthOf(value: object): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_BODY_DEPTH) return deepest;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 export function invalidBodyError(problems: readonly QueryProblem[], status: 400 | 422 = 422): HttpError {

@@ -44,12 +44,15 @@ export function IsPrefectureFilter(): PropertyDecorator {
   return (target, key) => decorators.forEach((d) => d(target, key));
 }
 
-/** A host name or URL whose host is a domain name (not_a_domain otherwise). */
+/**
+ * A host name or URL whose host is a domain name (not_a_domain otherwise). Only the empty string is
+ * left to IsNotEmpty: whitespace alone (" ", a tab, U+3000) is not empty to it, and is no domain.
+ */
 export function IsDomainOrUrl(): PropertyDecorator {
   const decorators: PropertyDecorator[] = [
     IsString(),
     IsNotEmpty(),
-    Rule('isDomainOrUrl', (v) => typeof v !== 'string' || v.trim() === '' || parseHost(v) !== undefined, {
+    Rule('isDomainOrUrl', (v) => typeof v !== 'string' || v === '' || parseHost(v) !== undefined, {
       code: 'not_a_domain',
       accepted:
         'a host name or URL: hitachi.co.jp, www.sony.com, https://jpn.nec.com/about/ or an internationalised name such as 日本語.jp',

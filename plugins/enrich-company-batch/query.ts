@@ -21,9 +21,7 @@ export class CompanyBatchQuery {
   @Rule(
     'namesCount',
     (v) =>
-      typeof v !== 'string' ||
-      v.trim() === '' ||
-      (splitNames(v).length >= 1 && splitNames(v).length <= MAX_NAMES),
+      typeof v !== 'string' || v === '' || (splitNames(v).length >= 1 && splitNames(v).length <= MAX_NAMES),
     {
       code: 'name_count_out_of_range',
       accepted: `1 to ${MAX_NAMES} names separated by commas`,

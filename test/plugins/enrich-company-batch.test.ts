@@ -39,6 +39,11 @@ describe('enrich-company-batch (enrich/company-batch)', () => {
     expect(many.status).to.equal(422);
     expect(many.body.correction_hints[0]).to.include({ parameter: 'names', code: 'name_count_out_of_range' });
     expect((await get(gw, ', ,')).body.correction_hints[0]).to.include({ code: 'name_count_out_of_range' });
+    for (const blank of [' ', '\u3000', '\t']) {
+      const res = await get(gw, blank);
+      expect(res.status, JSON.stringify(blank)).to.equal(422);
+      expect(res.body.correction_hints[0]).to.include({ code: 'name_count_out_of_range' });
+    }
     expect((await gw.get(`${PATH}?names=`)).body.correction_hints[0]).to.include({ code: 'empty_value' });
     expect((await gw.get(PATH)).body.correction_hints[0]).to.include({ code: 'missing_required' });
   });

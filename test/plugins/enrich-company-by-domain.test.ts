@@ -73,7 +73,8 @@ describe('enrich-company-by-domain (enrich/company-by-domain)', () => {
   });
 
   it('refuses what is not a domain with not_a_domain; requires domain', async () => {
-    for (const bad of ['localhost', 'トヨタ自動車', 'two words.com', '192.168.1.1']) {
+    // Whitespace alone (a space, a tab, an ideographic space) is no domain: 422, never a 500.
+    for (const bad of ['localhost', 'トヨタ自動車', 'two words.com', '192.168.1.1', ' ', '\t', '\u3000']) {
       const res = await get(gw, bad);
       expect(res.status, bad).to.equal(422);
       expect(res.body.correction_hints[0], bad).to.include({ parameter: 'domain', code: 'not_a_domain' });

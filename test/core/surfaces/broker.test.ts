@@ -120,6 +120,15 @@ describe('broker: POST /broker/call', () => {
     const huge = await gw.post('/broker/call', { product_id: 'x', query: { pad: 'y'.repeat(50_000) } }, h);
     expect(huge.status).to.equal(413);
     expect(huge.body.error).to.equal('body_too_large');
+    // Nested 7,000 levels within the 16 KB limit, in objects and in arrays: 400, never a 500.
+    const deepArrays = `{"product_id":"jp-local-pack-v1-holiday","query":{"year":${'['.repeat(7000)}1${']'.repeat(7000)}}}`;
+    const deepObjects = `{"product_id":"jp-local-pack-v1-holiday","query":${'{"a":'.repeat(2500)}1${'}'.repeat(2500)}}`;
+    for (const deep of [deepArrays, deepObjects]) {
+      const res = await gw.post('/broker/call', deep, h);
+      expect(res.status).to.equal(400);
+      expect(res.body).to.include({ error: 'invalid_body' });
+      expect(res.body.message).to.match(/nested more than 16 levels/);
+    }
     expect(await balanceOf(key)).to.equal(10000);
   });
 
