@@ -110,6 +110,9 @@ function discover(dirs: readonly string[], problems: string[], only?: readonly s
   return found;
 }
 
+/** The scaffold's placeholders: a plugin holding one in a text buyers read is not sold. */
+const PLACEHOLDER = /\bTODO\b/;
+
 function check(
   candidate: Candidate,
   options: LoadPluginsOptions,
@@ -185,6 +188,25 @@ function check(
           bad(`examples[${i}].query.${p.parameter}`, `${p.problem} (${p.code})`);
       }
     });
+  }
+
+  if (m.lifecycle === SOLD_LIFECYCLE) {
+    // What a buyer reads must not be the scaffold's (tools/plugin-new.ts writes "TODO: ...").
+    const texts: Array<[string, unknown]> = [
+      ['summary', m.summary],
+      ['description', m.description],
+      ['source.name', m.source?.name],
+      ['source.freshness', m.source?.freshness],
+      ...(query?.params ?? []).map((p): [string, unknown] => [`query.${p.name}`, p.description]),
+    ];
+    for (const [field, text] of texts) {
+      if (typeof text === 'string' && PLACEHOLDER.test(text)) {
+        bad(
+          field,
+          `still holds a placeholder ("${text.slice(0, 60)}"): write what a buyer reads before selling it`,
+        );
+      }
+    }
   }
 
   let handler: EndpointHandler<object, EndpointPayload> | undefined;

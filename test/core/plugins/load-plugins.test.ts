@@ -131,6 +131,21 @@ describe('plugin boot checks', () => {
       /plugins\/local-echo: query\.n: needs a description/,
     ],
     [
+      "a plugin for sale with the scaffold's placeholder summary",
+      [{ folder: 'local-echo', fields: { summary: "'TODO: one line a buyer understands'" } }],
+      /plugins\/local-echo: summary: still holds a placeholder \("TODO: one line/,
+    ],
+    [
+      "a plugin for sale with the scaffold's placeholder source",
+      [
+        {
+          folder: 'local-echo',
+          fields: { source: "{ name: 'TODO: the public source', freshness: 'daily' }" },
+        },
+      ],
+      /plugins\/local-echo: source\.name: still holds a placeholder/,
+    ],
+    [
       'a missing source',
       [{ folder: 'local-echo', fields: { source: 'undefined' } }],
       /plugins\/local-echo: source\.name: must name the public source/,
