@@ -133,37 +133,27 @@ function cp932Decoder(file: string, onBytes: (n: number) => void): Transform {
   });
 }
 
+/** The list's columns in file order, by the field each fills. */
+const FILER_FIELDS = [
+  'edinet_code',
+  'filer_type',
+  'listing',
+  'consolidated',
+  'capital',
+  'fiscal_year_end',
+  'name',
+  'en_name',
+  'furigana',
+  'location',
+  'industry',
+  'securities_code',
+  'corporate_number',
+] as const satisfies ReadonlyArray<keyof EdinetFiler>;
+
 function filerOf(fields: readonly string[]): EdinetFiler {
-  const [
-    edinet_code,
-    filer_type,
-    listing,
-    consolidated,
-    capital,
-    fiscal_year_end,
-    name,
-    en_name,
-    furigana,
-    location,
-    industry,
-    securities_code,
-    corporate_number,
-  ] = fields.map((f) => f.trim());
-  return {
-    edinet_code,
-    filer_type,
-    listing,
-    consolidated,
-    capital,
-    fiscal_year_end,
-    name,
-    en_name,
-    furigana,
-    location,
-    industry,
-    securities_code,
-    corporate_number,
-  };
+  return Object.fromEntries(
+    FILER_FIELDS.map((f, i) => [f, (fields[i] ?? '').trim()]),
+  ) as unknown as EdinetFiler;
 }
 
 export interface EdinetRow {

@@ -8,10 +8,9 @@
  * Skipped: the list already held (same SHA-256), and a list older than the one held (an operator
  * who means it passes `force`).
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { EdinetCodeList, edinetSource, type EdinetFiler } from './edinet-code-list';
+import { sha256Of } from './importer';
 import type { CorporateRegistryRepository } from './registry-repository';
 
 export { isEdinetCodeList } from './edinet-code-list';
@@ -43,12 +42,6 @@ export interface EdinetImportSummary {
   /** The list held before, replaced by this one. */
   replaced: { as_of: string; filers: number } | null;
   seconds: number;
-}
-
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 export async function importEdinetFile(
