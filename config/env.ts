@@ -200,6 +200,17 @@ export class EnvSchema {
 
   @Doc({
     description:
+      'Paid requests carrying a payment that one client address may send per minute (a token bucket: this many at once, refilled evenly over the minute); more get 429 rate_limited before any check or facilitator call',
+  })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  PAID_PAYMENTS_PER_MINUTE: number = 600;
+
+  @Doc({
+    description:
       'Seconds after which a broker call still holding credit (or an Idempotency-Key still pending) counts as abandoned by a stopped process: its hold is given back and a retry may take it over. Keep it above the longest call.',
   })
   @IsOptional()
@@ -329,6 +340,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         feedbackPerHour: e.FEEDBACK_LIMIT_PER_HOUR,
         brokerPerMinute: e.BROKER_LIMIT_PER_MINUTE,
         concurrentPerClient: e.CONCURRENT_REQUESTS_PER_CLIENT,
+        paidPaymentsPerMinute: e.PAID_PAYMENTS_PER_MINUTE,
         abandonedCallMs: e.ABANDONED_CALL_SECONDS * 1000,
       },
     },

@@ -42,6 +42,8 @@ export interface GatewayConfig {
     brokerPerMinute: number;
     /** Requests one client may have in flight at once on the paid and broker paths. */
     concurrentPerClient: number;
+    /** Requests carrying a payment one client may send per minute on the paid path. */
+    paidPaymentsPerMinute: number;
     /** A credit hold or pending idempotency record this old was left by a stopped process. */
     abandonedCallMs: number;
   };

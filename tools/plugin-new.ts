@@ -92,14 +92,14 @@ export class ${name}Handler implements EndpointHandler<${name}Query, ${name}Payl
   handle(query: ${name}Query, ctx: HandlerContext): ${name}Payload {
     return {
       name: query.name,
-      _attribution: 'Scaffold output: no data source yet',
+      _attribution: 'TODO: name the publisher and the licence (scaffold output: no data source yet)',
       _provenance: { kind: 'snapshot', as_of: ctx.now.toISOString().slice(0, 10), sources: [{ name: 'none (scaffold)' }] },
     };
   }
 
   /** What the data covers (snapshot date and size, or live), shown in /product-status.json. */
   coverage(now: Date): DataCoverage {
-    return { kind: 'snapshot', as_of: now.toISOString().slice(0, 10), summary: 'Scaffold: no data source yet.' };
+    return { kind: 'snapshot', as_of: now.toISOString().slice(0, 10), summary: 'TODO: what the data covers (scaffold: no data source yet).' };
   }
 }
 `,

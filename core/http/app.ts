@@ -26,7 +26,7 @@ import { mountKeyRoutes } from '../keys/key-routes';
 import { RateLimiter } from '../ratelimit/rate-limiter';
 import { ClientIdentity } from './client-identity';
 import { Drain } from './drain';
-import { concurrencyCap } from './concurrency-cap';
+import { ConcurrencyCap } from './concurrency-cap';
 import { compose } from './compose';
 import { answerClientError, urlLengthLimit } from './client-errors';
 import { securityHeaders } from './security-headers';
@@ -170,7 +170,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   const router: Router = app;
   // Data surfaces first: Express tries routes in order, and these carry the traffic.
   mountPreviewSurface(router, services);
-  const cap = concurrencyCap(config.limits.concurrentPerClient);
+  const cap = new ConcurrencyCap(config.limits.concurrentPerClient);
   const checkout = await mountPaidSurface(router, services, cap);
   mountMarketplaceSurface(router, services);
   mountBrokerSurface(router, services, cap);

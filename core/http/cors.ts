@@ -17,6 +17,7 @@ export const CORS_ALLOWED_HEADERS = [
   'Access-Control-Expose-Headers',
   'X-Request-Id',
   'X-API-Key',
+  'Payment-Redemption-Ticket',
 ];
 
 export const CORS_EXPOSED_HEADERS = [
@@ -29,6 +30,7 @@ export const CORS_EXPOSED_HEADERS = [
   'X-Payment-Info',
   'X-Request-Id',
   'Retry-After',
+  'Payment-Redemption-Ticket',
 ];
 
 const PREFLIGHT_MAX_AGE_SECONDS = '600';

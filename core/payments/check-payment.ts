@@ -1,8 +1,12 @@
 /**
  * The gateway's own checks of a decoded payment against the endpoint's requirement, before the
  * facilitator is asked: scheme, network, asset, recipient, exact amount, validity window and (for
- * ordinary 65-byte EOA signatures) the EIP-712 signature. Longer signatures (smart wallets:
- * ERC-1271 / ERC-6492) can only be checked on chain and are left to the facilitator's /verify.
+ * ordinary 65-byte EOA signatures) the EIP-712 signature. Other signatures are refused unless they
+ * have the shape of a smart-wallet signature, which only the chain can check (the facilitator's
+ * /verify, asked before the ledger records anything): ERC-6492-wrapped, ABI-encoded (ERC-1271
+ * wallets such as Coinbase Smart Wallet wrap theirs in ABI words), or several 65-byte ECDSA
+ * signatures concatenated (multi-owner wallets such as Safe). A 66-byte junk signature is none of
+ * these (issue 15).
  */
 import type { TransferSignatureVerifier } from './eip3009-signature';
 import { chainIdOfAnyNetwork } from './networks';
@@ -41,6 +45,22 @@ export interface CheckContext {
   resourcePath: string;
   nowSeconds: number;
   verifier: TransferSignatureVerifier;
+}
+
+/** ERC-6492's magic suffix: 32 bytes of 0x6492 repeated. */
+const ERC6492_SUFFIX = '6492'.repeat(16);
+const ABI_WORD_HEX = 64;
+const ECDSA_HEX = 130;
+
+/** Whether a signature other than 65 bytes has a shape a smart wallet could produce. */
+export function smartWalletShaped(signature: string): boolean {
+  const hex = signature.slice(2).toLowerCase();
+  if (hex.length <= ECDSA_HEX) return false;
+  if (hex.endsWith(ERC6492_SUFFIX)) {
+    const body = hex.length - ERC6492_SUFFIX.length;
+    return body >= 3 * ABI_WORD_HEX && body % ABI_WORD_HEX === 0;
+  }
+  return hex.length % ABI_WORD_HEX === 0 || hex.length % ECDSA_HEX === 0;
 }
 
 const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
@@ -118,6 +138,12 @@ export function checkPayment(attempt: PaymentAttempt, ctx: CheckContext): Checke
   }
 
   let signature: CheckedPayment['signature'] = 'smart_wallet_deferred';
+  if (attempt.signature.length !== 132 && !smartWalletShaped(attempt.signature)) {
+    return new PaymentRefusal(
+      'invalid_signature',
+      'The signature is neither a 65-byte ECDSA signature nor shaped like a smart-wallet signature (ERC-6492 wrapped, ABI-encoded, or concatenated 65-byte signatures).',
+    );
+  }
   if (attempt.signature.length === 132) {
     let signer: string | null;
     try {

@@ -2,20 +2,24 @@
  * One paid call, in the order that keeps buyers whole: local checks → claim the nonce → facilitator
  * /verify → the handler → facilitator /settle → the data. Only a successful settlement releases the
  * data; a failed handler or a definite settlement failure charges nothing and frees the payment for
- * a retry; a settlement whose outcome is unknown keeps the payment reserved and is settled at most
- * once when the buyer retries with the same payment. Every outcome is logged with payer and nonce
- * (never the signature).
+ * a retry; a settlement whose outcome is unknown keeps the payment reserved, hands out a redemption
+ * ticket, and is settled at most once when the buyer retries the same request with the same payment
+ * and the ticket. A payment whose signature can only be checked on chain (smart wallets) is
+ * verified by the facilitator before the ledger records anything. Every outcome is logged with
+ * payer and nonce (never the signature or the ticket).
  */
+import { randomBytes } from 'node:crypto';
 import { HttpError } from '../http/errors';
 import type { EndpointPayload, HandlerLogger } from '../plugins/contract';
 import type { RegisteredPlugin } from '../plugins/registry';
 import type { Clock } from '../util/clock';
+import { canonicalJson, sha256Hex } from '../util/canonical-json';
 import { formatUsd } from '../util/money';
 import { paymentChallenge } from './challenge';
 import { checkPayment } from './check-payment';
 import type { TransferSignatureVerifier } from './eip3009-signature';
 import type { FacilitatorClient, FacilitatorRequest } from './facilitator-client';
-import type { Claim, NonceLedger } from './nonce-ledger';
+import { ledgerId, type Claim, type NonceLedger, type RedemptionRefusal } from './nonce-ledger';
 import type { PaymentAttempt } from './payment-header';
 import { PaymentRefusal } from './refusals';
 import { encodeHeaderJson, PAID_MIME_TYPE, requirementV2, type PaymentTerms } from './requirements';
@@ -23,6 +27,8 @@ import { encodeHeaderJson, PAID_MIME_TYPE, requirementV2, type PaymentTerms } fr
 /** Facilitator reasons meaning "this authorization was already used on chain". */
 const NONCE_USED = /nonce_already_used|authorization_(already_)?used|authorization_is_used/i;
 const RETRY_AFTER_SECONDS = '5';
+/** Request header carrying the redemption ticket of a settlement_pending answer. */
+export const REDEMPTION_TICKET_HEADER = 'Payment-Redemption-Ticket';
 
 /** How often and how long a failed ledger write after settlement is retried. */
 const RECORD_RETRY_EVERY_MS = 1_000;
@@ -35,8 +41,33 @@ export interface PaidCall {
   resourcePath: string;
   resourceUrl: string;
   previewPath: string;
+  /** SHA-256 of the resource and its canonical query (requestFingerprint): what the payment buys. */
+  requestHash: string;
+  /** The Payment-Redemption-Ticket header, when the request carried one. */
+  redemptionTicket?: string;
   log: HandlerLogger;
   run(): Promise<EndpointPayload>;
+}
+
+/** The request a payment buys, independent of parameter order and spelling of equal values. */
+export function requestFingerprint(resourcePath: string, query: unknown): string {
+  return sha256Hex(`${resourcePath}\n${canonicalJson(query)}`);
+}
+
+/** The exact signed payment: authorization fields and signature, case-folded. */
+function paymentFingerprint(attempt: PaymentAttempt): string {
+  const a = attempt.authorization;
+  return sha256Hex(
+    canonicalJson({
+      from: a.from.toLowerCase(),
+      to: a.to.toLowerCase(),
+      value: String(a.value),
+      validAfter: String(a.validAfter),
+      validBefore: String(a.validBefore),
+      nonce: a.nonce.toLowerCase(),
+      signature: attempt.signature.toLowerCase(),
+    }),
+  );
 }
 
 /** What a paid body's `_gateway.payment` says. */
@@ -150,15 +181,37 @@ export class X402Checkout {
     }
 
     const { ledger } = this.d;
+    const key = { chainId: terms.chainId, asset: terms.asset, payer: checked.payer, nonce: checked.nonce };
+    const body = this.facilitatorRequest(call);
+    // A signature only the chain can check is verified before the ledger records anything, so
+    // junk never costs a write; a payment the ledger already knows is decided by its entry.
+    let verifiedBeforeClaim = false;
+    if (checked.signature === 'smart_wallet_deferred' && !(await ledger.get(ledgerId(key)))) {
+      const verified = await this.d.facilitator.verify(body);
+      if (verified.kind !== 'valid') {
+        log('facilitator_rejected', { step: 'verify_before_claim', result: verified.kind });
+        throw verified.kind === 'invalid'
+          ? challenge(facilitatorRejected(verified.reason, verified.message))
+          : facilitatorUnavailable(verified.status, verified.detail);
+      }
+      verifiedBeforeClaim = true;
+    }
     const claim = await ledger.claim(
-      { chainId: terms.chainId, asset: terms.asset, payer: checked.payer, nonce: checked.nonce },
+      key,
       {
         endpointId: plugin.endpointId,
         resource: call.resourcePath,
         amountMicroUsdc: String(checked.amount),
         validBefore: checked.validBefore,
+        paymentHash: paymentFingerprint(attempt),
+        requestHash: call.requestHash,
       },
+      call.redemptionTicket !== undefined ? { ticketHash: sha256Hex(call.redemptionTicket) } : {},
     );
+    if (claim.kind === 'refused') {
+      log('redemption_refused', { reason: claim.reason, first_used_for: claim.entry.resource }, 'warn');
+      throw redemptionRefused(claim.reason);
+    }
     if (claim.kind === 'used') {
       log('replay_refused', { first_used_for: claim.entry.resource });
       throw challenge(new PaymentRefusal('payment_already_used'));
@@ -171,22 +224,15 @@ export class X402Checkout {
     const local: LocalClaim = { ledger, claim, stage: claim.kind === 'fresh' ? 'verify' : 'settling' };
     this.inFlight.set(call, local);
 
-    const body = this.facilitatorRequest(call);
-    if (claim.kind === 'fresh') {
+    if (claim.kind === 'fresh' && !verifiedBeforeClaim) {
       const verified = await this.d.facilitator.verify(body);
       if (verified.kind === 'invalid') {
-        await ledger.release(claim.id, claim.token, `verify: ${verified.reason}`);
+        await ledger.release(claim.id, claim.token, `verify: ${verified.reason}`, true);
         log('facilitator_rejected', { reason: verified.reason });
-        throw challenge(
-          new PaymentRefusal(
-            'facilitator_rejected',
-            `The facilitator refused the payment: ${verified.reason}${verified.message ? ` (${verified.message.slice(0, 200)})` : ''}.`,
-            { facilitator_reason: verified.reason },
-          ),
-        );
+        throw challenge(facilitatorRejected(verified.reason, verified.message));
       }
       if (verified.kind === 'unavailable') {
-        await ledger.release(claim.id, claim.token, `verify: ${verified.detail}`);
+        await ledger.release(claim.id, claim.token, `verify: ${verified.detail}`, true);
         log('facilitator_unavailable', { step: 'verify', detail: verified.detail }, 'warn');
         throw facilitatorUnavailable(verified.status, verified.detail);
       }
@@ -215,7 +261,13 @@ export class X402Checkout {
         return this.result(call, payload, settled.transaction, settled.payer);
       }
       case 'failed': {
-        if (claim.kind === 'resettle' && NONCE_USED.test(settled.reason)) {
+        if (claim.kind === 'resettle' && !NONCE_USED.test(settled.reason)) {
+          // Not a definite "not settled": the earlier settle call may have gone through, and this
+          // one failing says nothing about it. The entry stays unresolved for reconciliation.
+          log('settlement_pending', { facilitator_reason: settled.reason }, 'warn');
+          throw await this.stillUnknown(claim, `resettle: ${settled.reason}`, undefined, call, logged);
+        }
+        if (claim.kind === 'resettle') {
           // The earlier settle call, whose answer was lost, went through: serve what was paid for.
           const tx = claim.entry.transaction ?? undefined;
           await this.record(
@@ -238,6 +290,17 @@ export class X402Checkout {
             'Settled by your earlier attempt, whose answer was lost.',
           );
         }
+        if (settled.transaction) {
+          // A transaction was sent (and failed, the facilitator says): only the chain can tell.
+          log('settlement_unknown', { reason: settled.reason, transaction: settled.transaction }, 'warn');
+          throw await this.stillUnknown(
+            claim,
+            `settle: ${settled.reason}`,
+            settled.transaction,
+            call,
+            logged,
+          );
+        }
         await ledger.release(claim.id, claim.token, `settle: ${settled.reason}`);
         log('settlement_failed', { reason: settled.reason }, 'warn');
         throw challenge(
@@ -257,26 +320,49 @@ export class X402Checkout {
       }
       case 'unreachable': {
         if (claim.kind === 'resettle') {
-          await this.putBack(ledger, claim, settled.detail);
           log('settlement_pending', { detail: settled.detail }, 'warn');
-          throw settlementPending(claim.entry.transaction ?? undefined);
+          throw await this.stillUnknown(claim, settled.detail, undefined, call, logged);
         }
-        await ledger.release(claim.id, claim.token, settled.detail);
+        // The settle request never reached the facilitator: nothing can have moved.
+        await ledger.release(claim.id, claim.token, settled.detail, true);
         log('facilitator_unavailable', { step: 'settle', detail: settled.detail }, 'warn');
         throw facilitatorUnavailable(503, settled.detail);
       }
       case 'unknown': {
-        const tx = settled.transaction ?? claim.entry.transaction ?? undefined;
-        await this.record(() => ledger.unknown(claim.id, claim.token, settled.detail, tx), call, logged);
-        log('settlement_unknown', { detail: settled.detail, transaction: tx ?? null }, 'warn');
-        throw settlementPending(tx);
+        log(
+          'settlement_unknown',
+          { detail: settled.detail, transaction: settled.transaction ?? null },
+          'warn',
+        );
+        throw await this.stillUnknown(claim, settled.detail, settled.transaction, call, logged);
       }
     }
   }
 
+  /**
+   * Records a settlement whose outcome is not known and returns the 503 for it. The entry gets one
+   * redemption ticket: handed out now if it has none, else the buyer holds it from an earlier answer.
+   */
+  private async stillUnknown(
+    claim: Extract<Claim, { kind: 'fresh' | 'resettle' }>,
+    detail: string,
+    transaction: string | undefined,
+    call: PaidCall,
+    logged: Record<string, unknown>,
+  ): Promise<HttpError> {
+    const tx = transaction ?? claim.entry.transaction ?? undefined;
+    const ticket = claim.entry.ticketHash === null ? newTicket() : undefined;
+    await this.record(
+      () => this.d.ledger.unknown(claim.id, claim.token, detail, tx, ticket && sha256Hex(ticket)),
+      call,
+      logged,
+    );
+    return settlementPending(tx, ticket, ticket ? undefined : 'retry_ticket_in_hand');
+  }
+
   /** After a failure that settled nothing: free a fresh claim, or return a re-settlement to unknown. */
   private async putBack(ledger: NonceLedger, claim: Claim, reason: string): Promise<void> {
-    if (claim.kind === 'fresh') await ledger.release(claim.id, claim.token, reason);
+    if (claim.kind === 'fresh') await ledger.release(claim.id, claim.token, reason, true);
     else if (claim.kind === 'resettle') {
       await ledger.unknown(claim.id, claim.token, claim.entry.reason ?? reason, claim.entry.transaction);
     }
@@ -400,18 +486,70 @@ function facilitatorUnavailable(status: 502 | 503, detail: string): HttpError {
   );
 }
 
-function settlementPending(transaction: string | undefined): HttpError {
+function newTicket(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+function facilitatorRejected(reason: string, message: string | undefined): PaymentRefusal {
+  return new PaymentRefusal(
+    'facilitator_rejected',
+    `The facilitator refused the payment: ${reason}${message ? ` (${message.slice(0, 200)})` : ''}.`,
+    { facilitator_reason: reason },
+  );
+}
+
+/**
+ * 503 for a settlement whose outcome is unknown. With `ticket`, the answer hands out the
+ * redemption ticket (body and header; shown once); without, the buyer holds it from an earlier answer.
+ */
+function settlementPending(
+  transaction: string | undefined,
+  ticket: string | undefined,
+  note?: 'retry_ticket_in_hand',
+): HttpError {
   return new HttpError(
     503,
     'settlement_pending',
     'Your payment was sent for settlement but its outcome is not known yet (the facilitator did not answer in time). ' +
-      'Do not sign a new payment: repeat this same request with the same payment header. It is settled at most once, ' +
-      'and then the data is served.',
+      'Do not sign a new payment: repeat this same request (same path and query) with the same payment header and ' +
+      `the redemption ticket in the ${REDEMPTION_TICKET_HEADER} header. It is settled at most once, and then the data is served. ` +
+      'Only that request with that ticket can redeem this payment.',
     {
-      hint: 'Retry with the identical X-PAYMENT / PAYMENT-SIGNATURE header in a few seconds.',
+      hint:
+        note === 'retry_ticket_in_hand'
+          ? `Retry with the identical payment header and the ${REDEMPTION_TICKET_HEADER} you received with the first settlement_pending answer.`
+          : `Keep redemption_ticket (it is shown once) and retry in a few seconds with the identical payment header and ${REDEMPTION_TICKET_HEADER}: <ticket>.`,
       retryable: true,
+      ...(ticket ? { redemption_ticket: ticket } : {}),
       ...(transaction ? { transaction } : {}),
     },
-    { 'Retry-After': RETRY_AFTER_SECONDS, 'Cache-Control': 'no-store' },
+    {
+      'Retry-After': RETRY_AFTER_SECONDS,
+      'Cache-Control': 'no-store',
+      ...(ticket ? { [REDEMPTION_TICKET_HEADER]: ticket } : {}),
+    },
+  );
+}
+
+const REDEMPTION_REFUSALS: Record<RedemptionRefusal, string> = {
+  payment_mismatch: 'This nonce is held by another signed payment whose settlement is not known yet.',
+  request_mismatch:
+    'This payment was sent for another request (path or query) and its settlement is not known yet; only that request can redeem it.',
+  ticket_required: `This payment's settlement is not known yet; redeeming it needs the ${REDEMPTION_TICKET_HEADER} handed out with its settlement_pending answer.`,
+  ticket_mismatch: `The ${REDEMPTION_TICKET_HEADER} does not match the one handed out for this payment.`,
+};
+
+function redemptionRefused(reason: RedemptionRefusal): HttpError {
+  return new HttpError(
+    409,
+    'payment_redemption_refused',
+    `${REDEMPTION_REFUSALS[reason]} Nothing was charged by this request and no data was served.`,
+    {
+      reason,
+      hint:
+        'Repeat the original request with its payment and redemption ticket. Without them, sign a new payment; ' +
+        'the operator reconciles unknown settlements (payer and nonce identify yours).',
+    },
+    { 'Cache-Control': 'no-store' },
   );
 }

@@ -18,7 +18,8 @@ export type VerifyOutcome =
 
 export type SettleOutcome =
   | { kind: 'settled'; transaction: string; network: string; payer?: string }
-  | { kind: 'failed'; reason: string; message?: string }
+  /** `transaction` when the facilitator names one anyway (e.g. reverted): the entry then stays unresolved. */
+  | { kind: 'failed'; reason: string; message?: string; transaction?: string }
   /** The request never reached the facilitator: nothing was settled. */
   | { kind: 'unreachable'; detail: string }
   /** The facilitator may have settled; `transaction` when it told us one is pending. */
@@ -189,7 +190,12 @@ export class FacilitatorClient {
             ...(transaction ? { transaction } : {}),
           };
         }
-        return { kind: 'failed', reason, message: text(j.errorMessage) };
+        return {
+          kind: 'failed',
+          reason,
+          message: text(j.errorMessage),
+          ...(transaction ? { transaction } : {}),
+        };
       }
     }
     // A settle answer we cannot read may hide a settlement that happened.

@@ -9,6 +9,12 @@
  *        │                          └────► settle_unknown ──(retry, same payment)──► pending(settle)
  *        └──► released (nothing was settled; the same payment may be tried again)
  *
+ * An entry is bound to the signed payment that claimed it and to its request (resource and
+ * canonical query); a settlement_pending answer also hands out a redemption ticket. Only that
+ * payment, for that request, with that ticket, can take over an unknown settlement (issue 15: a
+ * copied authorization must not buy another response). An entry holding a transaction is never
+ * released, and a payment released before any settle call is forgotten within minutes.
+ *
  * A claim holds a lease. A process that dies mid-call leaves a pending entry; after the lease
  * a retry takes it over: from `verify` (verifying or running the handler) as a fresh claim, since
  * nothing was settled, and from `settle` as a re-settlement, since the settle call may have gone
@@ -17,16 +23,24 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../util/clock';
 import type {
+  FinishDetail,
   PaymentEntry,
   PaymentLedgerRepository,
   PaymentPhase,
   PaymentState,
+  Redemption,
+  RedemptionRefusal,
 } from './payment-ledger-repository';
 
 /** Entries are kept this long after the authorization expires (audit), then removed. */
 export const LEDGER_RETENTION_DAYS = 30;
+/**
+ * A payment released before any settle call (refused by /verify, handler failed) is kept this
+ * long: nothing moved, so there is nothing to audit, and junk payments must not fill the store.
+ */
+export const RELEASED_RETENTION_MINUTES = 10;
 
-export type { PaymentEntry };
+export type { PaymentEntry, Redemption, RedemptionRefusal };
 
 export interface PaymentKey {
   chainId: number;
@@ -40,6 +54,10 @@ export interface ClaimInfo {
   resource: string;
   amountMicroUsdc: string;
   validBefore: bigint;
+  /** SHA-256 of the signed authorization and signature. */
+  paymentHash: string;
+  /** SHA-256 of the resource and canonical query. */
+  requestHash: string;
 }
 
 export type Claim =
@@ -48,7 +66,9 @@ export type Claim =
   /** An earlier settle call's outcome is unknown: run, then settle again (at most one at a time). */
   | { kind: 'resettle'; id: string; token: string; entry: PaymentEntry }
   | { kind: 'used'; id: string; entry: PaymentEntry }
-  | { kind: 'in_progress'; id: string; entry: PaymentEntry };
+  | { kind: 'in_progress'; id: string; entry: PaymentEntry }
+  /** Awaits redemption by another request, payment or ticket. */
+  | { kind: 'refused'; id: string; reason: RedemptionRefusal; entry: PaymentEntry };
 
 export function ledgerId(key: PaymentKey): string {
   return [key.chainId, key.asset, key.payer, key.nonce].map((p) => String(p).toLowerCase()).join(':');
@@ -65,7 +85,7 @@ export class NonceLedger {
     return new Date(this.clock.now().getTime() + seconds * 1000);
   }
 
-  async claim(key: PaymentKey, info: ClaimInfo): Promise<Claim> {
+  async claim(key: PaymentKey, info: ClaimInfo, redemption: Redemption = {}): Promise<Claim> {
     const id = ledgerId(key);
     const token = randomUUID();
     const c = await this.repo.claim(
@@ -80,7 +100,10 @@ export class NonceLedger {
         amountMicroUsdc: info.amountMicroUsdc,
         validBefore: String(info.validBefore),
         expiresAt: retentionEnd(info.validBefore),
+        paymentHash: info.paymentHash,
+        requestHash: info.requestHash,
       },
+      redemption,
       token,
       this.clock.now(),
       this.lease(),
@@ -97,14 +120,38 @@ export class NonceLedger {
     await this.finish(id, token, 'settled', { transaction, reason });
   }
 
-  /** The settle call's outcome is unknown: keep the nonce reserved for a retry with the same payment. */
-  async unknown(id: string, token: string, detail: string, transaction?: string | null): Promise<void> {
-    await this.finish(id, token, 'settle_unknown', { reason: detail, transaction: transaction ?? undefined });
+  /**
+   * The settle call's outcome is unknown: keep the nonce reserved for a retry with the same
+   * payment (and, when `ticketHash` is given, the redemption ticket handed out now).
+   */
+  async unknown(
+    id: string,
+    token: string,
+    detail: string,
+    transaction?: string | null,
+    ticketHash?: string,
+  ): Promise<void> {
+    await this.finish(id, token, 'settle_unknown', {
+      reason: detail,
+      transaction: transaction ?? undefined,
+      ticketHash,
+    });
   }
 
-  /** Nothing was settled: the same payment may be tried again. */
-  async release(id: string, token: string, reason: string): Promise<void> {
-    await this.finish(id, token, 'released', { reason });
+  /**
+   * Nothing was settled: the same payment may be tried again. `beforeSettle`: no settle call was
+   * ever made for it, so the entry is forgotten within minutes.
+   */
+  async release(id: string, token: string, reason: string, beforeSettle = false): Promise<void> {
+    const expiresAt = beforeSettle
+      ? new Date(this.clock.now().getTime() + RELEASED_RETENTION_MINUTES * 60_000)
+      : undefined;
+    await this.finish(id, token, 'released', { reason, expiresAt });
+  }
+
+  /** Unknown settlements, for reconciliation (tools/payments-reconcile.ts). */
+  listUnresolved(): Promise<PaymentEntry[]> {
+    return this.repo.listUnresolved(this.clock.now());
   }
 
   get(id: string): Promise<PaymentEntry | null> {
@@ -115,11 +162,13 @@ export class NonceLedger {
     id: string,
     token: string,
     state: Exclude<PaymentState, 'pending'>,
-    detail: { transaction?: string; reason?: string },
+    detail: FinishDetail,
   ): Promise<void> {
-    const clean = {
+    const clean: FinishDetail = {
       ...(detail.transaction ? { transaction: detail.transaction } : {}),
       ...(detail.reason ? { reason: detail.reason } : {}),
+      ...(detail.ticketHash ? { ticketHash: detail.ticketHash } : {}),
+      ...(detail.expiresAt ? { expiresAt: detail.expiresAt } : {}),
     };
     await this.repo.finish(id, token, state, clean, this.clock.now());
   }

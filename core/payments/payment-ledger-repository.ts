@@ -30,6 +30,12 @@ export interface PaymentEntry {
   updatedAt: Date;
   /** When the entry may be removed (retention after the authorization's validity). */
   expiresAt: Date;
+  /** SHA-256 of the signed authorization and its signature: the exact payment that holds the entry. */
+  paymentHash: string | null;
+  /** SHA-256 of the resource and its canonical query: the request the payment was sent with. */
+  requestHash: string | null;
+  /** SHA-256 of the redemption ticket handed out with a settlement_pending answer. */
+  ticketHash: string | null;
 }
 
 /** What a new claim writes when the payment was never seen. */
@@ -45,28 +51,87 @@ export type NewPayment = Pick<
   | 'amountMicroUsdc'
   | 'validBefore'
   | 'expiresAt'
->;
+> & { paymentHash: string; requestHash: string };
+
+/** What a retry presents to redeem an unknown settlement (beside the payment itself). */
+export interface Redemption {
+  /** SHA-256 of the Payment-Redemption-Ticket header, when the request carried one. */
+  ticketHash?: string;
+}
+
+/** Why a retry may not redeem an entry whose settlement is unknown. */
+export type RedemptionRefusal =
+  'payment_mismatch' | 'request_mismatch' | 'ticket_required' | 'ticket_mismatch';
+
+/**
+ * Whether `payment` (with `redemption`) may take over `entry`, whose settlement may have gone
+ * through: only the same signed payment, for the same request, with the ticket if one was issued.
+ * Entries written before these bindings existed (null hashes) are not bound.
+ */
+export function redemptionRefusal(
+  entry: Pick<PaymentEntry, 'paymentHash' | 'requestHash' | 'ticketHash'>,
+  payment: Pick<NewPayment, 'paymentHash' | 'requestHash'>,
+  redemption: Redemption,
+): RedemptionRefusal | undefined {
+  if (entry.paymentHash !== null && entry.paymentHash !== payment.paymentHash) return 'payment_mismatch';
+  if (entry.requestHash !== null && entry.requestHash !== payment.requestHash) return 'request_mismatch';
+  if (entry.ticketHash !== null) {
+    if (redemption.ticketHash === undefined) return 'ticket_required';
+    if (redemption.ticketHash !== entry.ticketHash) return 'ticket_mismatch';
+  }
+  return undefined;
+}
+
+/** How a claim ends a call: the final state, and what it records. */
+export interface FinishDetail {
+  transaction?: string;
+  reason?: string;
+  /** Set when a settlement_pending answer hands out a redemption ticket. */
+  ticketHash?: string;
+  /** Replaces the retention end (a payment released before any settle call is kept minutes, not days). */
+  expiresAt?: Date;
+}
 
 export type PaymentClaim =
   | { kind: 'fresh'; entry: PaymentEntry }
   | { kind: 'resettle'; entry: PaymentEntry }
   | { kind: 'used'; entry: PaymentEntry }
-  | { kind: 'in_progress'; entry: PaymentEntry };
+  | { kind: 'in_progress'; entry: PaymentEntry }
+  /** The entry awaits redemption by another request, payment or ticket: nothing was changed. */
+  | { kind: 'refused'; reason: RedemptionRefusal; entry: PaymentEntry };
 
 export interface PaymentLedgerRepository {
-  /** Takes the entry with `token` until `leaseUntil`, or says why not (used, in progress). */
-  claim(payment: NewPayment, token: string, now: Date, leaseUntil: Date): Promise<PaymentClaim>;
+  /**
+   * Takes the entry with `token` until `leaseUntil`, or says why not (used, in progress, refused).
+   * A take-over of a settlement that may have gone through (`resettle`) is decided by
+   * redemptionRefusal in the same atomic step.
+   */
+  claim(
+    payment: NewPayment,
+    redemption: Redemption,
+    token: string,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<PaymentClaim>;
   /** Moves a held claim to a phase; false when the claim was lost (its lease taken over). */
   advance(id: string, token: string, phase: PaymentPhase, now: Date, leaseUntil: Date): Promise<boolean>;
-  /** Ends a held claim in a final state; false when the claim was lost (nothing written). */
+  /**
+   * Ends a held claim in a final state; false when the claim was lost (nothing written). An entry
+   * that holds a transaction is never `released`: it ends `settle_unknown` instead.
+   */
   finish(
     id: string,
     token: string,
     state: Exclude<PaymentState, 'pending'>,
-    detail: { transaction?: string; reason?: string },
+    detail: FinishDetail,
     now: Date,
   ): Promise<boolean>;
   get(id: string): Promise<PaymentEntry | null>;
+  /**
+   * Every entry whose settlement is not known (for reconciliation): `settle_unknown`, and
+   * `pending` in the settle phase whose lease ended before `now` (its process stopped), oldest first.
+   */
+  listUnresolved(now: Date): Promise<PaymentEntry[]>;
   /** Removes entries past their retention; returns how many. */
   pruneExpired(now: Date): Promise<number>;
 }

@@ -11,6 +11,12 @@ export const LIFECYCLES = ['paid_open', 'draft'] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
 export const SOLD_LIFECYCLE: Lifecycle = 'paid_open';
 
+/**
+ * The scaffold's placeholder (tools/plugin-new.ts writes "TODO: ..."): a plugin for sale holding
+ * it in a text buyers read (manifest, coverage, a payload's `_attribution`) is not sold.
+ */
+export const SCAFFOLD_PLACEHOLDER = /\bTODO\b/;
+
 /** A public document: its publisher's title and, where it has one, its address. */
 export interface SourceRef {
   name: string;

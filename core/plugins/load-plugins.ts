@@ -9,6 +9,7 @@ import type { DependencyContainer } from 'tsyringe';
 import {
   isDefinedManifest,
   LIFECYCLES,
+  SCAFFOLD_PLACEHOLDER,
   SOLD_LIFECYCLE,
   type EndpointHandler,
   type EndpointPayload,
@@ -110,9 +111,6 @@ function discover(dirs: readonly string[], problems: string[], only?: readonly s
   return found;
 }
 
-/** The scaffold's placeholders: a plugin holding one in a text buyers read is not sold. */
-const PLACEHOLDER = /\bTODO\b/;
-
 function check(
   candidate: Candidate,
   options: LoadPluginsOptions,
@@ -200,7 +198,7 @@ function check(
       ...(query?.params ?? []).map((p): [string, unknown] => [`query.${p.name}`, p.description]),
     ];
     for (const [field, text] of texts) {
-      if (typeof text === 'string' && PLACEHOLDER.test(text)) {
+      if (typeof text === 'string' && SCAFFOLD_PLACEHOLDER.test(text)) {
         bad(
           field,
           `still holds a placeholder ("${text.slice(0, 60)}"): write what a buyer reads before selling it`,
@@ -219,6 +217,7 @@ function check(
       handler = options.container.resolve(m.handler);
       if (typeof handler.handle !== 'function')
         bad('handler', `${m.handler.name} has no handle(query, context) method`);
+      if (m.lifecycle === SOLD_LIFECYCLE) checkCoverageText(handler, bad);
     } catch (err) {
       bad('handler', `${m.handler.name} cannot be constructed: ${(err as Error).message.split('\n')[0]}`);
     }
@@ -240,6 +239,26 @@ function check(
     query,
     handler,
   };
+}
+
+/** The handler's own coverage text is read by buyers in the discovery documents. */
+function checkCoverageText(
+  handler: EndpointHandler<object, EndpointPayload>,
+  bad: (field: string, problem: string) => void,
+): void {
+  if (typeof handler.coverage !== 'function') return;
+  let summary: unknown;
+  try {
+    summary = handler.coverage(new Date()).summary;
+  } catch {
+    return; // a live source may not answer at boot; its payloads are checked when served
+  }
+  if (typeof summary === 'string' && SCAFFOLD_PLACEHOLDER.test(summary)) {
+    bad(
+      'handler.coverage()',
+      `still holds a placeholder ("${summary.slice(0, 60)}"): say what the data covers before selling it`,
+    );
+  }
 }
 
 function firstExampleValues(m: PluginManifest): Record<string, string> {

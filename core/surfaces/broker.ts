@@ -4,9 +4,10 @@
  * on the other surfaces before any credit is touched; the price is reserved atomically, the
  * handler runs, and the reservation is committed on success or released if the handler fails.
  */
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { ERROR_REF, INVALID_QUERY_REF, jsonResponse, mount } from '../http/api-catalog';
+import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError, errorBody } from '../http/errors';
 import { BodySpec } from '../http/json-body';
 import type { GatewayServices } from '../http/services';
@@ -39,7 +40,7 @@ const brokerBody = new BodySpec(BrokerCallBody, 400);
 export const CHARGED_HEADER = 'X-Credit-Charged-Micro-USDC';
 export const BALANCE_HEADER = 'X-Credit-Balance-Micro-USDC';
 
-export function mountBrokerSurface(router: Router, s: GatewayServices, cap: RequestHandler): void {
+export function mountBrokerSurface(router: Router, s: GatewayServices, cap: ConcurrencyCap): void {
   const rule = { bucket: 'broker_key', limit: s.config.limits.brokerPerMinute, windowSeconds: 60 };
   const ids = () => s.registry.sold().map((p) => p.brokerId);
 
@@ -114,9 +115,9 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Requ
       },
     },
     requireApiKey(s),
-    cap,
+    cap.admit,
     s.jsonBody,
-    async (req, res) => {
+    cap.work(async (req, res) => {
       const key = res.locals.key as KeyRecord;
       const body = brokerBody.parse(req);
       const plugin = s.registry.soldByBrokerId(body.product_id);
@@ -189,7 +190,7 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Requ
       if (out.status >= 500) await s.idempotency.release(claim.id);
       else await s.idempotency.complete(claim.id, out);
       send(res, out);
-    },
+    }),
   );
 }
 

@@ -5,7 +5,13 @@
  */
 import type { Request } from 'express';
 import { EndpointError, InvalidQueryError } from '../plugins/errors';
-import type { EndpointPayload, HandlerContext, HandlerLogger } from '../plugins/contract';
+import {
+  SCAFFOLD_PLACEHOLDER,
+  SOLD_LIFECYCLE,
+  type EndpointPayload,
+  type HandlerContext,
+  type HandlerLogger,
+} from '../plugins/contract';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { HttpError, invalidQueryError } from '../http/errors';
 import type { Clock } from '../util/clock';
@@ -44,11 +50,23 @@ export class EndpointExecutor {
       requestId: String(req.id ?? ''),
       log: (req.log as HandlerLogger | undefined) ?? silentLog,
     };
+    let payload: EndpointPayload;
     try {
-      return await plugin.handler.handle(query, ctx);
+      payload = await plugin.handler.handle(query, ctx);
     } catch (err) {
       throw toHttpError(plugin, err);
     }
+    if (plugin.manifest.lifecycle === SOLD_LIFECYCLE && SCAFFOLD_PLACEHOLDER.test(payload._attribution)) {
+      // A scaffold's answer is never sold: every surface refuses it, so nothing is charged.
+      ctx.log.error({ endpoint_id: plugin.endpointId }, 'payload still holds the scaffold attribution');
+      throw new HttpError(
+        503,
+        'endpoint_not_ready',
+        `${plugin.endpointId} is not ready: it has no data source yet. Nothing was charged.`,
+        { hint: 'Try again after the endpoint is released; /product-status.json lists what is sold.' },
+      );
+    }
+    return payload;
   }
 
   envelope(

@@ -1,19 +1,23 @@
 /**
  * Paid direct surface `GET /v1/{tail}` (x402). In order: payments not configured → 503 with the
  * operator runbook; unknown tail → 404; no payment → the 402 challenge (even for an invalid query,
- * whose problems it lists, because crawlers probe paid paths without parameters); a payment with
- * an invalid query → 422, the payment untouched; then the checkout (core/payments/checkout.ts),
- * and 200 with `_gateway.payment` and the settlement headers.
+ * whose problems it lists, because crawlers probe paid paths without parameters); a payment over
+ * the client's rate (PAID_PAYMENTS_PER_MINUTE) → 429; a payment with an invalid query → 422, the
+ * payment untouched; then the checkout (core/payments/checkout.ts), and 200 with
+ * `_gateway.payment` and the settlement headers. The concurrency cap holds its slot until the
+ * checkout ends, also when the client went away.
  */
-import type { RequestHandler, Router } from 'express';
+import type { Router } from 'express';
 import type { PaymentOutcome } from '../http/metrics';
 import type { GatewayServices } from '../http/services';
+import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError, invalidQueryError } from '../http/errors';
+import { TokenBuckets } from '../http/token-buckets';
 import { dataOperationDoc, previewPathOf } from '../discovery/operations';
 import { PAID_PATH_PREFIX } from '../discovery/paths';
 import type { HandlerLogger } from '../plugins/contract';
 import { paymentChallenge } from '../payments/challenge';
-import { X402Checkout } from '../payments/checkout';
+import { REDEMPTION_TICKET_HEADER, requestFingerprint, X402Checkout } from '../payments/checkout';
 import { TransferSignatureVerifier } from '../payments/eip3009-signature';
 import { FacilitatorClient } from '../payments/facilitator-client';
 import { NonceLedger } from '../payments/nonce-ledger';
@@ -28,87 +32,114 @@ export const DEFAULT_FACILITATOR_TIMEOUT_MS = 30_000;
 export async function mountPaidSurface(
   router: Router,
   s: GatewayServices,
-  cap: RequestHandler,
+  cap: ConcurrencyCap,
 ): Promise<X402Checkout | undefined> {
   const terms = paymentTerms(s.config);
   for (const plugin of s.registry.sold()) {
     s.catalog.add('get', `${PAID_PATH_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'x402', { terms }));
   }
   const checkout = terms.configured ? await createCheckout(s, terms) : undefined;
+  const paymentRate = new TokenBuckets(s.config.limits.paidPaymentsPerMinute, 60_000);
 
-  router.get(`${PAID_PATH_PREFIX}/*tail`, cap, async (req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.locals.surface = 'x402';
-    if (!checkout) {
-      const plugin = s.registry.soldByTail(tailOf(req));
-      throw paymentsNotConfiguredError(s.config, plugin, plugin && previewPathOf(plugin));
-    }
-    const plugin = soldPluginFor(s.registry, req, PAID_PATH_PREFIX);
-    res.locals.endpointId = plugin.endpointId;
-    const resourcePath = `${PAID_PATH_PREFIX}/${plugin.tail}`;
-    const resource = {
-      terms,
-      plugin,
-      resourcePath,
-      resourceUrl: `${s.config.baseUrl}${resourcePath}`,
-      previewPath: previewPathOf(plugin),
-    };
-    const log = (req.log as HandlerLogger | undefined) ?? s.logger;
-    const parsed = plugin.query.parse(req.query);
-    // A HEAD answer has no body to pay for: it always gets the challenge, and a payment is never used.
-    const payment = req.method === 'HEAD' ? ({ kind: 'none' } as const) : readPayment(req.headers);
-    if (payment.kind === 'none') {
-      s.metrics.payment('challenged');
-      throw paymentChallenge({ ...resource, ...(parsed.ok ? {} : { queryProblems: parsed.problems }) });
-    }
-    if (!parsed.ok) {
-      if (payment.kind === 'attempt') {
-        const a = payment.attempt.authorization;
-        log.info(
-          {
-            x402: {
-              outcome: 'not_used_invalid_query',
-              endpoint_id: plugin.endpointId,
-              payer: a.from.toLowerCase(),
-              nonce: a.nonce.toLowerCase(),
-            },
-          },
-          'x402 payment not_used_invalid_query',
-        );
+  router.get(
+    `${PAID_PATH_PREFIX}/*tail`,
+    ...cap.guard(async (req, res) => {
+      res.setHeader('Cache-Control', 'no-store');
+      res.locals.surface = 'x402';
+      if (!checkout) {
+        const plugin = s.registry.soldByTail(tailOf(req));
+        throw paymentsNotConfiguredError(s.config, plugin, plugin && previewPathOf(plugin));
       }
-      throw invalidQueryError(plugin, parsed.problems);
-    }
-    if (payment.kind === 'refused') {
-      log.info(
-        { x402: { outcome: 'refused', endpoint_id: plugin.endpointId, reason: payment.refusal.code } },
-        'x402 payment refused',
-      );
-      s.metrics.payment('refused');
-      throw paymentChallenge({ ...resource, refusal: payment.refusal });
-    }
-    let handlerFailed = false;
-    let result;
-    try {
-      result = await checkout.process({
-        ...resource,
-        attempt: payment.attempt,
-        log,
-        run: () =>
-          s.executor.run(plugin, parsed.value, req).catch((err: unknown) => {
-            handlerFailed = true;
-            throw err;
-          }),
-      });
-    } catch (err) {
-      s.metrics.payment(paymentOutcomeOf(err, handlerFailed));
-      throw err;
-    }
-    s.metrics.payment('settled');
-    res.setHeader('PAYMENT-RESPONSE', result.settlementHeader);
-    res.setHeader('X-PAYMENT-RESPONSE', result.settlementHeader);
-    res.json(s.executor.envelope(plugin, result.payload, 'x402', req, { payment: result.receipt }));
-  });
+      const plugin = soldPluginFor(s.registry, req, PAID_PATH_PREFIX);
+      res.locals.endpointId = plugin.endpointId;
+      const resourcePath = `${PAID_PATH_PREFIX}/${plugin.tail}`;
+      const resource = {
+        terms,
+        plugin,
+        resourcePath,
+        resourceUrl: `${s.config.baseUrl}${resourcePath}`,
+        previewPath: previewPathOf(plugin),
+      };
+      const log = (req.log as HandlerLogger | undefined) ?? s.logger;
+      const parsed = plugin.query.parse(req.query);
+      // A HEAD answer has no body to pay for: it always gets the challenge, and a payment is never used.
+      const payment = req.method === 'HEAD' ? ({ kind: 'none' } as const) : readPayment(req.headers);
+      if (payment.kind === 'none') {
+        s.metrics.payment('challenged');
+        throw paymentChallenge({ ...resource, ...(parsed.ok ? {} : { queryProblems: parsed.problems }) });
+      }
+      const rate = paymentRate.take(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      if (!rate.allowed) {
+        s.metrics.payment('refused');
+        throw paymentRateLimited(s.config.limits.paidPaymentsPerMinute, rate.retryAfterSeconds);
+      }
+      if (!parsed.ok) {
+        if (payment.kind === 'attempt') {
+          const a = payment.attempt.authorization;
+          log.info(
+            {
+              x402: {
+                outcome: 'not_used_invalid_query',
+                endpoint_id: plugin.endpointId,
+                payer: a.from.toLowerCase(),
+                nonce: a.nonce.toLowerCase(),
+              },
+            },
+            'x402 payment not_used_invalid_query',
+          );
+        }
+        throw invalidQueryError(plugin, parsed.problems);
+      }
+      if (payment.kind === 'refused') {
+        log.info(
+          { x402: { outcome: 'refused', endpoint_id: plugin.endpointId, reason: payment.refusal.code } },
+          'x402 payment refused',
+        );
+        s.metrics.payment('refused');
+        throw paymentChallenge({ ...resource, refusal: payment.refusal });
+      }
+      let handlerFailed = false;
+      let result;
+      try {
+        const ticket = req.headers[REDEMPTION_TICKET_HEADER.toLowerCase()];
+        result = await checkout.process({
+          ...resource,
+          attempt: payment.attempt,
+          requestHash: requestFingerprint(resourcePath, parsed.value),
+          ...(typeof ticket === 'string' && ticket !== '' ? { redemptionTicket: ticket } : {}),
+          log,
+          run: () =>
+            s.executor.run(plugin, parsed.value, req).catch((err: unknown) => {
+              handlerFailed = true;
+              throw err;
+            }),
+        });
+      } catch (err) {
+        s.metrics.payment(paymentOutcomeOf(err, handlerFailed));
+        throw err;
+      }
+      s.metrics.payment('settled');
+      res.setHeader('PAYMENT-RESPONSE', result.settlementHeader);
+      res.setHeader('X-PAYMENT-RESPONSE', result.settlementHeader);
+      res.json(s.executor.envelope(plugin, result.payload, 'x402', req, { payment: result.receipt }));
+    }),
+  );
   return checkout;
+}
+
+function paymentRateLimited(perMinute: number, retryAfterSeconds: number): HttpError {
+  return new HttpError(
+    429,
+    'rate_limited',
+    `Too many paid requests from this client: at most ${perMinute} requests carrying a payment per minute. The payment was not used.`,
+    {
+      hint: `Retry after ${retryAfterSeconds} s with the same payment.`,
+      retry_after_seconds: retryAfterSeconds,
+      limit: perMinute,
+      window_seconds: 60,
+    },
+    { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' },
+  );
 }
 
 /** The metrics outcome of a paid call that did not end in data. */

@@ -27,7 +27,9 @@ export type RepeatSettleBehaviour =
   /** Like the reference facilitator, which reconciles a repeat against the transaction it sent. */
   | 'idempotent'
   /** Like a facilitator without that memory: the chain refuses the used nonce. */
-  | 'nonce_used';
+  | 'nonce_used'
+  /** A facilitator that reports the failed simulation of a used authorization as a bad signature. */
+  | 'invalid_signature';
 
 export interface Transfer {
   from: string;
@@ -232,7 +234,10 @@ export class FacilitatorStandin {
       }
       return this.send(res, 200, {
         success: false,
-        errorReason: 'invalid_exact_evm_nonce_already_used',
+        errorReason:
+          this.repeatSettle === 'invalid_signature'
+            ? 'invalid_exact_evm_signature'
+            : 'invalid_exact_evm_nonce_already_used',
         transaction: '',
         network,
         payer: checked.from,

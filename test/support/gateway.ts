@@ -117,6 +117,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     KEY_CREATE_LIMIT_PER_HOUR: '10000',
     FEEDBACK_LIMIT_PER_HOUR: '10000',
     CONCURRENT_REQUESTS_PER_CLIENT: '10000',
+    PAID_PAYMENTS_PER_MINUTE: '1000000',
     // CI's MongoDB leg runs the end-to-end suites again with every gateway on its own database.
     ...(ON_MONGODB
       ? { MONGODB_URI: process.env.MONGODB_URI!, MONGODB_DB: mongoDatabaseFor(options.env?.DATA_DIR) }

@@ -18,6 +18,8 @@ export interface JsPluginSpec {
   unresolvableDependency?: boolean;
   /** Body of handle(query): JavaScript statements (`errors` holds core/plugins/errors); default echoes n. */
   handleBody?: string;
+  /** Body of coverage(now): JavaScript statements; default none (the handler has no coverage). */
+  coverageBody?: string;
   /** Skip the @Doc description on the query parameter. */
   undocumentedParam?: boolean;
   /** Default export is a plain object, not definePlugin(...). */
@@ -62,6 +64,7 @@ for (const d of [${spec.undocumentedParam ? '' : "Doc({ description: 'a number' 
 class Unbuildable { constructor(x) { this.x = x; } }
 class Handler {
   ${spec.unresolvableDependency ? 'constructor(dep) { this.dep = dep; }' : ''}
+  ${spec.coverageBody ? `coverage(now) { ${spec.coverageBody} }` : ''}
   handle(q) { ${spec.handleBody ?? "return { n: q.n === undefined ? 1 : q.n, _attribution: 'test fixture', _provenance: { kind: 'snapshot', as_of: '2026-01-01', sources: [{ name: 'test' }] } };"} }
 }
 ${spec.unresolvableDependency ? "Reflect.defineMetadata('design:paramtypes', [Unbuildable], Handler);" : ''}

@@ -30,6 +30,7 @@ export function spawnGateway(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       CONCURRENT_REQUESTS_PER_CLIENT: '10000',
+      PAID_PAYMENTS_PER_MINUTE: '1000000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,13 +3,16 @@
  * one IMMEDIATE transaction, so the decision and the take cannot be split by another process.
  */
 import type { Statement } from 'better-sqlite3';
-import type {
-  NewPayment,
-  PaymentClaim,
-  PaymentEntry,
-  PaymentLedgerRepository,
-  PaymentPhase,
-  PaymentState,
+import {
+  redemptionRefusal,
+  type FinishDetail,
+  type NewPayment,
+  type PaymentClaim,
+  type PaymentEntry,
+  type PaymentLedgerRepository,
+  type PaymentPhase,
+  type PaymentState,
+  type Redemption,
 } from '../../payments/payment-ledger-repository';
 import type { SqliteDatabase } from './database';
 import { queuedWrite } from './write-queue';
@@ -34,6 +37,9 @@ interface Row {
   created_at: number;
   updated_at: number;
   expires_at: number;
+  payment_hash: string | null;
+  request_hash: string | null;
+  ticket_hash: string | null;
 }
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
@@ -59,13 +65,20 @@ function toEntry(r: Row): PaymentEntry {
     createdAt: new Date(r.created_at),
     updatedAt: new Date(r.updated_at),
     expiresAt: new Date(r.expires_at),
+    paymentHash: r.payment_hash,
+    requestHash: r.request_hash,
+    ticketHash: r.ticket_hash,
   };
 }
 
 export class SqlitePaymentLedger implements PaymentLedgerRepository {
-  private readonly q: Record<'get' | 'insert' | 'take' | 'advance' | 'finish' | 'prune', Statement>;
+  private readonly q: Record<
+    'get' | 'insert' | 'take' | 'rebind' | 'advance' | 'finish' | 'prune' | 'unresolved',
+    Statement
+  >;
   private readonly claimTx: (
     p: NewPayment,
+    redemption: Redemption,
     token: string,
     now: number,
     lease: number,
@@ -79,17 +92,30 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
       get: p('SELECT * FROM payments WHERE id = ?'),
       insert:
         p(`INSERT INTO payments (id, chain_id, asset, payer, nonce, endpoint_id, resource, amount, valid_before,
-                   state, phase, claim, lease_until, attempts, created_at, updated_at, expires_at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 'verify', ?, ?, 1, ?, ?, ?)`),
+                   state, phase, claim, lease_until, attempts, created_at, updated_at, expires_at,
+                   payment_hash, request_hash)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 'verify', ?, ?, 1, ?, ?, ?, ?, ?)`),
       take: p(`UPDATE payments SET state = 'pending', phase = ?, claim = ?, lease_until = ?, updated_at = ?,
                  attempts = attempts + 1 WHERE id = ?`),
+      // A payment that settled nothing may be tried again by any request: it binds the new one.
+      rebind: p(`UPDATE payments SET payment_hash = ?, request_hash = ?, endpoint_id = ?, resource = ?,
+                   ticket_hash = NULL, expires_at = ? WHERE id = ?`),
       advance: p(`UPDATE payments SET phase = ?, lease_until = ?, updated_at = ?
                     WHERE id = ? AND claim = ? AND state = 'pending'`),
-      finish:
-        p(`UPDATE payments SET state = ?, tx = coalesce(?, tx), reason = coalesce(?, reason), updated_at = ?,
-                   claim = NULL, lease_until = NULL, phase = NULL
-                 WHERE id = ? AND claim = ? AND state = 'pending'`),
+      // An entry holding a transaction is never released: money may have moved (issue 15).
+      finish: p(`UPDATE payments SET
+                   state = CASE WHEN @state = 'released' AND coalesce(@tx, tx) IS NOT NULL THEN 'settle_unknown'
+                                ELSE @state END,
+                   tx = coalesce(@tx, tx), reason = coalesce(@reason, reason),
+                   ticket_hash = coalesce(@ticket, ticket_hash),
+                   expires_at = CASE WHEN @state = 'released' AND coalesce(@tx, tx) IS NULL
+                                     THEN coalesce(@expires, expires_at) ELSE expires_at END,
+                   updated_at = @now, claim = NULL, lease_until = NULL, phase = NULL
+                 WHERE id = @id AND claim = @token AND state = 'pending'`),
       prune: p('DELETE FROM payments WHERE expires_at <= ?'),
+      unresolved: p(`SELECT * FROM payments
+                       WHERE state = 'settle_unknown' OR (state = 'pending' AND phase = 'settle' AND lease_until < ?)
+                       ORDER BY created_at, id`),
     };
     const relaxed = queuedWrite(db, 'relaxed', (fn: () => unknown) => fn());
     const durable = queuedWrite(db, 'durable', (fn: () => unknown) => fn());
@@ -100,7 +126,7 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
     this.claimTx = queuedWrite(
       db,
       'relaxed',
-      (pay: NewPayment, token: string, now: number, lease: number) => {
+      (pay: NewPayment, redemption: Redemption, token: string, now: number, lease: number) => {
         const row = this.q.get.get(pay.id) as Row | undefined;
         const reread = () => toEntry(this.q.get.get(pay.id) as Row);
         if (!row) {
@@ -120,6 +146,8 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
             now,
             now,
             e.expiresAt.getTime(),
+            e.paymentHash,
+            e.requestHash,
           );
           return { kind: 'fresh', entry: reread() };
         }
@@ -127,6 +155,14 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
         // Nothing was settled: a released entry, or a verify phase whose process stopped.
         if (row.state === 'released' || (row.state === 'pending' && row.phase === 'verify' && leaseOver)) {
           this.q.take.run('verify', token, lease, now, row.id);
+          this.q.rebind.run(
+            pay.paymentHash,
+            pay.requestHash,
+            pay.endpointId,
+            pay.resource,
+            pay.expiresAt.getTime(),
+            row.id,
+          );
           return { kind: 'fresh', entry: reread() };
         }
         // A settle call may have gone through: settle again (the facilitator is idempotent per payment).
@@ -134,6 +170,8 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
           row.state === 'settle_unknown' ||
           (row.state === 'pending' && row.phase === 'settle' && leaseOver)
         ) {
+          const refused = redemptionRefusal(toEntry(row), pay, redemption);
+          if (refused) return { kind: 'refused', reason: refused, entry: toEntry(row) };
           this.q.take.run('settle', token, lease, now, row.id);
           return { kind: 'resettle', entry: reread() };
         }
@@ -142,8 +180,14 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
     );
   }
 
-  async claim(payment: NewPayment, token: string, now: Date, leaseUntil: Date): Promise<PaymentClaim> {
-    return this.claimTx(payment, token, now.getTime(), leaseUntil.getTime());
+  async claim(
+    payment: NewPayment,
+    redemption: Redemption,
+    token: string,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<PaymentClaim> {
+    return this.claimTx(payment, redemption, token, now.getTime(), leaseUntil.getTime());
   }
 
   async advance(
@@ -162,15 +206,27 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
     id: string,
     token: string,
     state: Exclude<PaymentState, 'pending'>,
-    detail: { transaction?: string; reason?: string },
+    detail: FinishDetail,
     now: Date,
   ): Promise<boolean> {
     // Durable: once money may have moved, the outcome must survive anything.
     return this.durable(
       () =>
-        this.q.finish.run(state, detail.transaction ?? null, detail.reason ?? null, now.getTime(), id, token)
-          .changes === 1,
+        this.q.finish.run({
+          state,
+          tx: detail.transaction ?? null,
+          reason: detail.reason ?? null,
+          ticket: detail.ticketHash ?? null,
+          expires: detail.expiresAt?.getTime() ?? null,
+          now: now.getTime(),
+          id,
+          token,
+        }).changes === 1,
     );
+  }
+
+  async listUnresolved(now: Date): Promise<PaymentEntry[]> {
+    return (this.q.unresolved.all(now.getTime()) as Row[]).map(toEntry);
   }
 
   async get(id: string): Promise<PaymentEntry | null> {

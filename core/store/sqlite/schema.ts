@@ -120,4 +120,14 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 6,
+    description: 'payment bindings (payment, request, redemption ticket) and the unresolved-settlement index',
+    sql: `
+      ALTER TABLE payments ADD COLUMN payment_hash TEXT;
+      ALTER TABLE payments ADD COLUMN request_hash TEXT;
+      ALTER TABLE payments ADD COLUMN ticket_hash TEXT;
+      CREATE INDEX payments_unresolved ON payments (state, phase) WHERE state IN ('pending', 'settle_unknown');
+    `,
+  },
 ];

@@ -19,6 +19,8 @@ describe('payment ledger (nonce claims in the store)', () => {
     resource: '/v1/local/holiday/jp',
     amountMicroUsdc: '1000',
     validBefore: 1_900_000_000n,
+    paymentHash: 'a'.repeat(64),
+    requestHash: 'b'.repeat(64),
   };
   const key = (): PaymentKey => ({
     chainId: 8453,

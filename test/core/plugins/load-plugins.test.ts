@@ -146,6 +146,17 @@ describe('plugin boot checks', () => {
       /plugins\/local-echo: source\.name: still holds a placeholder/,
     ],
     [
+      "a plugin for sale whose handler's coverage is the scaffold's placeholder",
+      [
+        {
+          folder: 'local-echo',
+          coverageBody:
+            "return { kind: 'snapshot', as_of: '2026-01-01', summary: 'TODO: what the data covers' };",
+        },
+      ],
+      /plugins\/local-echo: handler\.coverage\(\): still holds a placeholder/,
+    ],
+    [
       'a missing source',
       [{ folder: 'local-echo', fields: { source: 'undefined' } }],
       /plugins\/local-echo: source\.name: must name the public source/,

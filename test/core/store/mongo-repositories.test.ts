@@ -129,12 +129,15 @@ describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
         amountMicroUsdc: '1000',
         validBefore: '0',
         expiresAt: at(3600),
+        paymentHash: 'h',
+        requestHash: 'r',
       };
-      await store.payments.claim(pay, 'tok', at(0), at(60));
-      await store.payments.claim(pay, 'tok2', at(1), at(61));
+      await store.payments.claim(pay, {}, 'tok', at(0), at(60));
+      await store.payments.claim(pay, {}, 'tok2', at(1), at(61));
       await store.payments.advance('p1', 'tok', 'settle', at(2), at(62));
       await store.payments.finish('p1', 'tok', 'settle_unknown', { reason: 'timeout' }, at(3));
-      await store.payments.claim(pay, 'tok3', at(4), at(64));
+      await store.payments.claim(pay, {}, 'tok3', at(4), at(64));
+      await store.payments.listUnresolved(at(5));
       await store.payments.get('p1');
       const rules = { windowMs: 86_400_000, abandonedAfterMs: 120_000 };
       await store.idempotency.claim('i1', 'k', 'fp', at(0), rules);

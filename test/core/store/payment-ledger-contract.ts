@@ -27,66 +27,68 @@ export function paymentLedgerContract(open: Opener<PaymentLedgerRepository>): vo
       amountMicroUsdc: '1000',
       validBefore: String(Math.floor(at(3600).getTime() / 1000)),
       expiresAt: at(86_400 * 30),
+      paymentHash: 'pay-1',
+      requestHash: 'req-1',
     };
   };
 
   it('a new payment is claimed fresh; while held, a second claim is told it is in progress', async () => {
     const p = payment();
-    const first = await repo().claim(p, 'tok-a', at(0), at(60));
+    const first = await repo().claim(p, {}, 'tok-a', at(0), at(60));
     expect(first.kind).to.equal('fresh');
     expect(first.entry).to.deep.include({ state: 'pending', phase: 'verify', claim: 'tok-a', attempts: 1 });
-    const second = await repo().claim(p, 'tok-b', at(1), at(61));
+    const second = await repo().claim(p, {}, 'tok-b', at(1), at(61));
     expect(second.kind).to.equal('in_progress');
     expect(second.entry.claim).to.equal('tok-a');
   });
 
   it('settled: the payment is used for good, and keeps its transaction', async () => {
     const p = payment();
-    await repo().claim(p, 'tok', at(0), at(60));
+    await repo().claim(p, {}, 'tok', at(0), at(60));
     expect(await repo().advance(p.id, 'tok', 'settle', at(1), at(61))).to.equal(true);
     expect(await repo().finish(p.id, 'tok', 'settled', { transaction: '0xtx' }, at(2))).to.equal(true);
-    const again = await repo().claim(p, 'tok-2', at(3), at(63));
+    const again = await repo().claim(p, {}, 'tok-2', at(3), at(63));
     expect(again.kind).to.equal('used');
     expect(again.entry).to.deep.include({ state: 'settled', transaction: '0xtx', claim: null, phase: null });
     // Even long after any lease, a settled payment stays used.
-    expect((await repo().claim(p, 'tok-3', at(10_000), at(10_060))).kind).to.equal('used');
+    expect((await repo().claim(p, {}, 'tok-3', at(10_000), at(10_060))).kind).to.equal('used');
   });
 
   it('released: nothing was settled, so the same payment may be claimed again', async () => {
     const p = payment();
-    await repo().claim(p, 'tok', at(0), at(60));
+    await repo().claim(p, {}, 'tok', at(0), at(60));
     expect(await repo().finish(p.id, 'tok', 'released', { reason: 'handler failed' }, at(1))).to.equal(true);
-    const again = await repo().claim(p, 'tok-2', at(2), at(62));
+    const again = await repo().claim(p, {}, 'tok-2', at(2), at(62));
     expect(again.kind).to.equal('fresh');
     expect(again.entry).to.deep.include({ claim: 'tok-2', attempts: 2, reason: 'handler failed' });
   });
 
   it('settle outcome unknown: a retry re-settles, one at a time', async () => {
     const p = payment();
-    await repo().claim(p, 'tok', at(0), at(60));
+    await repo().claim(p, {}, 'tok', at(0), at(60));
     await repo().advance(p.id, 'tok', 'settle', at(1), at(61));
     expect(await repo().finish(p.id, 'tok', 'settle_unknown', { reason: 'timeout' }, at(2))).to.equal(true);
-    const retry = await repo().claim(p, 'tok-2', at(3), at(63));
+    const retry = await repo().claim(p, {}, 'tok-2', at(3), at(63));
     expect(retry.kind).to.equal('resettle');
     expect(retry.entry).to.deep.include({ phase: 'settle', claim: 'tok-2' });
-    expect((await repo().claim(p, 'tok-3', at(4), at(64))).kind).to.equal('in_progress');
+    expect((await repo().claim(p, {}, 'tok-3', at(4), at(64))).kind).to.equal('in_progress');
   });
 
   it('an abandoned claim is taken over after its lease: from verify fresh, from settle as a re-settlement', async () => {
     const v = payment();
-    await repo().claim(v, 'dead', at(0), at(60));
-    expect((await repo().claim(v, 'early', at(30), at(90))).kind).to.equal('in_progress');
-    expect((await repo().claim(v, 'late', at(61), at(121))).kind).to.equal('fresh');
+    await repo().claim(v, {}, 'dead', at(0), at(60));
+    expect((await repo().claim(v, {}, 'early', at(30), at(90))).kind).to.equal('in_progress');
+    expect((await repo().claim(v, {}, 'late', at(61), at(121))).kind).to.equal('fresh');
     const s = payment();
-    await repo().claim(s, 'dead', at(0), at(60));
+    await repo().claim(s, {}, 'dead', at(0), at(60));
     await repo().advance(s.id, 'dead', 'settle', at(1), at(61));
-    expect((await repo().claim(s, 'late', at(62), at(122))).kind).to.equal('resettle');
+    expect((await repo().claim(s, {}, 'late', at(62), at(122))).kind).to.equal('resettle');
   });
 
   it('a claim that lost its lease writes nothing: neither advance nor a final state', async () => {
     const p = payment();
-    await repo().claim(p, 'old', at(0), at(60));
-    await repo().claim(p, 'new', at(61), at(121));
+    await repo().claim(p, {}, 'old', at(0), at(60));
+    await repo().claim(p, {}, 'new', at(61), at(121));
     expect(await repo().advance(p.id, 'old', 'settle', at(62), at(122))).to.equal(false);
     expect(await repo().finish(p.id, 'old', 'released', { reason: 'late' }, at(63))).to.equal(false);
     expect((await repo().get(p.id))!).to.deep.include({ state: 'pending', claim: 'new', reason: null });
@@ -95,7 +97,7 @@ export function paymentLedgerContract(open: Opener<PaymentLedgerRepository>): vo
   it('20 concurrent claims of one payment: exactly one is fresh', async () => {
     const p = payment();
     const claims = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => repo().claim(p, `t${i}`, at(0), at(60))),
+      Array.from({ length: 20 }, (_, i) => repo().claim(p, {}, `t${i}`, at(0), at(60))),
     );
     expect(claims.filter((c) => c.kind === 'fresh')).to.have.length(1);
     expect(claims.filter((c) => c.kind === 'in_progress')).to.have.length(19);
@@ -103,11 +105,118 @@ export function paymentLedgerContract(open: Opener<PaymentLedgerRepository>): vo
 
   it('removes entries past their retention, and only those', async () => {
     const p = payment();
-    await repo().claim(p, 'tok', at(0), at(60));
+    await repo().claim(p, {}, 'tok', at(0), at(60));
     await repo().finish(p.id, 'tok', 'settled', {}, at(1));
     expect(await repo().pruneExpired(at(86_400 * 29))).to.equal(0);
     expect(await repo().get(p.id)).to.not.equal(null);
     expect(await repo().pruneExpired(at(86_400 * 31))).to.be.at.least(1);
     expect(await repo().get(p.id)).to.equal(null);
+  });
+
+  const unknownWithTicket = async (p: NewPayment, ticketHash: string | undefined) => {
+    await repo().claim(p, {}, 'tok', at(0), at(60));
+    await repo().advance(p.id, 'tok', 'settle', at(1), at(61));
+    await repo().finish(
+      p.id,
+      'tok',
+      'settle_unknown',
+      { reason: 'timeout', transaction: '0xtx', ticketHash },
+      at(2),
+    );
+  };
+
+  it('an unknown settlement is redeemed only by the same payment, for the same request, with its ticket', async () => {
+    const p = payment();
+    await unknownWithTicket(p, 'ticket-1');
+    const other = async (change: Partial<NewPayment>, ticketHash?: string) =>
+      repo().claim({ ...p, ...change }, ticketHash ? { ticketHash } : {}, 'x', at(3), at(63));
+    const refusals = [
+      await other({ paymentHash: 'junk-signature' }, 'ticket-1'),
+      await other({ requestHash: 'another-query', resource: '/v1/other' }, 'ticket-1'),
+      await other({}),
+      await other({}, 'wrong-ticket'),
+    ];
+    expect(refusals.map((c) => (c.kind === 'refused' ? c.reason : c.kind))).to.deep.equal([
+      'payment_mismatch',
+      'request_mismatch',
+      'ticket_required',
+      'ticket_mismatch',
+    ]);
+    // Refusals change nothing: the entry still waits, with its ticket and transaction.
+    expect((await repo().get(p.id))!).to.deep.include({
+      state: 'settle_unknown',
+      claim: null,
+      ticketHash: 'ticket-1',
+      transaction: '0xtx',
+      attempts: 1,
+    });
+    const owner = await repo().claim(p, { ticketHash: 'ticket-1' }, 'owner', at(4), at(64));
+    expect(owner.kind).to.equal('resettle');
+  });
+
+  it('a settle phase abandoned before any ticket was handed out is taken over by the same payment and request only', async () => {
+    const p = payment();
+    await repo().claim(p, {}, 'dead', at(0), at(60));
+    await repo().advance(p.id, 'dead', 'settle', at(1), at(61));
+    const stranger = await repo().claim({ ...p, requestHash: 'guess' }, {}, 's', at(62), at(122));
+    expect(stranger.kind).to.equal('refused');
+    expect((await repo().claim(p, {}, 'owner', at(63), at(123))).kind).to.equal('resettle');
+  });
+
+  it('a released payment binds the next payment and request that claims it', async () => {
+    const p = payment();
+    await repo().claim(p, {}, 'tok', at(0), at(60));
+    await repo().finish(p.id, 'tok', 'released', { reason: 'verify: invalid' }, at(1));
+    const next = await repo().claim(
+      { ...p, paymentHash: 'pay-2', requestHash: 'req-2' },
+      {},
+      't2',
+      at(2),
+      at(62),
+    );
+    expect(next.kind).to.equal('fresh');
+    expect(next.entry).to.deep.include({ paymentHash: 'pay-2', requestHash: 'req-2', ticketHash: null });
+  });
+
+  it('an entry holding a transaction is never released: it stays unresolved', async () => {
+    const p = payment();
+    await unknownWithTicket(p, 'ticket-1');
+    await repo().claim(p, { ticketHash: 'ticket-1' }, 'again', at(3), at(63));
+    expect(await repo().finish(p.id, 'again', 'released', { reason: 'invalid signature' }, at(4))).to.equal(
+      true,
+    );
+    expect((await repo().get(p.id))!).to.deep.include({ state: 'settle_unknown', transaction: '0xtx' });
+    const q = payment();
+    await repo().claim(q, {}, 'tok', at(0), at(60));
+    await repo().advance(q.id, 'tok', 'settle', at(1), at(61));
+    await repo().finish(q.id, 'tok', 'released', { reason: 'reverted', transaction: '0xreverted' }, at(2));
+    expect((await repo().get(q.id))!).to.deep.include({ state: 'settle_unknown', transaction: '0xreverted' });
+  });
+
+  it('a release may shorten the retention (nothing was settled); other states keep theirs', async () => {
+    const p = payment();
+    await repo().claim(p, {}, 'tok', at(0), at(60));
+    await repo().finish(p.id, 'tok', 'released', { reason: 'verify', expiresAt: at(600) }, at(1));
+    expect((await repo().get(p.id))!.expiresAt.getTime()).to.equal(at(600).getTime());
+    expect(await repo().pruneExpired(at(601))).to.be.at.least(1);
+    expect(await repo().get(p.id)).to.equal(null);
+  });
+
+  it('lists every unresolved settlement: unknown, and settle phases whose lease ended', async () => {
+    const unknown = payment();
+    await unknownWithTicket(unknown, undefined);
+    const abandoned = payment();
+    await repo().claim(abandoned, {}, 'dead', at(0), at(60));
+    await repo().advance(abandoned.id, 'dead', 'settle', at(1), at(61));
+    const running = payment();
+    await repo().claim(running, {}, 'live', at(0), at(600));
+    await repo().advance(running.id, 'live', 'settle', at(1), at(600));
+    const settled = payment();
+    await repo().claim(settled, {}, 'tok', at(0), at(60));
+    await repo().finish(settled.id, 'tok', 'settled', { transaction: '0xok' }, at(1));
+    const ids = (await repo().listUnresolved(at(120))).map((e) => e.id);
+    expect(ids).to.include.members([unknown.id, abandoned.id]);
+    expect(ids).to.not.include(running.id);
+    expect(ids).to.not.include(settled.id);
   });
 }

@@ -64,9 +64,11 @@ describe('retention sweep: what the store keeps, and for how long', () => {
       amountMicroUsdc: '1000',
       validBefore: '0',
       expiresAt,
+      paymentHash: 'p',
+      requestHash: 'r',
     });
-    await store.payments.claim(payment('expired', ago(1)), 't', ago(40 * DAY), ago(40 * DAY));
-    await store.payments.claim(payment('kept', new Date(now.getTime() + DAY)), 't', ago(DAY), now);
+    await store.payments.claim(payment('expired', ago(1)), {}, 't', ago(40 * DAY), ago(40 * DAY));
+    await store.payments.claim(payment('kept', new Date(now.getTime() + DAY)), {}, 't', ago(DAY), now);
     const rules = { windowMs: DAY, abandonedAfterMs: 120_000 };
     await store.idempotency.claim('idem-old', 'k', 'fp', ago(DAY + 1), rules);
     await store.idempotency.claim('idem-new', 'k', 'fp', ago(1_000), rules);

@@ -68,7 +68,8 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
       gw = await startTestGateway({ plugins: ['local-holiday'], clock: NOW_ISO, env: env() });
     });
     after(() => gw.close());
-    const pay = (h: string) => gw.get(PATH, { 'X-PAYMENT': h });
+    const pay = (h: string, ticket?: string) =>
+      gw.get(PATH, { 'X-PAYMENT': h, ...(ticket ? { 'Payment-Redemption-Ticket': ticket } : {}) });
 
     it('facilitator down at verify → 503 facilitator_unavailable, no data; the same payment works once it is back', async () => {
       const h = await header();
@@ -114,9 +115,12 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
       expect(first.headers.get('payment-required')).to.equal(null);
       expect(first.body).to.not.have.property('holidays');
       expect(standin.transfersFrom(payer.address)).to.have.length(1);
+      const ticket = first.body.redemption_ticket;
+      expect(ticket).to.match(/^[A-Za-z0-9_-]{32}$/);
+      expect(first.headers.get('payment-redemption-ticket')).to.equal(ticket);
 
       standin.settleBehaviour = 'normal';
-      const retry = await pay(h);
+      const retry = await pay(h, ticket);
       expect(retry.status).to.equal(200);
       expect(retry.body.holidays).to.be.an('array');
       expect(retry.body._gateway.payment.note).to.match(/earlier attempt/);
@@ -131,9 +135,10 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
     it('a retry after a lost answer from an idempotent facilitator gets the original transaction', async () => {
       const h = await header();
       standin.settleBehaviour = 'settle_then_hang';
-      expect((await pay(h)).status).to.equal(503);
+      const first = await pay(h);
+      expect(first.status).to.equal(503);
       standin.settleBehaviour = 'normal';
-      const retry = await pay(h);
+      const retry = await pay(h, first.body.redemption_ticket);
       expect(retry.status).to.equal(200);
       const [transfer] = standin.transfersFrom(payer.address);
       expect(retry.body._gateway.payment.transaction).to.equal(transfer.transaction);
@@ -149,7 +154,7 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
       const [transfer] = standin.transfersFrom(payer.address);
       expect(first.body.transaction).to.equal(transfer.transaction);
       standin.settleBehaviour = 'normal';
-      const retry = await pay(h);
+      const retry = await pay(h, first.body.redemption_ticket);
       expect(retry.status).to.equal(200);
       expect(retry.body._gateway.payment.transaction).to.equal(transfer.transaction);
       expect(standin.transfersFrom(payer.address)).to.have.length(1);
@@ -158,9 +163,11 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
     it('retries of an unknown settlement sent at once: one is served, the others wait; charged once', async () => {
       const h = await header();
       standin.settleBehaviour = 'settle_then_hang';
-      expect((await pay(h)).status).to.equal(503);
+      const first = await pay(h);
+      expect(first.status).to.equal(503);
       standin.settleBehaviour = 'normal';
-      const results = await Promise.all([pay(h), pay(h), pay(h)]);
+      const ticket = first.body.redemption_ticket;
+      const results = await Promise.all([pay(h, ticket), pay(h, ticket), pay(h, ticket)]);
       const statuses = results.map((r) => r.status);
       expect(statuses.filter((s) => s === 200)).to.have.length(1);
       for (const s of statuses.filter((x) => x !== 200)) expect([402, 409]).to.include(s);
@@ -227,12 +234,16 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
       standin.settleBehaviour = 'settle_then_hang';
       standin.repeatSettle = 'nonce_used';
       const a = await start();
-      expect((await a.get(PATH, { 'X-PAYMENT': h })).status).to.equal(503);
+      const first = await a.get(PATH, { 'X-PAYMENT': h });
+      expect(first.status).to.equal(503);
       await a.close();
       standin.settleBehaviour = 'normal';
       const b = await start();
       try {
-        const retry = await b.get(PATH, { 'X-PAYMENT': h });
+        const retry = await b.get(PATH, {
+          'X-PAYMENT': h,
+          'Payment-Redemption-Ticket': first.body.redemption_ticket,
+        });
         expect(retry.status).to.equal(200);
         expect(retry.body.holidays).to.be.an('array');
       } finally {

@@ -1,0 +1,63 @@
+/**
+ * Per-client token buckets in memory: `capacity` requests at once, refilled evenly over
+ * `periodMs`. Used where a durable window would cost a store write per request and the limit
+ * only has to stop a flood (the paid path: issue 15). Time is monotonic and real, whatever clock
+ * the gateway's business dates use. Per process; a busy table forgets full buckets first.
+ */
+export interface BucketDecision {
+  allowed: boolean;
+  retryAfterSeconds: number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly perMs: number;
+
+  constructor(
+    readonly capacity: number,
+    readonly periodMs: number,
+    private readonly now: () => number = () => performance.now(),
+    private readonly maxClients = 100_000,
+  ) {
+    this.perMs = capacity / periodMs;
+  }
+
+  take(client: string): BucketDecision {
+    const now = this.now();
+    const b = this.buckets.get(client);
+    const tokens = b ? Math.min(this.capacity, b.tokens + (now - b.at) * this.perMs) : this.capacity;
+    if (tokens >= 1) {
+      if (b) {
+        b.tokens = tokens - 1;
+        b.at = now;
+      } else {
+        if (this.buckets.size >= this.maxClients) this.forget(now);
+        this.buckets.set(client, { tokens: tokens - 1, at: now });
+      }
+      return { allowed: true, retryAfterSeconds: 0 };
+    }
+    if (b) {
+      b.tokens = tokens;
+      b.at = now;
+    }
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / this.perMs / 1000)) };
+  }
+
+  /** Drops buckets that have refilled (they hold nothing to remember), else the oldest tenth. */
+  private forget(now: number): void {
+    for (const [client, b] of this.buckets) {
+      if (b.tokens + (now - b.at) * this.perMs >= this.capacity) this.buckets.delete(client);
+    }
+    if (this.buckets.size < this.maxClients) return;
+    let drop = Math.ceil(this.maxClients / 10);
+    for (const client of this.buckets.keys()) {
+      if (drop-- <= 0) break;
+      this.buckets.delete(client);
+    }
+  }
+}

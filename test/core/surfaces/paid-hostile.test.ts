@@ -1,0 +1,309 @@
+/**
+ * The paid path against a hostile buyer (issue 15, items 1–4): a stranger who copies a payment
+ * whose settlement is unknown, junk signatures aimed at a buyer's payment or at the ledger, floods
+ * of payments, and aborted requests. The buyer and the attacker are two viem accounts; the
+ * facilitator is the project's stand-in speaking the x402 wire format.
+ */
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { PLUGINS_DIR } from '../../../config/paths';
+import { ledgerId, RELEASED_RETENTION_MINUTES } from '../../../core/payments/nonce-ledger';
+import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
+import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
+import {
+  randomAddress,
+  randomNonce,
+  TestPayer,
+  toBase64,
+  USDC_ON_BASE,
+  type SignedAuthorization,
+  type Terms,
+} from '../payments/payer';
+
+const NOW_ISO = '2026-11-22T03:00:00Z';
+const NOW = Date.parse(NOW_ISO) / 1000;
+const HOLIDAYS = '/v1/local/holiday/jp?year=2026';
+const SAME_PRICE_ELSEWHERE = '/v1/local/tax/consumption/rate?date=2026-11-22';
+
+function termsFor(payTo: string): Terms {
+  return {
+    network: 'eip155:8453',
+    chainId: 8453,
+    asset: USDC_ON_BASE,
+    payTo,
+    price: 1000,
+    name: 'USD Coin',
+    version: '2',
+    maxTimeoutSeconds: 300,
+  };
+}
+
+/** The same authorization with another signature of `bytes` random bytes. */
+function withJunkSignature(signed: SignedAuthorization, bytes: number): SignedAuthorization {
+  return { ...signed, signature: `0x${randomBytes(bytes).toString('hex')}` };
+}
+
+describe('paid surface against a hostile buyer', function () {
+  this.timeout(30_000);
+  let standin: FacilitatorStandin;
+  let gw: TestGateway;
+  let buyer: TestPayer;
+  const attacker = new TestPayer();
+  const payTo = randomAddress();
+  const terms = termsFor(payTo);
+  const entryOf = (signed: SignedAuthorization) =>
+    gw.gateway.services.store.payments.get(
+      ledgerId({
+        chainId: 8453,
+        asset: USDC_ON_BASE,
+        payer: signed.authorization.from,
+        nonce: signed.authorization.nonce,
+      }),
+    );
+
+  before(async () => {
+    standin = await startFacilitatorStandin({ now: () => NOW });
+    gw = await startTestGateway({
+      plugins: ['local-holiday', 'local-consumption-tax'],
+      clock: NOW_ISO,
+      env: { X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url, X402_FACILITATOR_TIMEOUT_MS: '3000' },
+    });
+  });
+  after(async () => {
+    await gw.close();
+    await standin.close();
+  });
+  beforeEach(() => {
+    buyer = new TestPayer();
+    standin.verifyBehaviour = 'normal';
+    standin.settleBehaviour = 'normal';
+    standin.repeatSettle = 'nonce_used';
+  });
+
+  /** The buyer pays, the facilitator broadcasts the transfer, unconfirmed: 503 with a ticket. */
+  async function unknownSettlement(): Promise<{ signed: SignedAuthorization; ticket: string }> {
+    const signed = await buyer.sign(terms, NOW);
+    standin.settleBehaviour = 'settle_then_pending';
+    const first = await gw.get(HOLIDAYS, { 'X-PAYMENT': toBase64(buyer.v1(signed)) });
+    expect(first.status).to.equal(503);
+    expect(first.body.error).to.equal('settlement_pending');
+    standin.settleBehaviour = 'normal';
+    expect(standin.transfersFrom(buyer.address)).to.have.length(1);
+    return { signed, ticket: first.body.redemption_ticket as string };
+  }
+
+  describe('item 1: an unknown settlement is redeemed only by its own request', () => {
+    it('a copied payment sent to another endpoint of the same price, or to another query, gets nothing; the buyer is then served once', async () => {
+      const { signed, ticket } = await unknownSettlement();
+      // The attacker copies the authorization and signature (public once broadcast) into a v1
+      // payload, which names no resource, and even guesses the ticket header's name.
+      const copied = toBase64(attacker.v1(signed));
+      const elsewhere = await gw.get(SAME_PRICE_ELSEWHERE, { 'X-PAYMENT': copied });
+      expect(elsewhere.status).to.equal(409);
+      expect(elsewhere.body.error).to.equal('payment_redemption_refused');
+      expect(elsewhere.body.reason).to.equal('request_mismatch');
+      expect(elsewhere.body).to.not.have.property('rates');
+      const otherYear = await gw.get('/v1/local/holiday/jp?year=2025', { 'X-PAYMENT': copied });
+      expect(otherYear.body.reason).to.equal('request_mismatch');
+      const sameRequest = await gw.get(HOLIDAYS, { 'X-PAYMENT': copied });
+      expect(sameRequest.status).to.equal(409);
+      expect(sameRequest.body.reason).to.equal('ticket_required');
+      const guessed = await gw.get(HOLIDAYS, {
+        'X-PAYMENT': copied,
+        'Payment-Redemption-Ticket': randomBytes(24).toString('base64url'),
+      });
+      expect(guessed.body.reason).to.equal('ticket_mismatch');
+      expect((await entryOf(signed))!).to.deep.include({ state: 'settle_unknown', attempts: 1 });
+
+      // The same request with the parameters in another order is the same request.
+      const retry = await gw.get('/v1/local/holiday/jp?year=2026', {
+        'X-PAYMENT': toBase64(buyer.v1(signed)),
+        'Payment-Redemption-Ticket': ticket,
+      });
+      expect(retry.status).to.equal(200);
+      expect(retry.body.holidays).to.be.an('array');
+      expect(standin.transfersFrom(buyer.address)).to.have.length(1);
+      const replay = await gw.get(HOLIDAYS, { 'X-PAYMENT': copied, 'Payment-Redemption-Ticket': ticket });
+      expect(replay.status).to.equal(402);
+      expect(replay.body.payment_error.code).to.equal('payment_already_used');
+    });
+
+    it('the reconciliation list names every unknown settlement with payer, nonce and transaction', async () => {
+      const { signed } = await unknownSettlement();
+      const unresolved = await gw.gateway.services.store.payments.listUnresolved(new Date(NOW * 1000));
+      const mine = unresolved.find((e) => e.nonce === signed.authorization.nonce.toLowerCase());
+      expect(mine).to.deep.include({ payer: buyer.address.toLowerCase(), state: 'settle_unknown' });
+      expect(mine!.transaction).to.equal(standin.transfersFrom(buyer.address)[0].transaction);
+    });
+  });
+
+  describe('item 2: junk signatures cannot release a buyer’s unknown settlement', () => {
+    it('a 66-byte junk signature is refused locally: no facilitator call, the entry keeps its transaction, the buyer is served', async () => {
+      const { signed, ticket } = await unknownSettlement();
+      const before = { ...standin.calls };
+      const junk = await gw.get(HOLIDAYS, {
+        'X-PAYMENT': toBase64(attacker.v1(withJunkSignature(signed, 66))),
+        'Payment-Redemption-Ticket': ticket,
+      });
+      expect(junk.status).to.equal(402);
+      expect(junk.body.payment_error.code).to.equal('invalid_signature');
+      expect(standin.calls).to.deep.equal(before);
+      const entry = (await entryOf(signed))!;
+      expect(entry.state).to.equal('settle_unknown');
+      expect(entry.transaction).to.be.a('string');
+
+      const retry = await gw.get(HOLIDAYS, {
+        'X-PAYMENT': toBase64(buyer.v1(signed)),
+        'Payment-Redemption-Ticket': ticket,
+      });
+      expect(retry.status).to.equal(200);
+    });
+
+    it('a smart-wallet-shaped junk signature (ABI words) for the same nonce is refused by the entry, without a settle call', async () => {
+      const { signed, ticket } = await unknownSettlement();
+      const before = { ...standin.calls };
+      const junk = await gw.get(HOLIDAYS, {
+        'X-PAYMENT': toBase64(attacker.v1(withJunkSignature(signed, 96))),
+        'Payment-Redemption-Ticket': ticket,
+      });
+      expect(junk.status).to.equal(409);
+      expect(junk.body.reason).to.equal('payment_mismatch');
+      expect(standin.calls.settle).to.equal(before.settle);
+      expect((await entryOf(signed))!.state).to.equal('settle_unknown');
+    });
+
+    it('a re-settlement the facilitator refuses is not a definite "not settled": the entry stays unresolved, never released', async () => {
+      const { signed, ticket } = await unknownSettlement();
+      standin.repeatSettle = 'invalid_signature';
+      const retry = await gw.get(HOLIDAYS, {
+        'X-PAYMENT': toBase64(buyer.v1(signed)),
+        'Payment-Redemption-Ticket': ticket,
+      });
+      expect(retry.status).to.equal(503);
+      expect(retry.body.error).to.equal('settlement_pending');
+      expect(retry.body).to.not.have.property('redemption_ticket');
+      const entry = (await entryOf(signed))!;
+      expect(entry.state).to.equal('settle_unknown');
+      expect(entry.transaction).to.be.a('string');
+    });
+  });
+
+  describe('item 3: refused payments leave no lasting trace', () => {
+    it('junk payments from random payers: refused locally, nothing written, no facilitator call', async () => {
+      const before = { ...standin.calls };
+      for (let i = 0; i < 20; i++) {
+        const victim = new TestPayer();
+        const signed = withJunkSignature(
+          await victim.sign(terms, NOW, { validBefore: NOW + 360 * 86_400, nonce: randomNonce() }),
+          66,
+        );
+        const res = await gw.get(HOLIDAYS, { 'X-PAYMENT': toBase64(attacker.v1(signed)) });
+        expect(res.status).to.equal(402);
+        expect(await entryOf(signed)).to.equal(null);
+      }
+      expect(standin.calls).to.deep.equal(before);
+    });
+
+    it('a smart-wallet-shaped signature goes to /verify before any ledger write; refused, it leaves nothing', async () => {
+      const signed = withJunkSignature(await attacker.sign(terms, NOW), 128);
+      const before = standin.calls.verify;
+      const res = await gw.get(HOLIDAYS, { 'X-PAYMENT': toBase64(attacker.v1(signed)) });
+      expect(res.status).to.equal(402);
+      expect(res.body.payment_error.code).to.equal('facilitator_rejected');
+      expect(standin.calls.verify).to.equal(before + 1);
+      expect(await entryOf(signed)).to.equal(null);
+    });
+
+    it(`a payment /verify refuses is forgotten within ${RELEASED_RETENTION_MINUTES} minutes`, async () => {
+      const signed = await buyer.sign(terms, NOW);
+      standin.verifyBehaviour = 'reject';
+      const res = await gw.get(HOLIDAYS, { 'X-PAYMENT': toBase64(buyer.v1(signed)) });
+      expect(res.status).to.equal(402);
+      const entry = (await entryOf(signed))!;
+      expect(entry.state).to.equal('released');
+      expect(entry.expiresAt.getTime() - NOW * 1000).to.be.at.most(RELEASED_RETENTION_MINUTES * 60_000);
+    });
+  });
+});
+
+describe('paid surface: per-client payment rate and a cap that counts work', function () {
+  this.timeout(30_000);
+  const payTo = randomAddress();
+  const terms = termsFor(payTo);
+
+  it('payments beyond PAID_PAYMENTS_PER_MINUTE get 429 with Retry-After before any check; unpaid challenges are not counted', async () => {
+    const standin = await startFacilitatorStandin({ now: () => NOW });
+    const gw = await startTestGateway({
+      plugins: ['local-holiday'],
+      clock: NOW_ISO,
+      env: { X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url, PAID_PAYMENTS_PER_MINUTE: '3' },
+    });
+    try {
+      for (let i = 0; i < 5; i++) expect((await gw.get(HOLIDAYS)).status).to.equal(402);
+      const buyer = new TestPayer();
+      const statuses: number[] = [];
+      let limited;
+      for (let i = 0; i < 5; i++) {
+        const res = await gw.get(HOLIDAYS, { 'X-PAYMENT': toBase64(buyer.v1(await buyer.sign(terms, NOW))) });
+        statuses.push(res.status);
+        if (res.status === 429) limited = res;
+      }
+      expect(statuses).to.deep.equal([200, 200, 200, 429, 429]);
+      expect(limited!.body.error).to.equal('rate_limited');
+      expect(Number(limited!.headers.get('retry-after'))).to.be.within(1, 60);
+      expect(standin.calls.verify).to.equal(3);
+    } finally {
+      await gw.close();
+      await standin.close();
+    }
+  });
+
+  it('aborted requests keep their slot until their work ends: no more facilitator calls at once than the cap', async () => {
+    const fixtures = makePluginsDir();
+    writeJsPlugin(fixtures, {
+      folder: 'local-slow',
+      handleBody:
+        "return new Promise((r) => setTimeout(() => r({ n: 1, _attribution: 't', _provenance: { kind: 'snapshot', as_of: '2026-01-01', sources: [{ name: 't' }] } }), 1500));",
+    });
+    const standin = await startFacilitatorStandin();
+    const gw = await startTestGateway({
+      pluginDirs: [PLUGINS_DIR, fixtures],
+      plugins: ['local-slow'],
+      env: { CONCURRENT_REQUESTS_PER_CLIENT: '2', X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url },
+    });
+    try {
+      const buyer = new TestPayer();
+      const now = Math.floor(Date.now() / 1000);
+      // Twelve paid requests, each abandoned by the client 100 ms after it was sent.
+      for (let i = 0; i < 12; i++) {
+        const h = toBase64(buyer.v1(await buyer.sign(terms, now)));
+        const controller = new AbortController();
+        const sent = fetch(`${gw.url}/v1/local/slow/echo`, {
+          headers: { 'X-PAYMENT': h },
+          signal: controller.signal,
+        });
+        await new Promise((r) => setTimeout(r, 100));
+        controller.abort();
+        await sent.catch(() => undefined);
+      }
+      // Every abandoned call whose work began verified its payment; only the cap's two did.
+      expect(standin.calls.verify).to.equal(2);
+      const next = await gw.get('/v1/local/slow/echo', {
+        'X-PAYMENT': toBase64(buyer.v1(await buyer.sign(terms, now))),
+      });
+      expect(next.status).to.equal(429);
+      expect(next.body.error).to.equal('too_many_concurrent_requests');
+      await new Promise((r) => setTimeout(r, 1800));
+      const later = await gw.get('/v1/local/slow/echo', {
+        'X-PAYMENT': toBase64(buyer.v1(await buyer.sign(terms, now))),
+      });
+      expect(later.status).to.equal(200);
+    } finally {
+      await gw.close();
+      await standin.close();
+      rmSync(fixtures, { recursive: true, force: true });
+    }
+  });
+});
