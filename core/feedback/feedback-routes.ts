@@ -86,8 +86,14 @@ export const PRIVACY_BOUNDARY = {
     'e-mail addresses',
     'phone numbers',
     'API keys and secret tokens',
-    'wallet private keys (64 hex digits; transaction hashes look the same)',
+    'wallet private keys (64 hex digits; transaction hashes look the same), PEM private keys',
     'wallet seed phrases',
+    'My Numbers (個人番号, 12 digits with a valid check digit)',
+    'payment card numbers (13-19 digits, Luhn-valid)',
+    'bearer tokens and JWTs',
+    'passwords ("password:", "パスワード：")',
+    'postal addresses (a 〒 postal code, or a street address down to the block numbers)',
+    'any of these hidden by invisible characters, full-width or kanji digits, look-alike dashes or base64',
   ],
 };
 

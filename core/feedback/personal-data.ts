@@ -1,46 +1,96 @@
 /**
- * Personal data and secrets that feedback must not carry. Text is NFKC-normalised first, so
- * full-width forms (ｅｘａｍｐｌｅ＠…, ０９０…) are caught like their ASCII twins. The patterns err
- * on the side of refusing: a refused message can be resent without the offending part.
+ * Personal data and secrets that feedback must not carry. The checks read the normalised views of
+ * the message (./normalise: invisible characters removed, NFKC, every digit ASCII, every dash '-'),
+ * then the text of any base64 in it. They err on the side of refusing: a refused message can be
+ * resent without the offending part. The first kind found in the order below is reported.
  */
-import { english } from 'viem/accounts';
+import { hasPostalAddress } from './address-detectors';
+import { feedbackViews, type FeedbackViews } from './normalise';
+import { hasMyNumber, hasPaymentCard, hasPhoneNumber } from './number-detectors';
+import {
+  hasApiKey,
+  hasBearerToken,
+  hasHexPrivateKey,
+  hasPassword,
+  hasPemPrivateKey,
+  hasSeedPhrase,
+  isBase64PrivateKey,
+} from './secret-detectors';
+
+export type PersonalDataKind =
+  | 'email_address'
+  | 'phone_number'
+  | 'api_key'
+  | 'private_key'
+  | 'seed_phrase'
+  | 'my_number'
+  | 'payment_card'
+  | 'bearer_token'
+  | 'password'
+  | 'postal_address';
 
 export interface PersonalDataFinding {
-  kind: 'email_address' | 'phone_number' | 'api_key' | 'private_key' | 'seed_phrase';
+  kind: PersonalDataKind;
   what: string;
 }
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
-// Japanese numbers (0 + area/mobile prefix, 10-11 digits with optional separators) and
-// international numbers written with a leading +.
-const PHONE_JP = /(?<![\d])0\d{1,4}[-\s(]?\d{1,4}[-\s)]?\d{3,4}(?![\d])/;
-const PHONE_INTL = /\+\d{1,3}[\s-]?\(?\d{1,4}\)?(?:[\s-]?\d{2,4}){2,4}/;
-const API_KEYS = [
-  /jpgw_[1-9A-HJ-NP-Za-km-z]{16,}/,
-  /\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/,
-  /\bAKIA[0-9A-Z]{16}\b/,
-  /\b(?:api[_-]?key|secret|token)\s*[:=]\s*\S{12,}/i,
-];
-// 32 bytes of hex is what an EVM private key looks like (a transaction hash looks the same: refused too).
-const PRIVATE_KEY = /(?<![0-9a-fA-F])(?:0x)?[0-9a-fA-F]{64}(?![0-9a-fA-F])/;
-const BIP39 = new Set<string>(english);
-const SEED_MIN_WORDS = 12;
+interface Detector extends PersonalDataFinding {
+  found(v: FeedbackViews): boolean;
+}
 
-function hasSeedPhrase(text: string): boolean {
-  let run = 0;
-  for (const word of text.toLowerCase().split(/[\s,;.]+/)) {
-    run = word !== '' && BIP39.has(word) ? run + 1 : word === '' ? run : 0;
-    if (run >= SEED_MIN_WORDS) return true;
+// Dots are written as 。 too; the domain must still end in letters.
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:[.。][A-Za-z0-9-]+)*[.。][A-Za-z]{2,}/;
+
+// Secrets with a recognisable frame first, so "token: eyJ…" is a bearer token, not an API key.
+const DETECTORS: Detector[] = [
+  { kind: 'private_key', what: 'a private key', found: (v) => hasPemPrivateKey(v.text) },
+  { kind: 'bearer_token', what: 'a bearer token (JWT)', found: (v) => hasBearerToken(v.text) },
+  { kind: 'email_address', what: 'an e-mail address', found: (v) => EMAIL.test(v.text) },
+  { kind: 'api_key', what: 'an API key or secret token', found: (v) => hasApiKey(v.text) },
+  { kind: 'password', what: 'a password', found: (v) => hasPassword(v.text) },
+  {
+    kind: 'private_key',
+    what: 'a wallet private key (64 hex digits)',
+    found: (v) => hasHexPrivateKey(v.text),
+  },
+  { kind: 'seed_phrase', what: 'a wallet seed phrase', found: (v) => hasSeedPhrase(v.text) },
+  { kind: 'payment_card', what: 'a payment card number', found: (v) => hasPaymentCard(v.digits) },
+  { kind: 'my_number', what: 'a My Number (個人番号)', found: (v) => hasMyNumber(v.digits) },
+  { kind: 'phone_number', what: 'a phone number', found: (v) => hasPhoneNumber(v.digits) },
+  {
+    kind: 'postal_address',
+    what: 'a postal address',
+    found: (v) => hasPostalAddress(v.text, v.digits),
+  },
+];
+
+const B64_TOKEN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
+// Base64 wrapped over lines (as in PEM bodies): long lines joined before decoding.
+const B64_LINES = /(?:[A-Za-z0-9+/]{16,}\s+)+[A-Za-z0-9+/]{4,}={0,2}/g;
+const READABLE = /^(?:[\t\n\r]|[^\p{Cc}\uFFFD])+$/u;
+
+function firstFinding(v: FeedbackViews): PersonalDataFinding | undefined {
+  const hit = DETECTORS.find((d) => d.found(v));
+  return hit && { kind: hit.kind, what: hit.what };
+}
+
+/** Text hidden in base64: the same checks on every token that decodes to readable UTF-8. */
+function findInBase64(text: string): PersonalDataFinding | undefined {
+  const tokens = [
+    ...[...text.matchAll(B64_TOKEN)].map((m) => m[0]),
+    ...[...text.matchAll(B64_LINES)].map((m) => m[0].replace(/\s+/g, '')),
+  ];
+  for (const token of tokens) {
+    if (isBase64PrivateKey(token)) return { kind: 'private_key', what: 'a private key (base64)' };
+    const decoded = Buffer.from(token, 'base64').toString('utf8');
+    if (!READABLE.test(decoded)) continue;
+    const hit = firstFinding(feedbackViews(decoded));
+    if (hit) return { kind: hit.kind, what: `${hit.what} (base64-encoded)` };
   }
-  return false;
+  return undefined;
 }
 
 export function findPersonalData(raw: string): PersonalDataFinding | undefined {
-  const text = raw.normalize('NFKC');
-  if (EMAIL.test(text)) return { kind: 'email_address', what: 'an e-mail address' };
-  if (API_KEYS.some((re) => re.test(text))) return { kind: 'api_key', what: 'an API key or secret token' };
-  if (PRIVATE_KEY.test(text)) return { kind: 'private_key', what: 'a wallet private key (64 hex digits)' };
-  if (hasSeedPhrase(text)) return { kind: 'seed_phrase', what: 'a wallet seed phrase' };
-  if (PHONE_JP.test(text) || PHONE_INTL.test(text)) return { kind: 'phone_number', what: 'a phone number' };
-  return undefined;
+  const views = feedbackViews(raw);
+  return firstFinding(views) ?? findInBase64(views.text);
 }

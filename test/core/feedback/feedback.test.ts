@@ -21,7 +21,12 @@ describe('feedback', () => {
     expect(res.body.privacy_boundary.refused_content.join(' '))
       .to.include('e-mail')
       .and.include('phone')
-      .and.include('seed');
+      .and.include('seed')
+      .and.include('My Number')
+      .and.include('payment card')
+      .and.include('bearer')
+      .and.include('password')
+      .and.include('postal address');
   });
 
   it('stores anonymous feedback and acknowledges it with an id, keeping no client address', async () => {
@@ -76,6 +81,18 @@ describe('feedback', () => {
       'personal_data_refused',
     ],
     [
+      'an e-mail split by zero-width spaces',
+      { product_id: 'jp-local-pack', message: 'write to taro\u200B@\u200Bexample.com please' },
+      'message',
+      'personal_data_refused',
+    ],
+    [
+      'a Luhn-valid card number',
+      { product_id: 'jp-local-pack', message: 'charged twice on 4242 4242 4242 4242' },
+      'message',
+      'personal_data_refused',
+    ],
+    [
       'a Japanese mobile number',
       { product_id: 'jp-local-pack', message: 'call 090-1234-5678' },
       'message',
@@ -122,6 +139,44 @@ describe('feedback', () => {
       });
     });
   }
+
+  it('refuses personal data with the documented 422 before anything is stored', async () => {
+    // A gateway of its own, so its feedback repository holds only what this test sends.
+    const fresh = await startTestGateway({ plugins: ['local-holiday'] });
+    try {
+      const repository = fresh.gateway.services.store.feedback;
+      const secrets = [
+        ['taro\u200B.yamada@\u200Dexample.com', 'an e-mail address'],
+        ['4242-4242-4242-4242', 'a payment card number'],
+      ];
+      for (const [secret, what] of secrets) {
+        const res = await fresh.post('/feedback', {
+          product_id: 'jp-local-pack',
+          rating: 2,
+          message: `Please contact me: ${secret}`,
+        });
+        expect(res.status, secret).to.equal(422);
+        expect(res.body.error).to.equal('invalid_body');
+        expect(res.body.invalid_fields).to.deep.equal(['message']);
+        expect(res.body.correction_hints[0]).to.include({
+          parameter: 'message',
+          code: 'personal_data_refused',
+          problem: `message contains ${what}`,
+        });
+        expect(res.body.message).to.not.include(secret);
+      }
+      expect(await repository.recent(100)).to.deep.equal([]);
+      const file = await storedText(fresh);
+      expect(file).to.not.include('yamada').and.not.include('4242-4242');
+
+      // The same repository sees a message that is let through.
+      const ok = await fresh.post('/feedback', { product_id: 'jp-local-pack', message: 'Fine list.' });
+      expect(ok.status).to.equal(201);
+      expect((await repository.recent(100)).map((r) => r.message)).to.deep.equal(['Fine list.']);
+    } finally {
+      await fresh.close();
+    }
+  });
 
   it('lets ordinary text through: dates, amounts, corporate numbers and short numbers', () => {
     for (const text of [
