@@ -14,9 +14,8 @@
  *   the MongoDB password, upstream application ids), as written, JSON-escaped and URL-encoded.
  *   A secret of 8 characters or more is redacted wherever it appears; a shorter one only when it
  *   is a whole value: the whole text, a whole JSON string (a logged header value or field) or a
- *   whole query value
- *   (between `=` and `&`, `#`, a quote or the end), so that a three-letter secret does not hide
- *   every word that contains those letters.
+ *   whole query value (between `=` and `&`, `#`, a quote or the end), so that a three-letter
+ *   secret does not hide every word that contains those letters.
  *
  * Text with nothing to hide costs one `test` of that expression and is returned as is.
  */
