@@ -8,6 +8,7 @@ import { container } from 'tsyringe';
 import { buildGateway, type Gateway } from './core/http/app';
 import type { Clock } from './core/util/clock';
 import { ConfigError, loadConfig } from './config/env';
+import { redactSecrets } from './core/util/redact';
 import { PLUGINS_DIR } from './config/paths';
 import { PRODUCTS } from './config/products';
 import { SERVICE } from './config/service';
@@ -34,6 +35,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     container: scope,
     clock: options.clock,
     logDestination: options.logDestination,
+    logSecrets: [config.upstreams.ntaHoujin.appId, config.upstreams.ntaInvoice.appId],
     onlyPlugins: options.onlyPlugins,
     mountDrafts: options.mountDrafts,
   });
@@ -44,9 +46,10 @@ async function main(): Promise<void> {
   try {
     gateway = await createGateway();
   } catch (err) {
-    // Start-up problems (configuration, plugins, store) are reported plainly, without a stack trace.
+    // Start-up problems (configuration, plugins, store) are reported plainly, without a stack
+    // trace, and without anything shaped like a secret (a store's error may quote its address).
     const e = err as Error;
-    process.stderr.write(`Refusing to start: ${e.message}\n`);
+    process.stderr.write(`Refusing to start: ${redactSecrets(e.message)}\n`);
     process.exit(e instanceof ConfigError || e.name === 'PluginBootError' ? 78 : 1);
   }
   const { url } = await gateway.listen();

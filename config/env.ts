@@ -9,6 +9,7 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLen
 import type { GatewayConfig } from '../core/config';
 import { Doc, ToInt } from '../core/plugins/query-rules';
 import { QuerySpec } from '../core/plugins/query-spec';
+import { redactSecrets } from '../core/util/redact';
 import { PROJECT_ROOT } from './paths';
 
 /** USDC on Base mainnet and its EIP-712 domain (name "USD Coin", version "2"). */
@@ -274,6 +275,45 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * Variables whose bad value a boot error may quote back, because they are never secret. Every
+ * other variable (the secrets, MONGODB_URI, upstream addresses and application ids, which may carry
+ * credentials, and any variable added later until it is listed here) is named with its rule only.
+ */
+const QUOTABLE_VARIABLES = new Set([
+  'PORT',
+  'HOST',
+  'BASE_URL',
+  'DATA_DIR',
+  'MONGODB_DB',
+  'TRIAL_CREDIT_MICRO_USDC',
+  'X402_PAY_TO',
+  'X402_NETWORK',
+  'X402_ASSET',
+  'X402_ASSET_NAME',
+  'X402_ASSET_VERSION',
+  'X402_FACILITATOR_TIMEOUT_MS',
+  'X402_MAX_TIMEOUT_SECONDS',
+  'MARKETPLACE_SEGMENT',
+  'TRUST_PROXY',
+  'KEY_CREATE_LIMIT_PER_HOUR',
+  'FEEDBACK_LIMIT_PER_HOUR',
+  'BROKER_LIMIT_PER_MINUTE',
+  'CONCURRENT_REQUESTS_PER_CLIENT',
+  'ABANDONED_CALL_SECONDS',
+  'HEADERS_TIMEOUT_SECONDS',
+  'REQUEST_TIMEOUT_SECONDS',
+  'SHUTDOWN_GRACE_SECONDS',
+  'LOG_LEVEL',
+]);
+/** Names that are secret whatever the list above says. */
+const SECRET_NAME = /_(SECRETS?|TOKENS?|KEYS?|AUTH|PASSWORD|PASS|URI|APP_ID|CREDENTIALS?)(_|$)/;
+
+/** Whether a boot error may quote the value received for `name` (see QUOTABLE_VARIABLES). */
+export function quotesValueOf(name: string): boolean {
+  return QUOTABLE_VARIABLES.has(name) && !SECRET_NAME.test(name);
+}
+
 const envSpec = new QuerySpec(EnvSchema, {});
 const VERSION = (
   JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }
@@ -290,7 +330,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     throw new ConfigError(
       parsed.problems.map(
         (p) =>
-          `${p.parameter}: ${p.problem}${p.received !== undefined ? ` (got "${p.received}")` : ''}; accepted: ${p.accepted}`,
+          `${p.parameter}: ${p.problem}${p.received !== undefined && quotesValueOf(p.parameter) ? ` (got "${redactSecrets(p.received)}")` : ''}; accepted: ${p.accepted}`,
       ),
     );
   }

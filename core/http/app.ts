@@ -41,7 +41,7 @@ import { ApiCatalog } from './api-catalog';
 import { cors } from './cors';
 import { errorMiddleware, HttpError } from './errors';
 import { mountGatewayRoutes } from './gateway-routes';
-import { createLogger } from './logging';
+import { configuredSecrets, createLogger, redactorOf } from './logging';
 import { frontDoor } from './front-door';
 import type { GatewayServices, StoreHealth } from './services';
 
@@ -63,6 +63,8 @@ export interface BuildGatewayOptions {
   container?: DependencyContainer;
   clock?: Clock;
   logDestination?: DestinationStream;
+  /** Further values no log line may show, besides those of `config` (e.g. upstream credentials). */
+  logSecrets?: readonly (string | undefined)[];
   /** Load only these plugin folders (tests). */
   onlyPlugins?: readonly string[];
   /** Mount draft plugins (a draft plugin's own tests only). */
@@ -88,7 +90,11 @@ export interface Gateway {
 export async function buildGateway(options: BuildGatewayOptions): Promise<Gateway> {
   const startedAt = new Date();
   const { config } = options;
-  const logger = createLogger(config.logLevel, options.logDestination);
+  const logger = createLogger(config.logLevel, options.logDestination, [
+    ...configuredSecrets(config),
+    ...(options.logSecrets ?? []),
+  ]);
+  const redact = redactorOf(logger);
   const container = (options.container ?? rootContainer).createChildContainer();
   const clock = options.clock ?? systemClock;
   const metrics = new GatewayMetrics();
@@ -96,7 +102,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   const store = guardStore(options.store ?? (await openGatewayStore(config)), {
     onError(operation, err) {
       metrics.storeError(operation);
-      lastFailure = { at: Date.now(), operation, message: String((err as Error)?.message ?? err) };
+      lastFailure = { at: Date.now(), operation, message: redact(String((err as Error)?.message ?? err)) };
     },
   });
   container.register(GATEWAY_STORE, { useValue: store });
@@ -141,7 +147,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
       try {
         await store.ping();
       } catch (err) {
-        return { kind: store.kind, state: 'down', detail: (err as Error).message.slice(0, 200) };
+        return { kind: store.kind, state: 'down', detail: redact((err as Error).message).slice(0, 200) };
       }
       if (lastFailure && Date.now() - lastFailure.at < FAILURE_MEMORY_MS) {
         const { operation, message } = lastFailure;

@@ -2,7 +2,11 @@
  * JSON request logs (pino) with request ids. One line per finished request (written by the front
  * door, core/http/front-door.ts); a per-request child logger is made only when something logs. Headers are logged from an
  * allow-list; credential headers appear only as "[redacted]" (their presence visible, never their
- * value), and query values of credential-looking names are masked.
+ * value), and query values of credential-looking names are masked. Every line any logger writes
+ * (the request line, handler logs, errors with their stacks) then goes through the redactor of
+ * core/util/redact.ts: key-, payment-, JWT- and bearer-shaped values, URL passwords and the
+ * configured secrets become "[redacted]" wherever they appear (one regular-expression test per line
+ * when nothing matches).
  *
  * This replaces pino-http: its per-request child logger, serializers and redaction cost about a
  * fifth of the preview path's CPU in our profile (bench/README.md); the output is the same shape.
@@ -10,6 +14,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import type { GatewayConfig } from '../config';
+import { secretRedactor, type Redactor } from '../util/redact';
 
 declare module 'http' {
   interface IncomingMessage {
@@ -40,9 +46,55 @@ const LOGGED_HEADERS = [
 ];
 const SECRET_QUERY_NAME = /key|secret|token|payment|signature|password/i;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const HEADER_LOG_LENGTH = 300;
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino({ level, base: { service: 'jp-gateway' } }, destination ?? pino.destination({ sync: false }));
+/** The redactor each logger made by createLogger writes its lines through. */
+const REDACTORS = new WeakMap<Logger, Redactor>();
+
+/**
+ * The root logger. Each line it (or a child) writes is redacted as a whole just before it is written
+ * (pino's `streamWrite` hook), with `secrets` (configured values, see configuredSecrets) matched
+ * besides the shapes of keys, payments, JWTs and bearer tokens.
+ */
+export function createLogger(
+  level: string,
+  destination?: DestinationStream,
+  secrets: Iterable<string | undefined> = [],
+): Logger {
+  const redact = secretRedactor(secrets);
+  const logger = pino(
+    { level, base: { service: 'jp-gateway' }, hooks: { streamWrite: redact } },
+    destination ?? pino.destination({ sync: false }),
+  );
+  REDACTORS.set(logger, redact);
+  return logger;
+}
+
+const UNCHANGED: Redactor = (text) => text;
+
+/** The redactor of a logger made by createLogger (the identity for any other logger). */
+export function redactorOf(logger: Logger): Redactor {
+  return REDACTORS.get(logger) ?? UNCHANGED;
+}
+
+/**
+ * The configured values no log line may show: the marketplace secrets, the metrics token, the
+ * facilitator's authorization value and the MongoDB password.
+ */
+export function configuredSecrets(config: GatewayConfig): string[] {
+  const secrets = [...config.marketplace.secrets];
+  if (config.metricsToken) secrets.push(config.metricsToken);
+  if (config.x402.facilitatorAuth) secrets.push(config.x402.facilitatorAuth);
+  const password = config.mongodb && /^mongodb(?:\+srv)?:\/\/[^/@:]*:([^/@]+)@/.exec(config.mongodb.uri)?.[1];
+  if (password) {
+    secrets.push(password);
+    try {
+      secrets.push(decodeURIComponent(password));
+    } catch {
+      // Not percent-encoded: the password as written is enough.
+    }
+  }
+  return secrets;
 }
 
 export function redactUrl(url: string): string {
@@ -60,11 +112,18 @@ export function redactUrl(url: string): string {
   return changed ? `${url.slice(0, q)}?${params.toString()}` : url;
 }
 
-export function describeRequest(req: IncomingMessage) {
+/**
+ * The request as logged. A header value longer than the logged length is redacted before it is
+ * cut, so a secret straddling the cut cannot leave its first half in the line (the whole line is
+ * redacted again when written).
+ */
+export function describeRequest(req: IncomingMessage, redact?: Redactor) {
   const headers: Record<string, string> = {};
   for (const h of LOGGED_HEADERS) {
     const v = req.headers[h];
-    if (typeof v === 'string') headers[h] = v.slice(0, 300);
+    if (typeof v === 'string') {
+      headers[h] = v.length <= HEADER_LOG_LENGTH ? v : (redact ? redact(v) : v).slice(0, HEADER_LOG_LENGTH);
+    }
   }
   for (const h of SECRET_HEADERS) if (req.headers[h] !== undefined) headers[h] = '[redacted]';
   return { id: req.id, method: req.method, url: redactUrl(req.url ?? ''), headers };
@@ -117,7 +176,7 @@ export function logRequest(
   logger[level](
     {
       req_id: req.id,
-      req: describeRequest(req),
+      req: describeRequest(req, redactorOf(logger)),
       res: { statusCode },
       responseTime: Math.round(responseTime * 1000) / 1000,
     },

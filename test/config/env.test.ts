@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { ConfigError, describeSettings, loadConfig } from '../../config/env';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, describeSettings, loadConfig, quotesValueOf } from '../../config/env';
 
 describe('configuration from the environment', () => {
   it('has documented defaults', () => {
@@ -59,5 +63,96 @@ describe('configuration from the environment', () => {
       secrets: ['aaaaaaaaaaaaaaaa1', 'bbbbbbbbbbbbbbbb2'],
     });
     expect(c.gateway.baseUrl).to.equal('https://api.example.jp');
+  });
+
+  describe('boot errors never quote a secret', () => {
+    const secretBad: Array<[string, string, string]> = [
+      ['MARKETPLACE_SECRETS', 'this-one-is-long-enough,short-leak1', 'one secret too short'],
+      ['MARKETPLACE_SECRETS', 'has space in-it-0123456789', 'a space'],
+      ['METRICS_TOKEN', 'tok-leak-9876', 'too short'],
+      ['MONGODB_URI', 'mongo://gw:hunter2-leak@db.internal/jp', 'a wrong scheme, with a password'],
+      ['MONGODB_URI', 'mongodb://gw:hunter2 leak@db.internal/jp', 'a space in the password'],
+      ['X402_FACILITATOR_URL', 'facilitator.test/?apikey=leak-4567', 'no scheme, a key in the query'],
+      ['NTA_HOUJIN_BASE_URL', 'proxy.internal/?token=leak-7654', 'no scheme, a token in the query'],
+    ];
+    for (const [name, value, what] of secretBad) {
+      it(`names ${name} (${what}) and its rule, without its value`, () => {
+        let message = '';
+        try {
+          loadConfig({ [name]: value });
+        } catch (err) {
+          expect(err).to.be.instanceOf(ConfigError);
+          message = (err as Error).message;
+        }
+        expect(message).to.include(`${name}:`).and.include('accepted:');
+        expect(message).to.not.include(value);
+        expect(message).to.not.include('leak');
+        expect(message).to.not.include('got "');
+      });
+    }
+
+    it('quotes only variables known not to be secret, all of them real variables', () => {
+      const names = describeSettings().map((s) => s.name);
+      const quoted = names.filter(quotesValueOf);
+      expect(quoted).to.include.members(['PORT', 'LOG_LEVEL', 'BASE_URL', 'TRUST_PROXY']);
+      for (const name of [
+        'MARKETPLACE_SECRETS',
+        'METRICS_TOKEN',
+        'X402_FACILITATOR_AUTH',
+        'X402_FACILITATOR_URL',
+        'MONGODB_URI',
+        'NTA_HOUJIN_APP_ID',
+        'NTA_INVOICE_APP_ID',
+        'NTA_HOUJIN_BASE_URL',
+        'JGRANTS_BASE_URL',
+      ]) {
+        expect(names).to.include(name);
+        expect(quotesValueOf(name), name).to.equal(false);
+      }
+      // A variable named like a secret is never quoted, listed or not; unknown names are not quoted.
+      for (const name of names.filter((n) => /_(SECRET|TOKEN|KEY|AUTH|PASSWORD|URI|APP_ID)/.test(n))) {
+        expect(quotesValueOf(name), name).to.equal(false);
+      }
+      expect(quotesValueOf('SOME_NEW_SETTING')).to.equal(false);
+    });
+
+    it('quotes a bad non-secret value, with anything shaped like a credential hidden', () => {
+      expect(() => loadConfig({ BASE_URL: 'ftp://gw:pw-leak-0123@api.example.jp' })).to.throw(
+        ConfigError,
+        /BASE_URL: .*got "ftp:\/\/gw:\[redacted\]@api\.example\.jp"/,
+      );
+    });
+  });
+
+  describe('the process refusing to start', () => {
+    const main = path.resolve(__dirname, '..', '..', 'main.js');
+    function start(env: Record<string, string>): { status: number | null; stderr: string } {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-boot-'));
+      try {
+        const out = spawnSync(process.execPath, [main], {
+          env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ...env },
+          encoding: 'utf8',
+          timeout: 30_000,
+        });
+        return { status: out.status, stderr: out.stderr };
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+
+    it('names a bad MARKETPLACE_SECRETS or METRICS_TOKEN without printing it (exit 78)', () => {
+      const out = start({ MARKETPLACE_SECRETS: 'boot-leak-short', METRICS_TOKEN: 'boot-leak-2' });
+      expect(out.status).to.equal(78);
+      expect(out.stderr).to.match(/^Refusing to start: Invalid configuration/);
+      expect(out.stderr).to.include('MARKETPLACE_SECRETS:').and.include('METRICS_TOKEN:');
+      expect(out.stderr).to.not.include('boot-leak');
+    });
+
+    it('does not print the MongoDB password when the store cannot be opened (exit 1)', () => {
+      const out = start({ MONGODB_URI: 'mongodb://gw:hunter2-boot-pw@127.0.0.1:1/jp?bogusOption=1' });
+      expect(out.status).to.equal(1);
+      expect(out.stderr).to.match(/^Refusing to start: /);
+      expect(out.stderr).to.not.include('hunter2');
+    });
   });
 });
