@@ -30,6 +30,8 @@ export function spawnGateway(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       CONCURRENT_REQUESTS_PER_CLIENT: '10000',
+      // Tests grant keys large trial credit; the daily budget has its own tests.
+      TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: '1000000000000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
