@@ -77,8 +77,8 @@ async function latency(total: number): Promise<void> {
     rows.push(['reserve (relaxed)', reserveTimes.sort((a, b) => a - b)]);
     rows.push(['commit: charge + usage record (durable)', commitTimes.sort((a, b) => a - b)]);
     rows.push([
-      'rate-limit hit (relaxed)',
-      await timed(total, 50, (i) => store.rateWindows.hit(`w_${i % 50}`, new Date(Date.now() + 60_000))),
+      'rate-limit take, sliding window (relaxed)',
+      await timed(total, 50, (i) => store.rateWindows.take(`w_${i % 50}`, `h_${i}`, new Date(), 300, 60_000)),
     ]);
     rows.push([
       'idempotency claim (relaxed)',

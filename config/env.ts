@@ -15,6 +15,9 @@ import { PROJECT_ROOT } from './paths';
 /** USDC on Base mainnet and its EIP-712 domain (name "USD Coin", version "2"). */
 const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/** Web origins as a browser sends them: scheme, host (or [IPv6]), optional port; no path. */
+const ORIGIN = String.raw`https?://(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?`;
+const ORIGIN_LIST = new RegExp(`^${ORIGIN}(?: *, *${ORIGIN})*$`);
 
 export class EnvSchema {
   @Doc({ description: 'TCP port to listen on (0 picks a free port)' })
@@ -62,6 +65,17 @@ export class EnvSchema {
   @Min(0)
   @Max(100_000_000)
   TRIAL_CREDIT_MICRO_USDC: number = 250_000;
+
+  @Doc({
+    description:
+      'Free trial credit all API keys created on one UTC day may be granted together, in micro-USDC (default: 200 keys of the default credit, USD 50); once spent, POST /keys/create answers 429 trial_budget_exhausted until 00:00 UTC. 0 stops trial keys',
+  })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000_000_000)
+  TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: number = 50_000_000;
 
   @Doc({ description: 'Receiving wallet of x402 payments; unset means the paid surface answers 503' })
   @IsOptional()
@@ -175,6 +189,25 @@ export class EnvSchema {
   @Max(10_000)
   KEY_CREATE_LIMIT_PER_HOUR: number = 5;
 
+  @Doc({
+    description:
+      "API keys all addresses of one IPv6 /64 (one subscriber's usual allocation) may create per hour together; each address also keeps KEY_CREATE_LIMIT_PER_HOUR",
+  })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  KEY_CREATE_LIMIT_PER_HOUR_PER_IPV6_64: number = 5;
+
+  @Doc({
+    description:
+      'Comma-separated exact origins (scheme://host[:port]) whose web pages may call POST /keys/create from a browser; unset means no origin may (no CORS headers on that path)',
+  })
+  @IsOptional()
+  @Matches(ORIGIN_LIST)
+  KEYS_CREATE_ALLOWED_ORIGINS?: string;
+
   @Doc({ description: 'Feedback records one client address may send per hour' })
   @IsOptional()
   @ToInt()
@@ -201,7 +234,7 @@ export class EnvSchema {
 
   @Doc({
     description:
-      'Paid requests carrying a payment that one client address may send per minute (a token bucket: this many at once, refilled evenly over the minute); more get 429 rate_limited before any check or facilitator call',
+      'Paid requests carrying a payment that one client address (an IPv6 client by its /64) may send per minute (a token bucket: this many at once, refilled evenly over the minute); more get 429 rate_limited before any check or facilitator call',
   })
   @IsOptional()
   @ToInt()
@@ -300,6 +333,10 @@ const QUOTABLE_VARIABLES = new Set([
   'FEEDBACK_LIMIT_PER_HOUR',
   'BROKER_LIMIT_PER_MINUTE',
   'CONCURRENT_REQUESTS_PER_CLIENT',
+  'PAID_PAYMENTS_PER_MINUTE',
+  'KEY_CREATE_LIMIT_PER_HOUR_PER_IPV6_64',
+  'TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC',
+  'KEYS_CREATE_ALLOWED_ORIGINS',
   'ABANDONED_CALL_SECONDS',
   'HEADERS_TIMEOUT_SECONDS',
   'REQUEST_TIMEOUT_SECONDS',
@@ -341,6 +378,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       'X402_FACILITATOR_URL: required when X402_PAY_TO is set (payments must be verified and settled)',
     );
   }
+  if (
+    e.TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC > 0 &&
+    e.TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC < e.TRIAL_CREDIT_MICRO_USDC
+  ) {
+    problems.push(
+      'TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: smaller than TRIAL_CREDIT_MICRO_USDC, so no key could be created; raise it (or set 0 to stop trial keys on purpose)',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
@@ -352,6 +397,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       dataDir: path.resolve(e.DATA_DIR),
       ...(e.MONGODB_URI ? { mongodb: { uri: e.MONGODB_URI, db: e.MONGODB_DB } } : {}),
       trialCreditMicroUsdc: e.TRIAL_CREDIT_MICRO_USDC,
+      trialCreditDailyBudgetMicroUsdc: e.TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC,
+      keysCreateAllowedOrigins: e.KEYS_CREATE_ALLOWED_ORIGINS
+        ? e.KEYS_CREATE_ALLOWED_ORIGINS.split(',').map((o) => o.trim().toLowerCase())
+        : [],
       x402: {
         payTo: e.X402_PAY_TO,
         network: e.X402_NETWORK,
@@ -377,6 +426,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
       limits: {
         keyCreatePerHour: e.KEY_CREATE_LIMIT_PER_HOUR,
+        keyCreatePerHourPerIpv6Net64: e.KEY_CREATE_LIMIT_PER_HOUR_PER_IPV6_64,
         feedbackPerHour: e.FEEDBACK_LIMIT_PER_HOUR,
         brokerPerMinute: e.BROKER_LIMIT_PER_MINUTE,
         concurrentPerClient: e.CONCURRENT_REQUESTS_PER_CLIENT,

@@ -9,6 +9,10 @@ export interface GatewayConfig {
   dataDir: string;
   mongodb?: { uri: string; db: string };
   trialCreditMicroUsdc: number;
+  /** Trial credit all keys created on one UTC day may be granted together (micro-USDC). */
+  trialCreditDailyBudgetMicroUsdc: number;
+  /** Origins (lowercase) that get CORS on POST /keys/create; empty means none. */
+  keysCreateAllowedOrigins: string[];
   x402: {
     payTo?: string;
     network: string;
@@ -38,6 +42,8 @@ export interface GatewayConfig {
   metricsToken?: string;
   limits: {
     keyCreatePerHour: number;
+    /** Keys all addresses of one IPv6 /64 may create per hour together. */
+    keyCreatePerHourPerIpv6Net64: number;
     feedbackPerHour: number;
     brokerPerMinute: number;
     /** Requests one client may have in flight at once on the paid and broker paths. */

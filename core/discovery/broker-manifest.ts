@@ -19,7 +19,10 @@ export function buildBrokerManifest(s: GatewayServices) {
       content_type: 'application/json',
       body: { owner_label: 'string, 1..100 characters, a free label for the owner' },
       returns: 'api_key (shown exactly once; only its hash is kept), trial credit and entitlements',
-      limit: `${s.config.limits.keyCreatePerHour} keys per hour per client address`,
+      limit:
+        `${s.config.limits.keyCreatePerHour} keys per hour per client address and ` +
+        `${s.config.limits.keyCreatePerHourPerIpv6Net64} per IPv6 /64 (sliding hour), within a daily ` +
+        'trial-credit budget of the gateway (429 trial_budget_exhausted until 00:00 UTC when spent)',
     },
     call: {
       method: 'POST',

@@ -71,6 +71,12 @@ const ERRORS: Array<[string, string, string, string]> = [
   ],
   ['409', '`idempotency_key_reused`', '`/broker/call`', 'Use a new Idempotency-Key for a different call.'],
   ['429', '`rate_limited`', 'key creation, feedback, broker', 'Wait for `Retry-After` seconds.'],
+  [
+    '429',
+    '`trial_budget_exhausted`',
+    '`/keys/create`',
+    "Today's trial credit for new keys is spent: retry after `Retry-After` (00:00 UTC), or pay per call with x402.",
+  ],
 ];
 
 function mdEscape(text: string): string {
@@ -211,7 +217,7 @@ export function buildPortalMarkdown(s: GatewayServices): string {
     '## Limits',
     '',
     '- Parameter bounds are listed per endpoint above (and in openapi.json).',
-    `- Free trial credit: ${formatUsd(s.config.trialCreditMicroUsdc)} USD per key, granted once; ${s.config.limits.keyCreatePerHour} new keys per hour per client address.`,
+    `- Free trial credit: ${formatUsd(s.config.trialCreditMicroUsdc)} USD per key, granted once; ${s.config.limits.keyCreatePerHour} new keys per hour per client address and ${s.config.limits.keyCreatePerHourPerIpv6Net64} per IPv6 /64 (sliding hour), within a daily budget of trial credit for all new keys (UTC day).`,
     `- Broker: ${s.config.limits.brokerPerMinute} calls per minute per key. Feedback: ${s.config.limits.feedbackPerHour} per hour per client.`,
     '- JSON request bodies: 16 kB at most.',
     '',

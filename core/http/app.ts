@@ -167,7 +167,14 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     compose(
       frontDoor(logger, metrics, drain),
       securityHeaders(),
-      cors({ excludePathPrefix: '/marketplace/' }),
+      cors({
+        excludePathPrefix: '/marketplace/',
+        restricted: {
+          paths: ['/keys/create'],
+          origins: config.keysCreateAllowedOrigins,
+          methods: 'POST, OPTIONS',
+        },
+      }),
       urlLengthLimit(),
     ),
   );

@@ -6,6 +6,15 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import type { MetaRepository } from '../store/gateway-store';
+import { parseClientAddress } from './client-address';
+
+/** The hashed subjects a per-client limit counts under (see client-address.ts). */
+export interface ClientSubjects {
+  /** The client address (IPv4, IPv4-mapped IPv6 counted as IPv4, or IPv6). */
+  address: string;
+  /** IPv6 only: the address's /64, which every address of that network shares. */
+  ipv6Prefix64?: string;
+}
 
 export class ClientIdentity {
   private constructor(private readonly salt: Buffer) {}
@@ -15,9 +24,19 @@ export class ClientIdentity {
     return new ClientIdentity(Buffer.from(salt, 'hex'));
   }
 
-  /** A stable, non-reversible id of the request's client address (honours TRUST_PROXY). */
+  /**
+   * A stable, non-reversible id of the request's client address (honours TRUST_PROXY). The
+   * address is normalised first, so every textual form of one address gives one id.
+   */
   of(req: Request): string {
-    return this.hash(`addr:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`);
+    return this.subjectsOf(req).address;
+  }
+
+  /** The ids of the client address and, for IPv6, of its /64. */
+  subjectsOf(req: Request): ClientSubjects {
+    const client = parseClientAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    const address = this.hash(`addr:${client.address}`);
+    return client.prefix64 ? { address, ipv6Prefix64: this.hash(`net64:${client.prefix64}`) } : { address };
   }
 
   hash(text: string): string {

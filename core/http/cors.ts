@@ -3,6 +3,12 @@
  * safe), send the x402 payment headers and read the x402 response headers. Browsers hide every
  * response header that is not exposed, and an x402 client that cannot read PAYMENT-REQUIRED or
  * PAYMENT-RESPONSE fails. Marketplace paths are server-to-server and get no CORS headers.
+ *
+ * Restricted paths (POST /keys/create, issue 15) are the exception to `*`: a key is free credit,
+ * and with `*` any web page could mint keys from its visitors' addresses (each under its own
+ * per-address limit) and read them. Such a path gets CORS only for the exact origins configured
+ * (KEYS_CREATE_ALLOWED_ORIGINS), echoed with `Vary: Origin`; any other origin gets no CORS header,
+ * and its preflight is answered without the allow headers, so the browser does not send the call.
  */
 import type { RequestHandler } from 'express';
 
@@ -35,14 +41,42 @@ export const CORS_EXPOSED_HEADERS = [
 
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
-export function cors(options: { excludePathPrefix?: string } = {}): RequestHandler {
+export interface CorsOptions {
+  /** Paths under this prefix get no CORS headers at all. */
+  excludePathPrefix?: string;
+  /** Paths (matched as Express routes them: any case, optional trailing slash) with an origin list. */
+  restricted?: { paths: readonly string[]; origins: readonly string[]; methods: string };
+}
+
+export function cors(options: CorsOptions = {}): RequestHandler {
   const allowed = CORS_ALLOWED_HEADERS.join(', ');
   const exposed = CORS_EXPOSED_HEADERS.join(', ');
+  const restrictedPaths = new Set(options.restricted?.paths.map((p) => p.toLowerCase()));
+  const origins = new Set(options.restricted?.origins);
+  const restrictedMethods = options.restricted?.methods ?? 'POST, OPTIONS';
   return (req, res, next) => {
     if (options.excludePathPrefix && req.path.startsWith(options.excludePathPrefix)) return next();
+    const preflight = req.method === 'OPTIONS' && Boolean(req.headers['access-control-request-method']);
+    if (restrictedPaths.size > 0 && restrictedPaths.has(req.path.toLowerCase().replace(/\/+$/, ''))) {
+      const origin = req.headers.origin;
+      if (origins.size > 0) res.vary('Origin');
+      if (typeof origin !== 'string' || !origins.has(origin)) {
+        if (!preflight) return next();
+        res.status(204).end();
+        return;
+      }
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Access-Control-Expose-Headers', exposed);
+      if (!preflight) return next();
+      res.setHeader('Access-Control-Allow-Methods', restrictedMethods);
+      res.setHeader('Access-Control-Allow-Headers', allowed);
+      res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);
+      res.status(204).end();
+      return;
+    }
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Access-Control-Expose-Headers', exposed);
-    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+    if (preflight) {
       res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, POST, OPTIONS');
       res.setHeader('Access-Control-Allow-Headers', allowed);
       res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);

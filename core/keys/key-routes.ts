@@ -9,6 +9,9 @@ import { ref } from '../discovery/schemas';
 import { Doc, Trim } from '../plugins/query-rules';
 import { formatUsd } from '../util/money';
 import type { KeyStatus } from './key-ledger';
+import type { RateCheck } from '../ratelimit/rate-limiter';
+import { TrialBudget } from './trial-budget';
+import { paymentsConfigured } from '../config';
 
 export class CreateKeyBody {
   @Doc({
@@ -62,7 +65,16 @@ function usd(micro: number) {
 }
 
 export function mountKeyRoutes(router: Router, s: GatewayServices): void {
-  const keyRule = { bucket: 'keys_create', limit: s.config.limits.keyCreatePerHour, windowSeconds: 3600 };
+  // Sliding windows of an hour: per client address, and per IPv6 /64 (one subscriber's network,
+  // whose 2^64 addresses would otherwise each get the per-address limit).
+  const perAddress = { bucket: 'keys_create', limit: s.config.limits.keyCreatePerHour, windowSeconds: 3600 };
+  const perNet64 = {
+    bucket: 'keys_create_ipv6_64',
+    limit: s.config.limits.keyCreatePerHourPerIpv6Net64,
+    windowSeconds: 3600,
+  };
+  const budget = new TrialBudget(s.store.trialBudget, s.config.trialCreditDailyBudgetMicroUsdc);
+  let budgetWarnedFor: string | undefined;
 
   mount(
     router,
@@ -73,7 +85,7 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
       operationId: 'createKey',
       summary: 'Create an API key with free trial credit (no signup, no wallet)',
       description:
-        'The key is returned exactly once; only its hash is stored. Rate-limited per client address.',
+        'The key is returned exactly once; only its hash is stored. Rate-limited per client address and per IPv6 /64 (sliding hour), within a daily budget of trial credit for the whole gateway.',
       tags: ['broker'],
       requestBody: {
         required: true,
@@ -99,7 +111,7 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
           ERROR_REF,
         ),
         '429': jsonResponse(
-          'Too many keys from this client address (code `rate_limited`; see Retry-After).',
+          "Too many keys from this client address or IPv6 /64 (code `rate_limited`), or the day's trial-credit budget is spent (code `trial_budget_exhausted`, until 00:00 UTC); see Retry-After.",
           ERROR_REF,
         ),
       },
@@ -107,9 +119,59 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
     s.jsonBody,
     async (req, res) => {
       const body = createKeyBody.parse(req);
-      await s.rateLimiter.enforce(keyRule, s.clientIdentity.of(req), res, 'API keys from this address');
+      const client = s.clientIdentity.subjectsOf(req);
+      const checks: RateCheck[] = [
+        { rule: perAddress, subject: client.address, what: 'API keys from this address' },
+      ];
+      if (client.ipv6Prefix64) {
+        checks.push({
+          rule: perNet64,
+          subject: client.ipv6Prefix64,
+          what: 'API keys from this IPv6 network (/64)',
+        });
+      }
+      // A request refused later (budget, store) gives its rate-limit hits back: it made no key.
+      const releaseHits = await s.rateLimiter.enforceAll(checks, res);
       const now = s.clock.now();
-      const { apiKey, key } = await s.keys.create(body.owner_label, s.config.trialCreditMicroUsdc, now);
+      const credit = s.config.trialCreditMicroUsdc;
+      let created: Awaited<ReturnType<typeof s.keys.create>>;
+      try {
+        const grant = await budget.take(credit, now);
+        if (!grant.granted) {
+          if (budgetWarnedFor !== grant.day) {
+            budgetWarnedFor = grant.day;
+            req.log?.warn(
+              { day: grant.day, budget_micro_usdc: budget.dailyMicro },
+              "the day's trial-credit budget is spent: key creation refused until 00:00 UTC",
+            );
+          }
+          res.removeHeader('RateLimit-Limit');
+          res.removeHeader('RateLimit-Remaining');
+          throw new HttpError(
+            429,
+            'trial_budget_exhausted',
+            `Today's free trial credit for new API keys is used up; new keys can be created again from ${grant.resetsAt.toISOString()} (00:00 UTC).`,
+            {
+              hint: paymentsConfigured(s.config)
+                ? `Retry after ${grant.retryAfterSeconds} s, or pay per call with x402 on the /v1/ paths (no key needed).`
+                : `Retry after ${grant.retryAfterSeconds} s.`,
+              retry_after_seconds: grant.retryAfterSeconds,
+              resets_at: grant.resetsAt.toISOString(),
+            },
+            { 'Retry-After': String(grant.retryAfterSeconds) },
+          );
+        }
+        try {
+          created = await s.keys.create(body.owner_label, credit, now);
+        } catch (err) {
+          await budget.giveBack(grant).catch(() => undefined);
+          throw err;
+        }
+      } catch (err) {
+        await releaseHits();
+        throw err;
+      }
+      const { apiKey, key } = created;
       req.log?.info({ key_id: key.id, prefix: key.prefix }, 'api key created');
       res.setHeader('Cache-Control', 'no-store');
       res.status(201).json({

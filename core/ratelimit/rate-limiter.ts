@@ -1,13 +1,16 @@
 /**
- * Fixed-window rate limits kept in the store, so that several gateway processes sharing it share
- * the windows. One counter per (bucket, subject, window), counted in one atomic step; ended
- * windows are pruned by the retention sweep. A fixed window can admit up to twice the limit across a
- * window boundary; that is accepted for abuse protection and documented.
+ * Sliding-window rate limits kept in the store, so that several gateway processes sharing it share
+ * the limits. Each subject has a log of its admitted hits; a hit is admitted only when fewer than
+ * `limit` admitted hits lie in the window that ends with it, checked and recorded in one atomic
+ * step (RateWindowRepository.take). So no window of the configured length, wherever it starts,
+ * ever holds more than `limit` admitted hits: a fixed window admitted twice the limit across its
+ * boundary (issue 15). Refused requests are not recorded. Old hits are pruned by the retention sweep.
  */
 import type { Response } from 'express';
 import type { RateWindowRepository } from './rate-window-repository';
 import { HttpError } from '../http/errors';
 import type { Clock } from '../util/clock';
+import { randomId } from '../util/ids';
 
 export interface RateLimitRule {
   /** Stable name of what is limited, e.g. `keys_create`. */
@@ -21,6 +24,16 @@ export interface RateDecision {
   limit: number;
   remaining: number;
   retryAfterSeconds: number;
+  /** Gives the admitted hit back (a later check refused the request); absent when refused. */
+  release?: () => Promise<void>;
+}
+
+/** One limit a request must pass: the rule, whom it counts (an opaque id) and how to name it. */
+export interface RateCheck {
+  rule: RateLimitRule;
+  subject: string;
+  /** For the 429 message, e.g. `API keys from this address`. */
+  what: string;
 }
 
 export class RateLimiter {
@@ -30,36 +43,76 @@ export class RateLimiter {
   ) {}
 
   async hit(rule: RateLimitRule, subject: string): Promise<RateDecision> {
-    const now = this.clock.now().getTime();
+    const now = this.clock.now();
     const windowMs = rule.windowSeconds * 1000;
-    const start = Math.floor(now / windowMs) * windowMs;
-    const count = await this.windows.hit(`${rule.bucket}:${subject}:${start}`, new Date(start + windowMs));
+    const key = `${rule.bucket}:${subject}`;
+    const id = randomId('hit', 9);
+    const taken = await this.windows.take(key, id, now, rule.limit, windowMs);
+    if (taken.admitted) {
+      return {
+        allowed: true,
+        limit: rule.limit,
+        remaining: Math.max(0, rule.limit - taken.inWindow),
+        retryAfterSeconds: 0,
+        release: () => this.windows.giveBack(key, id),
+      };
+    }
     return {
-      allowed: count <= rule.limit,
+      allowed: false,
       limit: rule.limit,
-      remaining: Math.max(0, rule.limit - count),
-      retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - now) / 1000)),
+      remaining: 0,
+      retryAfterSeconds: Math.max(1, Math.ceil((taken.retryAt.getTime() - now.getTime()) / 1000)),
     };
   }
 
   /** Hits the window and throws 429 (with Retry-After) when over the limit. */
   async enforce(rule: RateLimitRule, subject: string, res: Response, what: string): Promise<void> {
-    const d = await this.hit(rule, subject);
-    res.setHeader('RateLimit-Limit', String(d.limit));
-    res.setHeader('RateLimit-Remaining', String(d.remaining));
-    if (!d.allowed) {
-      throw new HttpError(
-        429,
-        'rate_limited',
-        `Too many ${what}: at most ${rule.limit} per ${rule.windowSeconds} s.`,
-        {
-          hint: `Retry after ${d.retryAfterSeconds} s.`,
-          retry_after_seconds: d.retryAfterSeconds,
-          limit: rule.limit,
-          window_seconds: rule.windowSeconds,
-        },
-        { 'Retry-After': String(d.retryAfterSeconds) },
-      );
+    await this.enforceAll([{ rule, subject, what }], res);
+  }
+
+  /**
+   * Passes every check in turn, or throws the 429 of the first that refuses, after giving back
+   * the hits the earlier checks admitted (a refused request counts against none of its limits).
+   * Resolves with a release function that gives back every hit (the request failed later).
+   */
+  async enforceAll(checks: readonly RateCheck[], res: Response): Promise<() => Promise<void>> {
+    const admitted: RateDecision[] = [];
+    const releaseAll = async () => {
+      await Promise.all(admitted.map((d) => d.release?.().catch(() => undefined)));
+    };
+    let shown: RateDecision | undefined;
+    for (const { rule, subject, what } of checks) {
+      let d: RateDecision;
+      try {
+        d = await this.hit(rule, subject);
+      } catch (err) {
+        await releaseAll();
+        throw err;
+      }
+      if (!shown || d.remaining < shown.remaining) shown = d;
+      if (!d.allowed) {
+        await releaseAll();
+        res.setHeader('RateLimit-Limit', String(d.limit));
+        res.setHeader('RateLimit-Remaining', '0');
+        throw new HttpError(
+          429,
+          'rate_limited',
+          `Too many ${what}: at most ${rule.limit} per ${rule.windowSeconds} s.`,
+          {
+            hint: `Retry after ${d.retryAfterSeconds} s.`,
+            retry_after_seconds: d.retryAfterSeconds,
+            limit: rule.limit,
+            window_seconds: rule.windowSeconds,
+          },
+          { 'Retry-After': String(d.retryAfterSeconds) },
+        );
+      }
+      admitted.push(d);
     }
+    if (shown) {
+      res.setHeader('RateLimit-Limit', String(shown.limit));
+      res.setHeader('RateLimit-Remaining', String(shown.remaining));
+    }
+    return releaseAll;
   }
 }

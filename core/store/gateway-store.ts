@@ -9,6 +9,7 @@ import type { Db, IndexDescription } from 'mongodb';
 import type { FeedbackRepository } from '../feedback/feedback-repository';
 import type { IdempotencyRepository } from '../keys/idempotency-repository';
 import type { KeyCreditRepository } from '../keys/key-credit-repository';
+import type { TrialBudgetRepository } from '../keys/trial-budget-repository';
 import type { PaymentLedgerRepository } from '../payments/payment-ledger-repository';
 import type { RateWindowRepository } from '../ratelimit/rate-window-repository';
 import type { Migration, SqliteDatabase } from './sqlite/database';
@@ -54,6 +55,8 @@ export interface GatewayStore {
   readonly payments: PaymentLedgerRepository;
   readonly idempotency: IdempotencyRepository;
   readonly rateWindows: RateWindowRepository;
+  /** The daily budget of free trial credit for new keys. */
+  readonly trialBudget: TrialBudgetRepository;
   readonly feedback: FeedbackRepository;
   readonly meta: MetaRepository;
   /** The repository a factory makes for this store; one instance per factory. */

@@ -16,7 +16,15 @@ export interface StoreFailures {
   onError(operation: string, err: unknown): void;
 }
 
-const REPOSITORIES = ['keys', 'payments', 'idempotency', 'rateWindows', 'feedback', 'meta'] as const;
+const REPOSITORIES = [
+  'keys',
+  'payments',
+  'idempotency',
+  'rateWindows',
+  'trialBudget',
+  'feedback',
+  'meta',
+] as const;
 
 function guardRepository<T extends object>(repo: T, name: string, failures: StoreFailures): T {
   // One wrapper per method, made on first use: repositories sit on every paid request's path.

@@ -4,12 +4,14 @@
  *   credit holds older than the recovery age: given back (their process stopped mid-call);
  *   closed-call records (usage audit): 400 days (a year of audits and some);
  *   x402 payment entries: 30 days after the authorization expires;
- *   idempotency records: 24 hours; rate-limit windows: when the window ends.
+ *   idempotency records: 24 hours; rate-limit hits: once they are a window old;
+ *   the daily trial-credit budget's days: as long as the usage audit.
  * Memory does not grow with what is stored: everything lives in the store.
  */
 import type { Logger } from 'pino';
 import type { IdempotencyStore } from '../keys/idempotency';
 import type { KeyLedger } from '../keys/key-ledger';
+import { utcDay } from '../keys/trial-budget';
 import type { GatewayStore } from './gateway-store';
 
 export const USAGE_RETENTION_DAYS = 400;
@@ -41,6 +43,10 @@ export class RetentionSweep {
       ['pruned_payments', () => this.store.payments.pruneExpired(now)],
       ['pruned_idempotency', () => this.idempotency.prune(now)],
       ['pruned_rate_windows', () => this.store.rateWindows.pruneEnded(now)],
+      [
+        'pruned_trial_budget_days',
+        () => this.store.trialBudget.pruneBefore(utcDay(new Date(at - USAGE_RETENTION_DAYS * 86_400_000))),
+      ],
     ];
     for (const [what, step] of steps) {
       try {

@@ -10,6 +10,7 @@
 import type { Router } from 'express';
 import type { PaymentOutcome } from '../http/metrics';
 import type { GatewayServices } from '../http/services';
+import { parseClientAddress } from '../http/client-address';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError, invalidQueryError } from '../http/errors';
 import { TokenBuckets } from '../http/token-buckets';
@@ -68,7 +69,9 @@ export async function mountPaidSurface(
         s.metrics.payment('challenged');
         throw paymentChallenge({ ...resource, ...(parsed.ok ? {} : { queryProblems: parsed.problems }) });
       }
-      const rate = paymentRate.take(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      // An IPv6 client counts by its /64, where one subscriber can pick any address.
+      const client = parseClientAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      const rate = paymentRate.take(client.prefix64 ?? client.address);
       if (!rate.allowed) {
         s.metrics.payment('refused');
         throw paymentRateLimited(s.config.limits.paidPaymentsPerMinute, rate.retryAfterSeconds);

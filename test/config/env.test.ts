@@ -42,12 +42,43 @@ describe('configuration from the environment', () => {
     [{ MARKETPLACE_SECRETS: 'short' }, /MARKETPLACE_SECRETS:/],
     [{ TRIAL_CREDIT_MICRO_USDC: '-1' }, /TRIAL_CREDIT_MICRO_USDC:/],
     [{ X402_NETWORK: 'base' }, /X402_NETWORK:/],
+    [{ TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: '-1' }, /TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC:/],
+    [
+      { TRIAL_CREDIT_MICRO_USDC: '300000', TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: '200000' },
+      /TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: smaller than TRIAL_CREDIT_MICRO_USDC/,
+    ],
+    [{ KEY_CREATE_LIMIT_PER_HOUR_PER_IPV6_64: '0' }, /KEY_CREATE_LIMIT_PER_HOUR_PER_IPV6_64:/],
+    [{ KEYS_CREATE_ALLOWED_ORIGINS: '*' }, /KEYS_CREATE_ALLOWED_ORIGINS:/],
+    [{ KEYS_CREATE_ALLOWED_ORIGINS: 'null' }, /KEYS_CREATE_ALLOWED_ORIGINS:/],
+    [{ KEYS_CREATE_ALLOWED_ORIGINS: 'https://app.example/' }, /KEYS_CREATE_ALLOWED_ORIGINS:/],
+    [{ KEYS_CREATE_ALLOWED_ORIGINS: 'app.example' }, /KEYS_CREATE_ALLOWED_ORIGINS:/],
   ];
   for (const [env, pattern] of bad) {
     it(`refuses ${JSON.stringify(env)}, naming the variable`, () => {
       expect(() => loadConfig(env)).to.throw(ConfigError, pattern);
     });
   }
+
+  it('limits key creation by default: 5 per hour per address and per IPv6 /64, 200 default keys of credit a day, no CORS', () => {
+    const c = loadConfig({});
+    expect(c.gateway.limits).to.include({ keyCreatePerHour: 5, keyCreatePerHourPerIpv6Net64: 5 });
+    expect(c.gateway.trialCreditDailyBudgetMicroUsdc).to.equal(200 * c.gateway.trialCreditMicroUsdc);
+    expect(c.gateway.keysCreateAllowedOrigins).to.deep.equal([]);
+    expect(
+      loadConfig({ TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: '0' }).gateway.trialCreditDailyBudgetMicroUsdc,
+    ).to.equal(0);
+  });
+
+  it('reads the origins allowed to create keys from a browser, exact and lowercased', () => {
+    const c = loadConfig({
+      KEYS_CREATE_ALLOWED_ORIGINS: 'https://App.Example, http://localhost:3000,https://[::1]:8443',
+    });
+    expect(c.gateway.keysCreateAllowedOrigins).to.deep.equal([
+      'https://app.example',
+      'http://localhost:3000',
+      'https://[::1]:8443',
+    ]);
+  });
 
   it('reads a full x402 and marketplace setup', () => {
     const c = loadConfig({

@@ -115,7 +115,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     DATA_DIR: dataDir,
     // Tests create many keys and feedback from one address; the limit tests set their own.
     KEY_CREATE_LIMIT_PER_HOUR: '10000',
+    KEY_CREATE_LIMIT_PER_HOUR_PER_IPV6_64: '10000',
     FEEDBACK_LIMIT_PER_HOUR: '10000',
+    // Tests grant keys large trial credit; the daily budget has its own tests.
+    TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: '1000000000000',
     CONCURRENT_REQUESTS_PER_CLIENT: '10000',
     PAID_PAYMENTS_PER_MINUTE: '1000000',
     // CI's MongoDB leg runs the end-to-end suites again with every gateway on its own database.

@@ -31,6 +31,8 @@ export function spawnGateway(
       LOG_LEVEL: 'info',
       CONCURRENT_REQUESTS_PER_CLIENT: '10000',
       PAID_PAYMENTS_PER_MINUTE: '1000000',
+      // Tests grant keys large trial credit; the daily budget has its own tests.
+      TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: '1000000000000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,12 +13,14 @@ import { KEY_CREDIT_INDEXES, MongoKeyCredit } from './key-credit';
 import { META_COLLECTION, META_INDEXES, MongoMeta, type MetaDoc } from './meta';
 import { MongoPaymentLedger, PAYMENT_LEDGER_INDEXES } from './payment-ledger';
 import { MongoRateWindows, RATE_WINDOW_INDEXES } from './rate-windows';
+import { MongoTrialBudget, TRIAL_BUDGET_INDEXES } from './trial-budget';
 
 const INDEXES: Array<Record<string, IndexDescription[]>> = [
   KEY_CREDIT_INDEXES,
   PAYMENT_LEDGER_INDEXES,
   IDEMPOTENCY_INDEXES,
   RATE_WINDOW_INDEXES,
+  TRIAL_BUDGET_INDEXES,
   FEEDBACK_INDEXES,
   META_INDEXES,
 ];
@@ -49,6 +51,7 @@ export async function connectMongoStore(uri: string, dbName: string): Promise<Ga
       payments: new MongoPaymentLedger(db),
       idempotency: new MongoIdempotency(db),
       rateWindows: new MongoRateWindows(db),
+      trialBudget: new MongoTrialBudget(db),
       feedback: new MongoFeedback(db),
       meta: new MongoMeta(db),
       open<T>(factory: RepositoryFactory<T>): Promise<T> {

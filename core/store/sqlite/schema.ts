@@ -122,6 +122,27 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 6,
+    description: 'sliding rate-limit windows (a log of admitted hits) and the daily trial-credit budget',
+    // The fixed windows' counts cannot become hit times: they are dropped, which forgives at most
+    // one window's hits once, at the upgrade.
+    sql: `
+      DROP TABLE rate_windows;
+      CREATE TABLE rate_hits (
+        subject TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        id TEXT NOT NULL,
+        ends_at INTEGER NOT NULL,
+        PRIMARY KEY (subject, at, id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX rate_hits_ends ON rate_hits (ends_at);
+      CREATE TABLE trial_budget (
+        day TEXT PRIMARY KEY,
+        spent INTEGER NOT NULL CHECK (spent >= 0)
+      ) STRICT;
+    `,
+  },
+  {
+    version: 7,
     description: 'payment bindings (payment, request, redemption ticket) and the unresolved-settlement index',
     sql: `
       ALTER TABLE payments ADD COLUMN payment_hash TEXT;

@@ -1,7 +1,7 @@
 /**
  * The embedded default store: SQLite files in one directory (`gateway.sqlite` for keys, credit,
- * payments, idempotency, rate windows, feedback and shared values; one file per domain that keeps
- * data of its own). Several gateway processes may open the same directory: SQLite's locking
+ * payments, idempotency, rate windows, the trial-credit budget, feedback and shared values; one
+ * file per domain that keeps data of its own). Several gateway processes may open the same directory: SQLite's locking
  * serialises their writes (see docs/decisions.md, Storage).
  */
 import { mkdirSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { SqliteKeyCredit } from './key-credit';
 import { SqliteMeta } from './meta';
 import { SqlitePaymentLedger } from './payment-ledger';
 import { SqliteRateWindows } from './rate-windows';
+import { SqliteTrialBudget } from './trial-budget';
 import { GATEWAY_MIGRATIONS } from './schema';
 
 export const GATEWAY_DATABASE = 'gateway.sqlite';
@@ -35,6 +36,7 @@ export function openSqliteStore(dir: string): GatewayStore {
     payments: new SqlitePaymentLedger(db),
     idempotency: new SqliteIdempotency(db),
     rateWindows: new SqliteRateWindows(db),
+    trialBudget: new SqliteTrialBudget(db),
     feedback: new SqliteFeedback(db),
     meta: new SqliteMeta(db),
     async open<T>(factory: RepositoryFactory<T>): Promise<T> {

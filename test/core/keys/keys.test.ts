@@ -1,4 +1,8 @@
 import { expect } from 'chai';
+import { MongoClient } from 'mongodb';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startTestGateway, storedText, type TestGateway } from '../../support/gateway';
 
 describe('API keys: POST /keys/create and GET /keys/status', () => {
@@ -148,5 +152,275 @@ describe('key creation rate limit per client address', () => {
     } finally {
       await gw.close();
     }
+  });
+});
+
+describe('key creation against trial-credit farming (issue 15)', () => {
+  /** A clock the test moves. */
+  const movableClock = (iso: string) => {
+    let t = Date.parse(iso);
+    return {
+      clock: { now: () => new Date(t) },
+      set: (next: string) => {
+        t = Date.parse(next);
+      },
+    };
+  };
+  const from = (address: string) => ({ 'X-Forwarded-For': address });
+  const create = (gw: TestGateway, address: string, label = 'farm') =>
+    gw.post('/keys/create', { owner_label: label }, from(address));
+
+  it('a burst across an hour boundary admits no more than the limit in any hour (sliding window)', async () => {
+    const time = movableClock('2026-11-23T00:59:55Z');
+    const gw = await startTestGateway({
+      plugins: ['local-holiday'],
+      clock: time.clock,
+      env: { KEY_CREATE_LIMIT_PER_HOUR: '5', TRUST_PROXY: 'loopback' },
+    });
+    const admitted: number[] = [];
+    const burst = async (iso: string, n: number) => {
+      time.set(iso);
+      const statuses: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const res = await create(gw, '198.51.100.20');
+        statuses.push(res.status);
+        if (res.status === 201) admitted.push(Date.parse(iso));
+        else {
+          expect(res.body).to.include({ error: 'rate_limited', limit: 5, window_seconds: 3600 });
+          expect(Number(res.headers.get('retry-after'))).to.equal(res.body.retry_after_seconds);
+        }
+      }
+      return statuses;
+    };
+    try {
+      // Five at the end of one clock hour, five at the start of the next: a fixed window gave 10.
+      expect(await burst('2026-11-23T00:59:55Z', 6)).to.deep.equal([201, 201, 201, 201, 201, 429]);
+      expect(await burst('2026-11-23T01:00:05Z', 5)).to.deep.equal([429, 429, 429, 429, 429]);
+      const late = await create(gw, '198.51.100.20');
+      expect(Number(late.headers.get('retry-after'))).to.equal(3591); // the hour after the burst, to the second
+      // An hour after the burst, to the millisecond, the burst still counts; a millisecond later it no longer does.
+      expect(await burst('2026-11-23T01:59:55Z', 1)).to.deep.equal([429]);
+      expect(await burst('2026-11-23T01:59:55.001Z', 6)).to.deep.equal([201, 201, 201, 201, 201, 429]);
+      expect(await burst('2026-11-23T02:30:00Z', 3)).to.deep.equal([429, 429, 429]);
+      for (const a of admitted) {
+        expect(
+          admitted.filter((b) => b >= a && b <= a + 3_600_000),
+          new Date(a).toISOString(),
+        ).to.have.length.at.most(5);
+      }
+      expect(admitted).to.have.length(10); // over two hours and a bit
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('40 addresses of one IPv6 /64 get the /64 limit together, however the addresses are written', async () => {
+    const gw = await startTestGateway({
+      plugins: ['local-holiday'],
+      env: {
+        KEY_CREATE_LIMIT_PER_HOUR: '3',
+        KEY_CREATE_LIMIT_PER_HOUR_PER_IPV6_64: '5',
+        TRUST_PROXY: 'loopback',
+      },
+    });
+    try {
+      const forms = (i: number) =>
+        [
+          `2001:db8:1:2::${i.toString(16)}`,
+          `2001:0DB8:0001:0002:0000:0000:0000:${i.toString(16).padStart(4, '0')}`,
+          `[2001:db8:1:2:0:0:0:${i.toString(16)}]:443`,
+          `2001:db8:1:2:${i.toString(16)}::`,
+        ][i % 4];
+      const all = await Promise.all(Array.from({ length: 40 }, (_, i) => create(gw, forms(i + 1))));
+      expect(all.filter((r) => r.status === 201)).to.have.length(5);
+      const refused = all.filter((r) => r.status !== 201);
+      expect(refused).to.have.length(35);
+      for (const r of refused) {
+        expect(r.status).to.equal(429);
+        expect(r.body).to.include({ error: 'rate_limited', limit: 5, window_seconds: 3600 });
+        expect(r.body.message).to.include('IPv6 network (/64)');
+        expect(Number(r.headers.get('retry-after'))).to.be.within(3590, 3601);
+      }
+      // Another /64 is another subscriber.
+      expect((await create(gw, '2001:db8:1:3::1')).status).to.equal(201);
+
+      // Within a /64, one address still has the per-address limit, written any way.
+      const one = [
+        '2001:db8:9:9::7',
+        '2001:DB8:9:9:0:0:0:7',
+        '2001:db8:9:9::0.0.0.7',
+        '[2001:db8:9:9::7]:80',
+      ];
+      expect((await Promise.all(one.map((a) => create(gw, a)))).map((r) => r.status).sort()).to.deep.equal([
+        201, 201, 201, 429,
+      ]);
+      // The refused address's request was not counted against its /64: two more addresses there fit.
+      expect((await create(gw, '2001:db8:9:9::8')).status).to.equal(201);
+      expect((await create(gw, '2001:db8:9:9::9')).status).to.equal(201);
+      expect((await create(gw, '2001:db8:9:9::a')).status).to.equal(429);
+
+      // IPv4 counts alone, and IPv4-mapped IPv6 is the same IPv4 address.
+      for (const a of ['203.0.113.7', '::ffff:203.0.113.7', '::ffff:cb00:7107']) {
+        expect((await create(gw, a)).status, a).to.equal(201);
+      }
+      const fourth = await create(gw, '203.0.113.7');
+      expect(fourth.status).to.equal(429);
+      expect(fourth.body).to.include({ error: 'rate_limited', limit: 3 });
+      expect((await create(gw, '203.0.113.8')).status).to.equal(201);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('the daily budget stops creation with 429 and Retry-After until 00:00 UTC, and survives a restart', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-budget-'));
+    const time = movableClock('2026-11-23T18:00:00Z');
+    const env = {
+      DATA_DIR: dataDir,
+      TRIAL_CREDIT_MICRO_USDC: '1000',
+      TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: '3000',
+      KEY_CREATE_LIMIT_PER_HOUR: '2',
+      TRUST_PROXY: 'loopback',
+    };
+    let gw = await startTestGateway({ plugins: ['local-holiday'], clock: time.clock, env });
+    try {
+      expect((await create(gw, '192.0.2.1')).status).to.equal(201);
+      expect((await create(gw, '192.0.2.2')).status).to.equal(201);
+      expect((await create(gw, '192.0.2.3')).status).to.equal(201);
+      for (let i = 0; i < 3; i++) {
+        // Refused by the budget, not by the address limit (2): a refused request is not counted.
+        const res = await create(gw, '192.0.2.4');
+        expect(res.status).to.equal(429);
+        expect(res.headers.get('retry-after')).to.equal(String(6 * 3600));
+        expect(res.body).to.include({
+          error: 'trial_budget_exhausted',
+          retry_after_seconds: 6 * 3600,
+          resets_at: '2026-11-24T00:00:00.000Z',
+        });
+        expect(res.body.message).to.be.a('string').and.include('00:00 UTC');
+      }
+      await gw.close();
+      time.set('2026-11-23T23:59:59.500Z');
+      gw = await startTestGateway({ plugins: ['local-holiday'], clock: time.clock, env });
+      const after = await create(gw, '192.0.2.5');
+      expect(after.status).to.equal(429);
+      expect(after.body.error).to.equal('trial_budget_exhausted');
+      expect(after.headers.get('retry-after')).to.equal('1');
+      time.set('2026-11-24T00:00:00Z');
+      const nextDay = await create(gw, '192.0.2.5');
+      expect(nextDay.status).to.equal(201);
+      expect(nextDay.body.trial_credit).to.deep.equal({ micro_usdc: 1000, usd: '0.001' });
+    } finally {
+      await gw.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      // On the MongoDB leg the database is named for DATA_DIR, so that the restart finds it.
+      if (gw.env.MONGODB_URI) {
+        const client = await MongoClient.connect(gw.env.MONGODB_URI);
+        await client.db(gw.env.MONGODB_DB).dropDatabase();
+        await client.close();
+      }
+    }
+  });
+
+  it('50 concurrent creations never grant more than the budget', async () => {
+    const time = movableClock('2026-11-23T09:00:00Z');
+    const gw = await startTestGateway({
+      plugins: ['local-holiday'],
+      clock: time.clock,
+      env: {
+        TRIAL_CREDIT_MICRO_USDC: '1000',
+        TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: '10500',
+        TRUST_PROXY: 'loopback',
+      },
+    });
+    try {
+      const all = await Promise.all(Array.from({ length: 50 }, (_, i) => create(gw, `192.0.2.${i + 10}`)));
+      const created = all.filter((r) => r.status === 201);
+      expect(created).to.have.length(10);
+      expect(created.reduce((sum, r) => sum + r.body.trial_credit.micro_usdc, 0)).to.equal(10_000);
+      for (const r of all.filter((r) => r.status !== 201)) {
+        expect(r.status).to.equal(429);
+        expect(r.body.error).to.equal('trial_budget_exhausted');
+      }
+      expect(await gw.gateway.services.store.trialBudget.spent('2026-11-23')).to.equal(10_000);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  describe('CORS on /keys/create', () => {
+    const preflight = (gw: TestGateway, p: string, origin: string) =>
+      fetch(`${gw.url}${p}`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: origin,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type',
+        },
+      });
+
+    it('answers no origin by default: no Access-Control-Allow-Origin on POST or preflight; other paths keep *', async () => {
+      const gw = await startTestGateway({ plugins: ['local-holiday'] });
+      try {
+        for (const p of ['/keys/create', '/keys/create/', '/KEYS/Create']) {
+          const post = await gw.post(p, { owner_label: 'page' }, { Origin: 'https://evil.example' });
+          expect(post.status, p).to.equal(201); // a server-to-server call still works; a browser cannot read it
+          expect(post.headers.get('access-control-allow-origin'), p).to.equal(null);
+          expect(post.headers.get('access-control-expose-headers'), p).to.equal(null);
+          const pre = await preflight(gw, p, 'https://evil.example');
+          expect(pre.headers.get('access-control-allow-origin'), p).to.equal(null);
+          expect(pre.headers.get('access-control-allow-methods'), p).to.equal(null);
+          expect(pre.headers.get('access-control-allow-headers'), p).to.equal(null);
+        }
+        for (const p of ['/health', '/keys/status', '/preview/v1/local/holiday/jp?year=2026']) {
+          const res = await gw.get(p, { Origin: 'https://evil.example' });
+          expect(res.headers.get('access-control-allow-origin'), p).to.equal('*');
+        }
+        const pre = await preflight(gw, '/broker/call', 'https://evil.example');
+        expect(pre.headers.get('access-control-allow-origin')).to.equal('*');
+      } finally {
+        await gw.close();
+      }
+    });
+
+    it('answers only the configured origins, echoed with Vary: Origin', async () => {
+      const gw = await startTestGateway({
+        plugins: ['local-holiday'],
+        env: { KEYS_CREATE_ALLOWED_ORIGINS: 'https://app.example, https://Console.Example:8443' },
+      });
+      try {
+        for (const origin of ['https://app.example', 'https://console.example:8443']) {
+          const post = await gw.post('/keys/create', { owner_label: 'page' }, { Origin: origin });
+          expect(post.status).to.equal(201);
+          expect(post.headers.get('access-control-allow-origin')).to.equal(origin);
+          expect(post.headers.get('vary')).to.match(/\borigin\b/i);
+          expect(post.headers.get('access-control-expose-headers')).to.match(/retry-after/i);
+          const pre = await preflight(gw, '/keys/create', origin);
+          expect(pre.status).to.equal(204);
+          expect(pre.headers.get('access-control-allow-origin')).to.equal(origin);
+          expect(pre.headers.get('access-control-allow-methods')).to.include('POST');
+          expect(pre.headers.get('access-control-allow-headers')!.toLowerCase()).to.include('content-type');
+          expect(pre.headers.get('vary')).to.match(/\borigin\b/i);
+        }
+        for (const origin of [
+          'https://evil.example',
+          'https://app.example.evil.example',
+          'http://app.example',
+          'null',
+        ]) {
+          const post = await gw.post('/keys/create', { owner_label: 'page' }, { Origin: origin });
+          expect(post.headers.get('access-control-allow-origin'), origin).to.equal(null);
+          expect(post.headers.get('vary'), origin).to.match(/\borigin\b/i);
+          const pre = await preflight(gw, '/keys/create', origin);
+          expect(pre.headers.get('access-control-allow-origin'), origin).to.equal(null);
+          expect(pre.headers.get('access-control-allow-methods'), origin).to.equal(null);
+          expect(pre.headers.get('access-control-allow-headers'), origin).to.equal(null);
+        }
+        const health = await gw.get('/health', { Origin: 'https://evil.example' });
+        expect(health.headers.get('access-control-allow-origin')).to.equal('*');
+      } finally {
+        await gw.close();
+      }
+    });
   });
 });

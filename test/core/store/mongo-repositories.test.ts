@@ -16,7 +16,7 @@ import type { Opener } from './contract-support';
 import { idempotencyContract } from './idempotency-contract';
 import { keyCreditContract } from './key-credit-contract';
 import { paymentLedgerContract } from './payment-ledger-contract';
-import { feedbackContract, metaContract, rateWindowContract } from './small-contracts';
+import { feedbackContract, metaContract, rateWindowContract, trialBudgetContract } from './small-contracts';
 
 const uri = process.env.MONGODB_URI;
 
@@ -71,6 +71,7 @@ describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
   describe('x402 payment ledger', () => paymentLedgerContract(opener((s) => s.payments)));
   describe('idempotency records', () => idempotencyContract(opener((s) => s.idempotency)));
   describe('rate-limit windows', () => rateWindowContract(opener((s) => s.rateWindows)));
+  describe('daily trial-credit budget', () => trialBudgetContract(opener((s) => s.trialBudget)));
   describe('feedback', () => feedbackContract(opener((s) => s.feedback)));
   describe('shared named values', () => metaContract(opener((s) => s.meta)));
 
@@ -145,7 +146,13 @@ describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
       await store.idempotency.claim('i1', 'k', 'fp', at(200), rules);
       await store.idempotency.complete('i1', { status: 200, body: {}, headers: {} });
       await store.idempotency.release('i1');
-      await store.rateWindows.hit('w', at(60));
+      await store.rateWindows.take('w', 'h1', at(0), 1, 60_000);
+      await store.rateWindows.take('w', 'h2', at(1), 1, 60_000); // refused: reads when to retry
+      await store.rateWindows.giveBack('w', 'h1');
+      await store.trialBudget.take('2026-11-23', 1_000, 1_500);
+      await store.trialBudget.take('2026-11-23', 1_000, 1_500); // refused
+      await store.trialBudget.giveBack('2026-11-23', 1_000);
+      await store.trialBudget.spent('2026-11-23');
       await store.feedback.add({ id: 'f', productId: 'p', receivedAt: at(0), clientHash: 'c' });
       await store.feedback.recent(5);
       await store.meta.getOrCreate('salt', 'x');
@@ -157,12 +164,22 @@ describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
       await store.payments.pruneExpired(at(7200));
       await store.idempotency.prune(at(1000));
       await store.rateWindows.pruneEnded(at(120));
+      await store.trialBudget.pruneBefore('2026-01-01');
 
       const target = (e: CommandStartedEvent) => `${e.commandName} ${String(e.command[e.commandName])}`;
       const isWrite = (e: CommandStartedEvent) =>
         ['insert', 'update', 'delete', 'findAndModify'].includes(e.commandName);
       expect(new Set(seen.filter(isWrite).map((e) => String(e.command[e.commandName])))).to.deep.equal(
-        new Set(['keys', 'usage', 'payments', 'idempotency', 'rate_windows', 'feedback', 'meta']),
+        new Set([
+          'keys',
+          'usage',
+          'payments',
+          'idempotency',
+          'rate_logs',
+          'trial_budget',
+          'feedback',
+          'meta',
+        ]),
       );
       for (const e of seen.filter(isWrite)) {
         expect(e.command.writeConcern, target(e)).to.deep.equal({ w: 'majority', j: true });
@@ -170,7 +187,7 @@ describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
       for (const e of seen.slice(0, buyerPath).filter((e) => isWrite(e) || e.commandName === 'find')) {
         expect(e.command.maxTimeMS, target(e)).to.equal(MAX_TIME_MS);
       }
-      expect(seen.slice(buyerPath).filter((e) => e.commandName === 'delete')).to.have.length.of.at.least(4);
+      expect(seen.slice(buyerPath).filter((e) => e.commandName === 'delete')).to.have.length.of.at.least(5);
       // Domain repositories get the same database handle, hence the same write concern.
       expect(db.collection('any_domain_collection').writeConcern).to.deep.include({
         w: 'majority',
@@ -285,7 +302,7 @@ describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
         'payments_payer',
       ]);
       expect(Object.keys(await indexes('idempotency'))).to.include('idempotency_created_at');
-      expect(Object.keys(await indexes('rate_windows'))).to.include('rate_windows_ends_at');
+      expect(Object.keys(await indexes('rate_logs'))).to.include('rate_logs_ends_at');
       expect(Object.keys(await indexes('feedback'))).to.include('feedback_received_at');
     });
 

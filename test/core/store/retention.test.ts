@@ -21,7 +21,7 @@ describe('retention sweep: what the store keeps, and for how long', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('gives back abandoned holds and removes expired calls, payments, idempotency records and rate windows, keeping the rest', async () => {
+  it('gives back abandoned holds and removes expired calls, payments, idempotency records, rate-limit hits and budget days, keeping the rest', async () => {
     const now = new Date('2027-06-01T00:00:00Z');
     const ago = (ms: number) => new Date(now.getTime() - ms);
     const DAY = 86_400_000;
@@ -72,8 +72,12 @@ describe('retention sweep: what the store keeps, and for how long', () => {
     const rules = { windowMs: DAY, abandonedAfterMs: 120_000 };
     await store.idempotency.claim('idem-old', 'k', 'fp', ago(DAY + 1), rules);
     await store.idempotency.claim('idem-new', 'k', 'fp', ago(1_000), rules);
-    await store.rateWindows.hit('ended', ago(1));
-    await store.rateWindows.hit('open', new Date(now.getTime() + 60_000));
+    // Hourly windows: a hit an hour and a second old no longer counts; one a minute old does.
+    const HOUR = 3_600_000;
+    await store.rateWindows.take('ended', 'h1', ago(HOUR + 1_000), 1, HOUR);
+    await store.rateWindows.take('open', 'h2', ago(60_000), 1, HOUR);
+    await store.trialBudget.take('2026-04-26', 1_000, 5_000); // 401 days before
+    await store.trialBudget.take('2026-05-31', 1_000, 5_000); // yesterday
 
     await new RetentionSweep(store, keys, idempotency, pino({ level: 'silent' }), 120_000).run(now);
 
@@ -87,7 +91,15 @@ describe('retention sweep: what the store keeps, and for how long', () => {
     // A removed idempotency record frees its key; a kept one still answers.
     expect((await store.idempotency.claim('idem-old', 'k', 'other', now, rules)).kind).to.equal('claimed');
     expect((await store.idempotency.claim('idem-new', 'k', 'other', now, rules)).kind).to.equal('mismatch');
-    expect(await store.rateWindows.hit('ended', new Date(now.getTime() + 60_000))).to.equal(1);
-    expect(await store.rateWindows.hit('open', new Date(now.getTime() + 60_000))).to.equal(2);
+    expect(await store.rateWindows.take('ended', 'h3', now, 2, HOUR)).to.deep.equal({
+      admitted: true,
+      inWindow: 1,
+    });
+    expect(await store.rateWindows.take('open', 'h4', now, 2, HOUR)).to.deep.equal({
+      admitted: true,
+      inWindow: 2,
+    });
+    expect(await store.trialBudget.spent('2026-04-26')).to.equal(0);
+    expect(await store.trialBudget.spent('2026-05-31')).to.equal(1_000);
   });
 });

@@ -10,8 +10,9 @@ import { idempotencyContract } from './idempotency-contract';
 import type { SqliteDatabase } from '../../../core/store/sqlite/database';
 import { SqliteFeedback } from '../../../core/store/sqlite/feedback';
 import { SqliteRateWindows } from '../../../core/store/sqlite/rate-windows';
-import { feedbackContract, metaContract, rateWindowContract } from './small-contracts';
+import { feedbackContract, metaContract, rateWindowContract, trialBudgetContract } from './small-contracts';
 import { SqliteMeta } from '../../../core/store/sqlite/meta';
+import { SqliteTrialBudget } from '../../../core/store/sqlite/trial-budget';
 
 /** A fresh database file per test, removed after it. */
 function opener<R>(make: (db: SqliteDatabase) => R) {
@@ -38,6 +39,10 @@ describe('idempotency records on SQLite (repository contract)', () => {
 
 describe('rate-limit windows on SQLite (repository contract)', () => {
   rateWindowContract(opener((db) => new SqliteRateWindows(db)));
+});
+
+describe('daily trial-credit budget on SQLite (repository contract)', () => {
+  trialBudgetContract(opener((db) => new SqliteTrialBudget(db)));
 });
 
 describe('feedback on SQLite (repository contract)', () => {
