@@ -152,7 +152,7 @@ export class QuerySpec<Q extends object> {
       if (this.compiled.isValid(fast)) return { ok: true, value: fast };
       // Invalid: class-validator below produces the problems, exactly as without the fast path.
     }
-    const instance = plainToInstance(this.dto, plain);
+    const instance = plainToInstance(this.dto, withoutClassKeys(plain));
     const errors = validateSync(instance, {
       forbidUnknownValues: false,
       validationError: { target: false, value: true },
@@ -231,6 +231,22 @@ export class QuerySpec<Q extends object> {
           : `Remove it. Accepted parameters: ${list}.`,
     };
   }
+}
+
+/**
+ * A copy of JSON values without the keys class-transformer skips anyway (`constructor`,
+ * `__proto__`): it takes an object's own `constructor` member for the object's class and throws
+ * on `{"constructor": {}}`. Only JSON bodies hold objects here, and they nest at most 16 levels
+ * (json-body.ts), so the recursion is bounded.
+ */
+function withoutClassKeys<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(withoutClassKeys) as T;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k !== 'constructor' && k !== '__proto__') out[k] = withoutClassKeys(v);
+  }
+  return out as T;
 }
 
 function truncate(text: string, max = 80): string {

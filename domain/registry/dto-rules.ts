@@ -30,12 +30,15 @@ export function IsCorporateNumber(): PropertyDecorator {
   return (target, key) => decorators.forEach((d) => d(target, key));
 }
 
-/** A prefecture: JIS code, Japanese or romanised name (unknown_prefecture otherwise). */
+/**
+ * A prefecture: JIS code, Japanese or romanised name (unknown_prefecture otherwise). Only the empty
+ * string is left to IsNotEmpty: whitespace alone is no prefecture, not a search without a filter.
+ */
 export function IsPrefectureFilter(): PropertyDecorator {
   const decorators: PropertyDecorator[] = [
     IsString(),
     IsNotEmpty(),
-    Rule('isPrefecture', (v) => typeof v !== 'string' || v.trim() === '' || isPrefecture(v), {
+    Rule('isPrefecture', (v) => typeof v !== 'string' || v === '' || isPrefecture(v), {
       code: 'unknown_prefecture',
       accepted: 'a prefecture: JIS X 0401 code 01..47, or a name such as 東京都, 東京 or Tokyo',
       message: 'is not a Japanese prefecture',

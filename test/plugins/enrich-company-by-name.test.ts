@@ -74,5 +74,11 @@ describe('enrich-company-by-name (enrich/company-by-name)', () => {
       parameter: 'pref',
       code: 'unknown_prefecture',
     });
+    // Whitespace alone is no prefecture: 422, not an unfiltered (and charged) answer (found by fuzzing).
+    for (const blank of [' ', '\t', '\u3000', '\ufeff']) {
+      const res = await gw.get(q({ name: '日立', pref: blank }));
+      expect(res.status, JSON.stringify(blank)).to.equal(422);
+      expect(res.body.correction_hints[0]).to.include({ parameter: 'pref', code: 'unknown_prefecture' });
+    }
   });
 });

@@ -123,6 +123,25 @@ describe('query parsing (QuerySpec)', () => {
     expect(codeOf({ limit: null }, 'limit')).to.equal('not_a_scalar');
   });
 
+  it('reports JSON objects with a constructor or __proto__ member as wrong values, without throwing', () => {
+    // class-transformer took an own `constructor` member for the object's class: a 500 (found by fuzzing).
+    const body = new QuerySpec(SampleQuery, { limit: '10' }, { json: true });
+    for (const text of [
+      '{"constructor":{"prototype":{}}}',
+      '{"constructor":1}',
+      '{"a":[{"constructor":{}}]}',
+      '{"__proto__":{"constructor":1}}',
+    ]) {
+      const r = body.parse({ limit: 5, label: JSON.parse(text) });
+      expect(r.ok, text).to.equal(false);
+      if (!r.ok)
+        expect(
+          r.problems.map((p) => [p.parameter, p.code]),
+          text,
+        ).to.deep.equal([['label', 'not_a_string']]);
+    }
+  });
+
   it('checks patterns, calendar dates and lengths', () => {
     expect(codeOf({ limit: '1', pref_code: '48' }, 'pref_code')).to.equal('pattern_mismatch');
     expect(codeOf({ limit: '1', pref_code: '01' }, 'pref_code')).to.equal('ok');
