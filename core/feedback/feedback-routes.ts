@@ -34,7 +34,7 @@ export class FeedbackBody {
   @IsOptional()
   @IsString()
   @MaxLength(100)
-  endpoint_id?: string;
+  endpoint_id?: string | null;
 
   @Doc({ description: 'What kind of feedback this is', example: 'data_quality' })
   @IsOptional()
@@ -213,7 +213,7 @@ function checkFeedback(s: GatewayServices, body: FeedbackBody): QueryProblem[] {
         'Use one of the product ids listed by GET /products.',
       ),
     );
-  } else if (body.endpoint_id !== undefined) {
+  } else if (body.endpoint_id !== undefined && body.endpoint_id !== null) {
     const endpoints = s.registry.soldOfProduct(body.product_id).map((p) => p.endpointId);
     if (!endpoints.includes(body.endpoint_id)) {
       problems.push(

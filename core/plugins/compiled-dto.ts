@@ -38,7 +38,14 @@ function copyPlain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(copyPlain);
   if (value instanceof Date) return new Date(value.getTime());
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value)) out[k] = copyPlain((value as Record<string, unknown>)[k]);
+  for (const k of Object.keys(value)) {
+    const v = copyPlain((value as Record<string, unknown>)[k]);
+    // An own "__proto__" member (JSON.parse makes one) stays a member: assigning it would set the
+    // copy's prototype and drop the key, so a body's unknown "__proto__" would pass unseen.
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[k] = v;
+  }
   return out;
 }
 

@@ -35,14 +35,23 @@ export interface NormalizedName {
   key: string;
 }
 
-const SPACES = /[\s\u3000]+/g;
+// U+0085 (next line) is white space to Unicode but not to JavaScript's \s.
+const SPACES = /[\s\u3000\u0085]+/g;
+// Invisible format characters (soft hyphen, zero-width space/joiners, word joiner, BOM) carry
+// nothing of a name: a name of only these is empty.
+const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
 // Characters that carry no identity in a name: spaces, middle dots, punctuation, quotes, symbols.
 const NOISE =
-  /[\s・·•･,，.．、。'"`’‘“”!?！？&＆＋+/／\\()（）[\]「」『』【】〈〉<>:：;；_~〜～*＊#＃@＠=＝|｜^$％%]/g;
+  /[\s\u0085\u00ad\u200b-\u200d\u2060\ufeff・·•･,，.．、。'"`’‘“”!?！？&＆＋+/／\\()（）[\]「」『』【】〈〉<>:：;；_~〜～*＊#＃@＠=＝|｜^$％%]/g;
 const LONG_VOWELS = /[ー‐‑‒–—―−－-]/g;
 
 function nfkc(text: string): string {
-  return text.normalize('NFKC').replace(SPACES, ' ').trim();
+  return text.normalize('NFKC').replace(INVISIBLE, '').replace(SPACES, ' ').trim();
+}
+
+/** Whether a text holds nothing but white space and invisible characters (as a name, it is empty). */
+export function isBlank(text: string): boolean {
+  return nfkc(text) === '';
 }
 
 /** Hiragana to katakana (ぁ-ゖ -> ァ-ヶ); other characters unchanged. */

@@ -1,14 +1,15 @@
 import { IsNotEmpty, IsString } from 'class-validator';
 import { Doc, Rule } from '../../core/plugins/query-rules';
+import { isBlank } from '../../domain/registry/normalize';
 
 export const MAX_NAMES = 20;
 
-/** The names of a batch: split on commas, trimmed, empty parts dropped. */
+/** The names of a batch: split on commas, trimmed, blank parts (white space, invisible characters) dropped. */
 export function splitNames(value: string): string[] {
   return value
     .split(/[,，]/)
     .map((s) => s.trim())
-    .filter((s) => s !== '');
+    .filter((s) => !isBlank(s));
 }
 
 export class CompanyBatchQuery {

@@ -343,32 +343,11 @@ function spaced(space: number, place: number, valid: string): string {
   return placeSpace(ALL_SPACES[space], formOf(space, place), valid);
 }
 
-/**
- * Whitespace alone still served, reported and left to the plugins' owners: U+0085 is not `\s` to
- * the registry's name normalisation, and name-normalize answers an empty key for any blank name.
- * "<endpoint tail> <parameter>" -> the characters concerned ('' for all). Remove an entry once fixed.
- */
-const KNOWN_BLANK_GAPS: Record<string, string> = {
-  'enrich/name-normalize name': '',
-  'enrich/company-by-name name': '\u0085',
-  'enrich/company-batch names': '\u0085',
-  'enrich/company-resolve q': '\u0085',
-  'local/houjin-lookup/by-name name': '\u0085',
-  'local/invoice/issuer-by-name name': '\u0085',
-};
-
 /** The value is White_Space alone: a parameter must refuse it, not read it as absent (or as a name). */
-function blankOnly(space: number, place: number, param: Param, path: string): boolean {
+function blankOnly(space: number, place: number, param: Param): boolean {
   const form = formOf(space, place);
   const ch = ALL_SPACES[space];
-  const gap =
-    KNOWN_BLANK_GAPS[`${path.replace(/^\/(preview\/|marketplace\/[^/]+\/)?v1\//, '')} ${param.name}`];
-  return (
-    (form === 'alone' || form === 'repeated') &&
-    UNICODE_SPACES.includes(ch) &&
-    !param.anyText &&
-    !(gap !== undefined && (gap === '' || gap.includes(ch)))
-  );
+  return (form === 'alone' || form === 'repeated') && UNICODE_SPACES.includes(ch) && !param.anyText;
 }
 
 /** Depths around the 16-level limit, then spread up to 10,000. */
@@ -405,7 +384,7 @@ function* sweep(p: Plan): Generator<Case> {
           path: op.path + queryText(pairs.map(([n, v]) => [n, enc(v)])),
           headers: guardHeaders(p, op.path),
           target: `GET ${op.path}`,
-          ...(blankOnly(s, place, param, op.path) ? { blank: true } : {}),
+          ...(blankOnly(s, place, param) ? { blank: true } : {}),
         };
       }
     }
@@ -426,7 +405,7 @@ function* sweep(p: Plan): Generator<Case> {
             ['query', objectText(query)],
           ]),
         );
-        yield blankOnly(s, place, param, `/v1/${product.tail}`) ? { ...c, blank: true } : c;
+        yield blankOnly(s, place, param) ? { ...c, blank: true } : c;
       }
     }
   }
