@@ -21,7 +21,7 @@ import { appendFileSync } from 'node:fs';
 import http from 'node:http';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../support/facilitator-standin';
-import { randomAddress, TestPayer, toBase64, USDC_ON_BASE, type Terms } from '../core/payments/payer';
+import { randomAddress, TestPayer, toBase64, type Terms, usdcOnBase } from '../core/payments/payer';
 import {
   ALL_SPACES,
   bracketName,
@@ -975,16 +975,7 @@ describe(`fuzz: ${CASES} seeded requests (seed ${SEED}) against every operation 
     const sendCase = async (c: Case): Promise<Answer> => {
       if (c.raw) return sendRaw(base, c.raw);
       if (c.payPrice !== undefined) {
-        const terms: Terms = {
-          network: 'eip155:8453',
-          chainId: 8453,
-          asset: USDC_ON_BASE,
-          payTo,
-          price: c.payPrice,
-          name: 'USD Coin',
-          version: '2',
-          maxTimeoutSeconds: 300,
-        };
+        const terms: Terms = usdcOnBase(payTo, c.payPrice);
         c.headers['X-PAYMENT'] = toBase64(payer.v1(await payer.sign(terms, Math.floor(Date.now() / 1000))));
       }
       return send(agent, base, c);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startFacilitatorStandin } from '../support/facilitator-standin';
 import { startTestGateway } from '../support/gateway';
-import { randomAddress, TestPayer, toBase64, USDC_ON_BASE } from '../core/payments/payer';
+import { randomAddress, TestPayer, toBase64, usdcOnBase } from '../core/payments/payer';
 
 const run = promisify(execFile);
 const TOOL = path.resolve(__dirname, '..', '..', 'tools', 'payments-reconcile.js');
@@ -54,19 +54,7 @@ describe('npm run payments:reconcile', function () {
     });
     const buyer = new TestPayer();
     try {
-      const signed = await buyer.sign(
-        {
-          network: 'eip155:8453',
-          chainId: 8453,
-          asset: USDC_ON_BASE,
-          payTo,
-          price: 1000,
-          name: 'USD Coin',
-          version: '2',
-          maxTimeoutSeconds: 300,
-        },
-        NOW,
-      );
+      const signed = await buyer.sign(usdcOnBase(payTo), NOW);
       standin.settleBehaviour = 'settle_then_pending';
       const res = await gw.get('/v1/local/holiday/jp?year=2026', { 'X-PAYMENT': toBase64(buyer.v1(signed)) });
       expect(res.status).to.equal(503);

@@ -253,7 +253,7 @@ describe('GET /metrics', () => {
 describe('GET /metrics: payments', () => {
   it('counts x402 payments by outcome and labels the paid and marketplace surfaces', async () => {
     const { startFacilitatorStandin } = await import('../../support/facilitator-standin');
-    const { randomAddress, TestPayer, toBase64, USDC_ON_BASE } = await import('../payments/payer');
+    const { randomAddress, TestPayer, toBase64, usdcOnBase } = await import('../payments/payer');
     const standin = await startFacilitatorStandin();
     const payTo = randomAddress();
     const gw = await startTestGateway({
@@ -267,16 +267,7 @@ describe('GET /metrics: payments', () => {
     try {
       expect((await gw.get('/v1/local/holiday/jp?year=2026')).status).to.equal(402);
       const payer = new TestPayer();
-      const terms = {
-        network: 'eip155:8453',
-        chainId: 8453,
-        asset: USDC_ON_BASE,
-        payTo,
-        price: 1000,
-        name: 'USD Coin',
-        version: '2',
-        maxTimeoutSeconds: 300,
-      };
+      const terms = usdcOnBase(payTo);
       const paid = await gw.get('/v1/local/holiday/jp?year=2026', {
         'X-PAYMENT': toBase64(payer.v1(await payer.sign(terms, Math.floor(Date.now() / 1000)))),
       });

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { startTestGateway } from '../../support/gateway';
 import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 import { startFacilitatorStandin } from '../../support/facilitator-standin';
-import { randomAddress, TestPayer, toBase64, USDC_ON_BASE, type Terms } from '../payments/payer';
+import { randomAddress, TestPayer, toBase64, usdcOnBase, type Terms } from '../payments/payer';
 
 const SLOW =
   "return new Promise((r) => setTimeout(() => r({ n: 1, _attribution: 't', _provenance: { kind: 'snapshot', as_of: '2026-01-01', sources: [{ name: 't' }] } }), 400));";
@@ -62,16 +62,7 @@ describe('per-client concurrency cap on the paid and broker paths', function () 
       env: { CONCURRENT_REQUESTS_PER_CLIENT: '2', X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url },
     });
     try {
-      const terms: Terms = {
-        network: 'eip155:8453',
-        chainId: 8453,
-        asset: USDC_ON_BASE,
-        payTo,
-        price: 1000,
-        name: 'USD Coin',
-        version: '2',
-        maxTimeoutSeconds: 300,
-      };
+      const terms: Terms = usdcOnBase(payTo);
       const payer = new TestPayer();
       const now = Math.floor(Date.now() / 1000);
       const headers = await Promise.all(
@@ -106,16 +97,7 @@ describe('graceful shutdown releases payments that were not settled', function (
       plugins: ['local-slow'],
       env: { X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url },
     });
-    const terms: Terms = {
-      network: 'eip155:8453',
-      chainId: 8453,
-      asset: USDC_ON_BASE,
-      payTo,
-      price: 1000,
-      name: 'USD Coin',
-      version: '2',
-      maxTimeoutSeconds: 300,
-    };
+    const terms: Terms = usdcOnBase(payTo);
     const payer = new TestPayer();
     const header = toBase64(payer.v1(await payer.sign(terms, Math.floor(Date.now() / 1000))));
     const pending = gw.get('/v1/local/slow/echo', { 'X-PAYMENT': header }).catch((e: Error) => e);

@@ -48,6 +48,20 @@ export const TRANSFER_TYPES = {
   ],
 } as const;
 
+/** The gateway's default terms: USDC on Base mainnet, exact scheme, paying `payTo` `price` micro-USDC. */
+export function usdcOnBase(payTo: string, price = 1000): Terms {
+  return {
+    network: 'eip155:8453',
+    chainId: 8453,
+    asset: USDC_ON_BASE,
+    payTo,
+    price,
+    name: 'USD Coin',
+    version: '2',
+    maxTimeoutSeconds: 300,
+  };
+}
+
 export const randomAddress = (): Hex => privateKeyToAccount(generatePrivateKey()).address;
 export const randomNonce = (): Hex => `0x${randomBytes(32).toString('hex')}`;
 export const toBase64 = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8').toString('base64');

@@ -18,27 +18,14 @@ import {
   TestPayer,
   toBase64,
   USDC_ON_BASE,
+  usdcOnBase,
   type SignedAuthorization,
-  type Terms,
 } from '../payments/payer';
 
 const NOW_ISO = '2026-11-22T03:00:00Z';
 const NOW = Date.parse(NOW_ISO) / 1000;
 const HOLIDAYS = '/v1/local/holiday/jp?year=2026';
 const SAME_PRICE_ELSEWHERE = '/v1/local/tax/consumption/rate?date=2026-11-22';
-
-function termsFor(payTo: string): Terms {
-  return {
-    network: 'eip155:8453',
-    chainId: 8453,
-    asset: USDC_ON_BASE,
-    payTo,
-    price: 1000,
-    name: 'USD Coin',
-    version: '2',
-    maxTimeoutSeconds: 300,
-  };
-}
 
 /** The same authorization with another signature of `bytes` random bytes. */
 function withJunkSignature(signed: SignedAuthorization, bytes: number): SignedAuthorization {
@@ -52,7 +39,7 @@ describe('paid surface against a hostile buyer', function () {
   let buyer: TestPayer;
   const attacker = new TestPayer();
   const payTo = randomAddress();
-  const terms = termsFor(payTo);
+  const terms = usdcOnBase(payTo);
   const entryOf = (signed: SignedAuthorization) =>
     gw.gateway.services.store.payments.get(
       ledgerId({
@@ -231,7 +218,7 @@ describe('paid surface against a hostile buyer', function () {
 describe('paid surface: per-client payment rate and a cap that counts work', function () {
   this.timeout(30_000);
   const payTo = randomAddress();
-  const terms = termsFor(payTo);
+  const terms = usdcOnBase(payTo);
 
   it('payments beyond PAID_PAYMENTS_PER_MINUTE get 429 with Retry-After before any check; unpaid challenges are not counted', async () => {
     const standin = await startFacilitatorStandin({ now: () => NOW });

@@ -18,7 +18,7 @@ import { UPSTREAM_CONFIG } from '../../../domain/shared/tokens';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
 import { readResponse, startTestGateway, type TestGateway } from '../../support/gateway';
 import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
-import { randomAddress, TestPayer, toBase64, USDC_ON_BASE, type Terms } from '../payments/payer';
+import { randomAddress, TestPayer, toBase64, usdcOnBase } from '../payments/payer';
 
 const NOW_ISO = '2026-11-22T03:00:00Z';
 const NOW = Date.parse(NOW_ISO) / 1000;
@@ -26,24 +26,11 @@ const PATH = '/v1/local/holiday/jp?year=2026';
 /** Long enough that a loaded machine never trips it on a loopback call; the held answers always do. */
 const TIMEOUT_MS = '3000';
 
-function termsFor(payTo: string, price = 1000): Terms {
-  return {
-    network: 'eip155:8453',
-    chainId: 8453,
-    asset: USDC_ON_BASE,
-    payTo,
-    price,
-    name: 'USD Coin',
-    version: '2',
-    maxTimeoutSeconds: 300,
-  };
-}
-
 describe('paid surface: failures, lost answers, restarts and shared stores', () => {
   let standin: FacilitatorStandin;
   let payer: TestPayer;
   const payTo = randomAddress();
-  const terms = termsFor(payTo);
+  const terms = usdcOnBase(payTo);
   const env = () => ({
     X402_PAY_TO: payTo,
     X402_FACILITATOR_URL: standin.url,

@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
-import { fromBase64, randomAddress, TestPayer, toBase64, USDC_ON_BASE, type Terms } from '../payments/payer';
+import {
+  fromBase64,
+  randomAddress,
+  TestPayer,
+  toBase64,
+  USDC_ON_BASE,
+  usdcOnBase,
+  type Terms,
+} from '../payments/payer';
 
 const NOW_ISO = '2026-11-22T03:00:00Z';
 const NOW = Date.parse(NOW_ISO) / 1000;
@@ -29,16 +37,7 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
         X402_FACILITATOR_AUTH: 'Bearer standin-token',
       },
     });
-    terms = {
-      network: 'eip155:8453',
-      chainId: 8453,
-      asset: USDC_ON_BASE,
-      payTo,
-      price: 1000,
-      name: 'USD Coin',
-      version: '2',
-      maxTimeoutSeconds: 300,
-    };
+    terms = usdcOnBase(payTo);
   });
   after(async () => {
     await gw.close();
