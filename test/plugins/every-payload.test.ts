@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../../config/paths';
 import { isOfficialUrl } from '../../domain/shared/official-hosts';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { SHARED_DATA } from '../support/shared-data';
 
 /**
  * Every payload of every sold endpoint (from the plugin registry: each manifest example), on
@@ -17,6 +18,9 @@ const SECRET = 'walk-secret-0000000001';
 /** Words that only ever come from our own notes. */
 const OWN_NOTES = /team (research|reference)|shared\/reference|research notes/i;
 
+/** The folder holding ../shared, also for a clean clone elsewhere (test/support/shared-data.ts). */
+const SHARED_PARENT = path.resolve(SHARED_DATA, '..', '..');
+
 /** Tokens of a string that name a file or folder of this repository or of ../shared. */
 function repositoryPaths(text: string): string[] {
   if (/^https?:\/\//.test(text)) return [];
@@ -24,7 +28,9 @@ function repositoryPaths(text: string): string[] {
     .split(/[\s"'`()[\]{},;:<>]+/)
     .map((t) => t.replace(/[.。、]+$/, ''))
     .filter((t) => /^[\w.-]+\/[\w./-]+$/.test(t))
-    .filter((t) => existsSync(path.join(PROJECT_ROOT, t)) || existsSync(path.join(PROJECT_ROOT, '..', t)));
+    .filter((t) =>
+      [PROJECT_ROOT, path.join(PROJECT_ROOT, '..'), SHARED_PARENT].some((d) => existsSync(path.join(d, t))),
+    );
 }
 
 function strings(value: unknown, at = '$'): Array<[string, string]> {
