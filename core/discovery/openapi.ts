@@ -7,7 +7,7 @@ import { payloadSchemaName } from './operations';
 import { GATEWAY_SCHEMAS } from './schemas';
 import { INTERFACE_VERSION } from '../surfaces/execute';
 
-const QUERY_PROBLEM = {
+export const QUERY_PROBLEM = {
   type: 'object',
   required: ['parameter', 'code', 'problem', 'accepted', 'hint'],
   properties: {
@@ -67,12 +67,30 @@ export const COMMON_SCHEMAS: Record<string, unknown> = {
       endpoint_id: { type: 'string' },
       broker_id: { type: 'string', description: 'Endpoint-level id for POST /broker/call.' },
       lifecycle: { type: 'string', enum: ['paid_open'] },
-      surface: { type: 'string', enum: ['preview', 'x402', 'marketplace', 'broker'] },
+      surface: { type: 'string', enum: ['preview', 'x402', 'marketplace', 'broker', 'mcp'] },
       interface_version: { const: INTERFACE_VERSION },
       request_id: { type: 'string' },
       price_micro_usdc: { type: 'integer' },
       price_usd: { type: 'string' },
       preview: { type: 'boolean', description: 'True on the free preview surface.' },
+      transport: {
+        const: 'mcp',
+        description: 'Present when the call came over the Model Context Protocol (/mcp or /preview/mcp).',
+      },
+      paid_by: {
+        enum: ['api_key', 'x402'],
+        description: 'On the MCP surface: whether the call was paid from API-key credit or with x402.',
+      },
+      credit: {
+        type: 'object',
+        description: 'When paid from API-key credit (broker, MCP): the charge and the balance left.',
+        properties: {
+          charged_micro_usdc: { type: 'integer' },
+          charged_usd: { type: 'string' },
+          balance_micro_usdc: { type: 'integer' },
+          balance_usd: { type: 'string' },
+        },
+      },
       notice: { type: 'string' },
       payment: { $ref: '#/components/schemas/X402Payment' },
       marketplace: {
