@@ -218,7 +218,8 @@ export function buildOpenApi(s: GatewayServices): Record<string, unknown> {
       version: s.config.version,
       description:
         `${s.service.summary} ${s.service.disclaimer} Interface version ${INTERFACE_VERSION}. ` +
-        'Every endpoint is reachable on the free preview, the x402-paid path and the marketplace path, and through the key-metered broker.',
+        'Every endpoint is reachable on the free preview, the x402-paid path and the marketplace path, through the key-metered broker, ' +
+        'and as a tool of the MCP server (POST /mcp, paid by API-key credit or x402; POST /preview/mcp, free).',
     },
     servers: [{ url: s.config.baseUrl }],
     tags: s.registry.products.map((p) => ({ name: p.id, description: `${p.name}: ${p.description}` })),

@@ -17,12 +17,8 @@ import type { RegisteredPlugin } from '../plugins/registry';
 import { meterKeyCall } from '../surfaces/key-metering';
 import { canonicalJson, sha256Hex } from '../util/canonical-json';
 import { toolError, toolErrorOf, toolResult } from './results';
-import { PAYMENT_META_KEY, type X402ToolBinding } from './x402-binding';
-
-/** `params._meta` key of an idempotency key (the MCP twin of the broker's Idempotency-Key header). */
-export const IDEMPOTENCY_META_KEY = 'idempotency-key';
-/** `result._meta` key set on a replayed result. */
-export const REPLAYED_META_KEY = 'idempotent-replayed';
+import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, REPLAYED_META_KEY } from './meta-keys';
+import type { X402ToolBinding } from './x402-binding';
 
 export interface KeyCreditCall {
   req: Request;

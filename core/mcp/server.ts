@@ -19,6 +19,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import { mcpServerName } from '../discovery/mcp-card';
 import { invalidQueryError } from '../http/errors';
 import type { GatewayServices } from '../http/services';
 import type { RegisteredPlugin } from '../plugins/registry';
@@ -93,7 +94,7 @@ export class McpEndpoint {
     res.locals.endpointId = method && KNOWN_METHODS.has(method) ? `mcp:${method}` : 'mcp:other';
 
     const server = new Server(
-      { name: this.s.service.name, version: this.s.config.version },
+      { name: mcpServerName(this.s), title: this.s.service.name, version: this.s.config.version },
       {
         capabilities: { tools: { listChanged: false } },
         instructions: this.options.instructions,

@@ -23,17 +23,8 @@ import type { RegisteredPlugin } from '../plugins/registry';
 import { HttpError, errorBody } from '../http/errors';
 import type { GatewayServices } from '../http/services';
 import { paymentOutcomeOf, paymentRateLimited, paymentRateSubject, type PaidSurface } from '../surfaces/paid';
+import { PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY, REDEMPTION_TICKET_META_KEY } from './meta-keys';
 import { toolError, toolErrorOf, toolResult } from './results';
-
-/** `params._meta` key of the client's PaymentPayload (x402 MCP transport). */
-export const PAYMENT_META_KEY = 'x402/payment';
-/** `result._meta` key of the SettlementResponse (x402 MCP transport). */
-export const PAYMENT_RESPONSE_META_KEY = 'x402/payment-response';
-/**
- * `params._meta` key of the redemption ticket of a settlement whose outcome was unknown (the MCP
- * twin of the Payment-Redemption-Ticket header).
- */
-export const REDEMPTION_TICKET_META_KEY = 'payment-redemption-ticket';
 
 /** The x402 resource of a tool. */
 export function toolResourceUrl(plugin: RegisteredPlugin): string {

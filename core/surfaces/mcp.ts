@@ -17,11 +17,12 @@ import { HttpError } from '../http/errors';
 import type { GatewayServices } from '../http/services';
 import type { KeyRecord } from '../keys/key-ledger';
 import { MCP_PATH, PREVIEW_MCP_PATH } from '../discovery/paths';
-import { callWithKeyCredit, IDEMPOTENCY_META_KEY } from '../mcp/key-credit-binding';
+import { callWithKeyCredit } from '../mcp/key-credit-binding';
+import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../mcp/meta-keys';
 import { toolResult } from '../mcp/results';
 import { McpEndpoint } from '../mcp/server';
 import { ToolCatalog } from '../mcp/tools';
-import { PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY, X402ToolBinding } from '../mcp/x402-binding';
+import { X402ToolBinding } from '../mcp/x402-binding';
 import type { PaidSurface } from './paid';
 import { previewGatewayExtras } from './preview';
 
