@@ -368,13 +368,24 @@ describe(`fuzz: ${CASES} seeded requests (seed ${SEED}) against every operation 
         if (textOnly) {
           if (!/^text\/plain/.test(res.contentType)) failures.push(`${where}: text-only 401 expected`);
         } else {
-          let parsed: { error?: unknown } | undefined;
+          let parsed: { error?: unknown; jsonrpc?: unknown } | undefined;
           try {
             parsed = JSON.parse(res.body);
           } catch {
             failures.push(`${where}: error body is not JSON: ${res.body.slice(0, 120)}`);
           }
-          if (parsed && (typeof parsed.error !== 'string' || !/^[a-z0-9_]+$/.test(parsed.error)))
+          // The MCP transport's own refusals (405, 406, 415, a malformed JSON-RPC message) are
+          // JSON-RPC errors, the shape MCP clients read: a numeric code and a message.
+          const jsonRpcError =
+            /^\/(preview\/)?mcp(\?|$)/.test(path) &&
+            parsed?.jsonrpc === '2.0' &&
+            typeof (parsed.error as { code?: unknown } | undefined)?.code === 'number' &&
+            typeof (parsed.error as { message?: unknown }).message === 'string';
+          if (
+            parsed &&
+            !jsonRpcError &&
+            (typeof parsed.error !== 'string' || !/^[a-z0-9_]+$/.test(parsed.error))
+          )
             failures.push(`${where}: no stable error code`);
           if (/\bat .+\.js:\d+/.test(res.body)) failures.push(`${where}: stack trace in body`);
         }
