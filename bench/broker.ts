@@ -71,6 +71,8 @@ async function main(): Promise<void> {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       DATA_DIR: dataDir,
       TRIAL_CREDIT_MICRO_USDC: String(TRIAL),
+      // Every key of the run gets its large trial credit within one day's budget.
+      TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: String(KEYS * TRIAL),
       BROKER_LIMIT_PER_MINUTE: '100000',
       KEY_CREATE_LIMIT_PER_HOUR: '1000',
     },

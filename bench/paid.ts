@@ -172,6 +172,8 @@ async function main(): Promise<void> {
     DATA_DIR: dataDir,
     X402_PAY_TO: PAY_TO,
     X402_FACILITATOR_URL: facilitator.url,
+    // The load comes from one client address: the per-client payment rate must not be what is measured.
+    PAID_PAYMENTS_PER_MINUTE: '1000000',
   });
   const sign = makeSigner(200);
   const rows: LoadResult[] = [];

@@ -216,7 +216,7 @@ export class EnvSchema {
   @Max(10_000)
   FEEDBACK_LIMIT_PER_HOUR: number = 20;
 
-  @Doc({ description: 'Broker calls one API key may make per minute' })
+  @Doc({ description: 'Calls one API key may make per minute (broker and MCP tool calls together)' })
   @IsOptional()
   @ToInt()
   @IsInt()
@@ -224,7 +224,10 @@ export class EnvSchema {
   @Max(100_000)
   BROKER_LIMIT_PER_MINUTE: number = 300;
 
-  @Doc({ description: 'Requests one client address may have in flight at once on the paid and broker paths' })
+  @Doc({
+    description:
+      'Requests one client address may have in flight at once on the paid, broker and MCP (/mcp) paths',
+  })
   @IsOptional()
   @ToInt()
   @IsInt()
@@ -234,7 +237,7 @@ export class EnvSchema {
 
   @Doc({
     description:
-      'Paid requests carrying a payment that one client address (an IPv6 client by its /64) may send per minute (a token bucket: this many at once, refilled evenly over the minute); more get 429 rate_limited before any check or facilitator call',
+      'Requests carrying a payment (paid paths and MCP tool calls with x402 in _meta) that one client address (an IPv6 client by its /64) may send per minute (a token bucket: this many at once, refilled evenly over the minute); more get 429 rate_limited (a tool error on MCP) before any check or facilitator call',
   })
   @IsOptional()
   @ToInt()

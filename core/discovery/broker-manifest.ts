@@ -3,6 +3,8 @@ import type { GatewayServices } from '../http/services';
 import { INTERFACE_VERSION } from '../surfaces/execute';
 import { formatUsd } from '../util/money';
 import { describeEndpoint } from './describe';
+import { mcpAuth, mcpClientConfig } from './mcp-card';
+import { MCP_PATH, PREVIEW_MCP_PATH } from './paths';
 
 export function buildBrokerManifest(s: GatewayServices) {
   const base = s.config.baseUrl;
@@ -66,12 +68,23 @@ export function buildBrokerManifest(s: GatewayServices) {
         parameters: d.parameters,
         example: { product_id: d.broker_id, query: d.examples[0]?.query ?? {} },
         preview_url: d.urls.preview,
+        mcp_tool: d.endpoint_id,
         source: d.source,
         freshness: d.freshness,
       };
     }),
+    mcp: {
+      url: `${base}${MCP_PATH}`,
+      preview_url: `${base}${PREVIEW_MCP_PATH}`,
+      transport: 'streamable-http',
+      tools: 'one tool per endpoint, named by its endpoint_id; arguments are its query parameters',
+      auth: mcpAuth(s),
+      server_card: `${base}/.well-known/mcp.json`,
+      client_config: JSON.parse(mcpClientConfig(s)) as unknown,
+    },
     documents: {
       openapi: `${base}/openapi.json`,
+      mcp: `${base}/.well-known/mcp.json`,
       llms: `${base}/llms.txt`,
       portal: `${base}/portal`,
       x402: `${base}/.well-known/x402`,

@@ -1,6 +1,7 @@
 /**
  * Discovery documents for crawlers, agents and people, all derived from the registry at boot:
- * the broker manifest, llms.txt, the buyer portal (Markdown and HTML), and /metrics.
+ * the broker manifest, the MCP server card, llms.txt, the buyer portal (Markdown and HTML), and
+ * /metrics.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Router } from 'express';
@@ -9,6 +10,7 @@ import { HttpError } from '../http/errors';
 import type { GatewayServices } from '../http/services';
 import { buildBrokerManifest } from './broker-manifest';
 import { buildLlmsTxt } from './llms';
+import { buildMcpServerCard } from './mcp-card';
 import { buildPortalMarkdown, renderPortalHtml } from './portal';
 import { PORTAL_CSS, PORTAL_SCRIPT } from './portal-assets';
 import { describeEndpoint } from './describe';
@@ -36,6 +38,7 @@ function sameSecret(a: string, b: string): boolean {
 
 export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
   const manifest = once(() => JSON.stringify(buildBrokerManifest(s)));
+  const mcpCard = once(() => JSON.stringify(buildMcpServerCard(s)));
   const llms = once(() => buildLlmsTxt(s));
   const markdown = once(() => buildPortalMarkdown(s));
   const html = once(() => renderPortalHtml(s, markdown()));
@@ -58,6 +61,26 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
     (_req, res) => {
       res.setHeader('Cache-Control', cacheable);
       res.type('application/json').send(manifest());
+    },
+  );
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/.well-known/mcp.json',
+    {
+      operationId: 'getMcpServerCard',
+      summary:
+        'MCP server card: name, version, the Streamable HTTP endpoint, how tool calls are paid (API key or x402), every tool with its price',
+      tags: ['discovery', 'mcp'],
+      responses: {
+        '200': jsonResponse('The server card.', { $ref: '#/components/schemas/McpServerCard' }),
+      },
+    },
+    (_req, res) => {
+      res.setHeader('Cache-Control', cacheable);
+      res.type('application/json').send(mcpCard());
     },
   );
 

@@ -1,12 +1,14 @@
 /**
  * GET /llms.txt: a plain-text quick start an AI agent can follow without anything else: what the
- * service is and is not, the four ways in with a copy-paste example each, every endpoint with its
+ * service is and is not, the five ways in with a copy-paste example each, every endpoint with its
  * price, and links to the machine documents.
  */
 import type { GatewayServices } from '../http/services';
 import { channelStatuses } from './channels';
 import { describeEndpoint, queryString } from './describe';
-import { marketplacePathPrefix } from './paths';
+import { mcpServerName } from './mcp-card';
+import { marketplacePathPrefix, MCP_PATH, PREVIEW_MCP_PATH } from './paths';
+import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../mcp/meta-keys';
 import { formatUsd } from '../util/money';
 
 export function buildLlmsTxt(s: GatewayServices): string {
@@ -26,7 +28,7 @@ export function buildLlmsTxt(s: GatewayServices): string {
     `Base URL: ${base}`,
     `Interface version: v1 (in every path). Prices are per call, in USDC (6 decimals; 1000 micro-USDC = USD 0.001).`,
     '',
-    '## Four ways in',
+    '## Five ways in',
     '',
     '1. Free preview (no credential; evaluation only, same JSON shape as production; the body says it is a preview):',
     first ? `   curl '${base}${first.paths.preview}${ex}'` : '',
@@ -52,6 +54,14 @@ export function buildLlmsTxt(s: GatewayServices): string {
     first ? `   ${base}${mkt}/${first.tail}${ex}` : '',
     '   and injects its shared-secret header (X-Marketplace-Proxy-Secret or X-Service-Marketplace-Secret); buyers never set it.',
     '',
+    `5. MCP server (Model Context Protocol, Streamable HTTP, stateless): ${base}${MCP_PATH}, one tool per endpoint named by its endpoint id.`,
+    '   Pay with the API key of 2 (header X-API-Key on every request; each tool call is charged its price, as the broker):',
+    `   {"mcpServers": {"${mcpServerName(s)}": {"type": "http", "url": "${base}${MCP_PATH}", "headers": {"X-API-Key": "jpgw_..."}}}}`,
+    `   Or pay per call with x402${channels.x402 === 'open' ? '' : ' [not configured on this deployment]'}: an unpaid tool call answers isError with an x402 PaymentRequired (structuredContent);`,
+    `   repeat the call with the PaymentPayload in params._meta["${PAYMENT_META_KEY}"]; the settlement comes back in result._meta["${PAYMENT_RESPONSE_META_KEY}"].`,
+    `   Free preview of the same tools, no credential: ${base}${PREVIEW_MCP_PATH}. Server card: ${base}/.well-known/mcp.json`,
+    `   Optional params._meta["${IDEMPOTENCY_META_KEY}"] makes retries of a key-paid call safe (charged once).`,
+    '',
     '## Endpoints (GET; query parameters only; price per call)',
     '',
   ];
@@ -60,7 +70,7 @@ export function buildLlmsTxt(s: GatewayServices): string {
     for (const e of sold.filter((x) => x.product_id === p.id)) {
       const params = e.parameters.map((q) => `${q.name}${q.required ? '*' : ''}`).join(', ');
       lines.push(
-        `- ${e.tail}  ${e.price_usd} USD  broker id ${e.broker_id}  params: ${params || '(none)'}  -- ${e.summary}`,
+        `- ${e.tail}  ${e.price_usd} USD  broker id ${e.broker_id}  MCP tool ${e.endpoint_id}  params: ${params || '(none)'}  -- ${e.summary}`,
       );
     }
     lines.push('');
@@ -77,6 +87,7 @@ export function buildLlmsTxt(s: GatewayServices): string {
     `- OpenAPI 3.1: ${base}/openapi.json`,
     `- x402 discovery: ${base}/.well-known/x402 (also ${base}/supported)`,
     `- Broker manifest: ${base}/.well-known/broker-manifest.json`,
+    `- MCP server card: ${base}/.well-known/mcp.json (endpoint ${base}${MCP_PATH}, preview ${base}${PREVIEW_MCP_PATH})`,
     `- Products and channel status: ${base}/products, ${base}/product-status.json`,
     `- Buyer portal: ${base}/portal (Markdown: ${base}/portal.md)`,
     `- Feedback (anonymous): POST ${base}/feedback, fields at ${base}/feedback/schema`,

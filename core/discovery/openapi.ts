@@ -7,7 +7,7 @@ import { payloadSchemaName } from './operations';
 import { GATEWAY_SCHEMAS } from './schemas';
 import { INTERFACE_VERSION } from '../surfaces/execute';
 
-const QUERY_PROBLEM = {
+export const QUERY_PROBLEM = {
   type: 'object',
   required: ['parameter', 'code', 'problem', 'accepted', 'hint'],
   properties: {
@@ -67,12 +67,30 @@ export const COMMON_SCHEMAS: Record<string, unknown> = {
       endpoint_id: { type: 'string' },
       broker_id: { type: 'string', description: 'Endpoint-level id for POST /broker/call.' },
       lifecycle: { type: 'string', enum: ['paid_open'] },
-      surface: { type: 'string', enum: ['preview', 'x402', 'marketplace', 'broker'] },
+      surface: { type: 'string', enum: ['preview', 'x402', 'marketplace', 'broker', 'mcp'] },
       interface_version: { const: INTERFACE_VERSION },
       request_id: { type: 'string' },
       price_micro_usdc: { type: 'integer' },
       price_usd: { type: 'string' },
       preview: { type: 'boolean', description: 'True on the free preview surface.' },
+      transport: {
+        const: 'mcp',
+        description: 'Present when the call came over the Model Context Protocol (/mcp or /preview/mcp).',
+      },
+      paid_by: {
+        enum: ['api_key', 'x402'],
+        description: 'On the MCP surface: whether the call was paid from API-key credit or with x402.',
+      },
+      credit: {
+        type: 'object',
+        description: 'When paid from API-key credit (broker, MCP): the charge and the balance left.',
+        properties: {
+          charged_micro_usdc: { type: 'integer' },
+          charged_usd: { type: 'string' },
+          balance_micro_usdc: { type: 'integer' },
+          balance_usd: { type: 'string' },
+        },
+      },
       notice: { type: 'string' },
       payment: { $ref: '#/components/schemas/X402Payment' },
       marketplace: {
@@ -200,7 +218,8 @@ export function buildOpenApi(s: GatewayServices): Record<string, unknown> {
       version: s.config.version,
       description:
         `${s.service.summary} ${s.service.disclaimer} Interface version ${INTERFACE_VERSION}. ` +
-        'Every endpoint is reachable on the free preview, the x402-paid path and the marketplace path, and through the key-metered broker.',
+        'Every endpoint is reachable on the free preview, the x402-paid path and the marketplace path, through the key-metered broker, ' +
+        'and as a tool of the MCP server (POST /mcp, paid by API-key credit or x402; POST /preview/mcp, free).',
     },
     servers: [{ url: s.config.baseUrl }],
     tags: s.registry.products.map((p) => ({ name: p.id, description: `${p.name}: ${p.description}` })),

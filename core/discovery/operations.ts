@@ -53,6 +53,7 @@ const SURFACE_WORDS: Record<SurfaceName, string> = {
   x402: 'Paid per call with x402 (USDC); an unpaid request gets the 402 payment challenge.',
   marketplace: 'Marketplace proxy; the marketplace injects the shared-secret header.',
   broker: 'Key-metered broker.',
+  mcp: 'Model Context Protocol tool (API-key credit or x402).',
 };
 
 /** What a surface adds to the operation: payment terms (x402). */

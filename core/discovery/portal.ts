@@ -6,6 +6,9 @@ import { Marked, type Tokens } from 'marked';
 import type { GatewayServices } from '../http/services';
 import { formatUsd } from '../util/money';
 import { channelStatuses } from './channels';
+import { mcpClientConfig } from './mcp-card';
+import { MCP_PATH, PREVIEW_MCP_PATH } from './paths';
+import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../mcp/meta-keys';
 import {
   describeEndpoint,
   queryString,
@@ -70,6 +73,12 @@ const ERRORS: Array<[string, string, string, string]> = [
     'Send a JSON object (Content-Type: application/json) under 16 kB.',
   ],
   ['409', '`idempotency_key_reused`', '`/broker/call`', 'Use a new Idempotency-Key for a different call.'],
+  [
+    'tool error',
+    'the same codes, in `structuredContent.error`',
+    '`/mcp`, `/preview/mcp`',
+    'An MCP tool call answers `isError: true` with the error object the HTTP path would answer (or an x402 PaymentRequired); nothing is charged.',
+  ],
   ['429', '`rate_limited`', 'key creation, feedback, broker', 'Wait for `Retry-After` seconds.'],
   [
     '429',
@@ -108,6 +117,7 @@ function endpointSection(s: GatewayServices, e: EndpointDescription): string[] {
     `| Freshness | ${mdEscape(e.freshness)} |`,
     `| Broker id | \`${e.broker_id}\` |`,
     `| Paths | \`GET ${e.paths.preview}\` (preview) · \`GET ${e.paths.x402}\` (x402) · \`GET ${e.paths.marketplace}\` (marketplace) |`,
+    `| MCP tool | \`${e.endpoint_id}\` on \`${MCP_PATH}\` (key credit or x402) and \`${PREVIEW_MCP_PATH}\` (free preview) |`,
     '',
     ...(e.parameters.length > 0
       ? [
@@ -154,6 +164,8 @@ export function buildPortalMarkdown(s: GatewayServices): string {
     `| Pay per call with x402 (USDC on \`${s.config.x402.network}\`) | \`/v1/{tail}\` | \`X-PAYMENT\` (signed EIP-3009 authorization) | ${channels.x402} |`,
     `| Marketplace | \`/marketplace/${s.config.marketplace.segment}/v1/{tail}\` | injected by the marketplace | ${channels.marketplace} |`,
     `| Key-metered broker | \`POST /broker/call\` | \`X-API-Key\` with ${formatUsd(s.config.trialCreditMicroUsdc)} USD free trial credit | ${channels.broker} |`,
+    `| MCP server (AI agents) | \`POST ${MCP_PATH}\` (Streamable HTTP), one tool per endpoint | \`X-API-Key\` (key credit) or x402 in the tool call's \`_meta\` | ${channels.broker}; x402 ${channels.x402} |`,
+    `| MCP preview | \`POST ${PREVIEW_MCP_PATH}\` | none | ${channels.preview} |`,
     `| Card / fiat checkout | none | not wired | ${channels.card_fiat} |`,
     '',
     '### Free preview',
@@ -178,6 +190,19 @@ export function buildPortalMarkdown(s: GatewayServices): string {
     '3. The gateway verifies the payment, runs the endpoint, settles through the facilitator and answers 200 with `X-PAYMENT-RESPONSE`. A failed call is not settled: you pay nothing.',
     '',
     `Requirements for every endpoint: <${base}/.well-known/x402>. Standard x402 clients (for example \`@x402/fetch\`) do all of this.`,
+    '',
+    '### MCP server (AI agents)',
+    '',
+    `Every endpoint is a tool of the MCP server at <${base}${MCP_PATH}> (Streamable HTTP, stateless), named by its endpoint id; its arguments are the query parameters below and its result is the same JSON (as \`structuredContent\` and as JSON text). Server card: <${base}/.well-known/mcp.json>. Configuration for a client that speaks Streamable HTTP, paying from an API key:`,
+    '',
+    '```json',
+    mcpClientConfig(s),
+    '```',
+    '',
+    `- **API key**: every HTTP request carries \`X-API-Key\`; each tool call is charged its price from the key credit, exactly as \`POST /broker/call\` (same credit, same limit). \`params._meta["${IDEMPOTENCY_META_KEY}"]\` makes a retry safe: the same key and arguments within 24 hours return the first result, charged once.`,
+    `- **x402**: without a key, a tool call answers \`isError: true\` with an x402 v2 PaymentRequired in \`structuredContent\` (the same terms as the 402 of \`/v1/...\`, resource \`mcp://tool/<name>\`). Sign it and repeat the call with the PaymentPayload in \`params._meta["${PAYMENT_META_KEY}"]\`; the data comes back with the settlement in \`result._meta["${PAYMENT_RESPONSE_META_KEY}"]\`. One payment buys one call, on MCP and HTTP alike. A payment in \`_meta\` is used even when a key is sent (when its credit runs out, the \`insufficient_credit\` error carries the PaymentRequired too).`,
+    `- **Free preview**: the same tools at <${base}${PREVIEW_MCP_PATH}>, no credential; answers say \`_gateway.preview: true\`.`,
+    '- Invalid arguments answer `isError: true` with the `correction_hints` of the 422 and cost nothing.',
     '',
     '### Marketplace',
     '',
@@ -218,7 +243,8 @@ export function buildPortalMarkdown(s: GatewayServices): string {
     '',
     '- Parameter bounds are listed per endpoint above (and in openapi.json).',
     `- Free trial credit: ${formatUsd(s.config.trialCreditMicroUsdc)} USD per key, granted once; ${s.config.limits.keyCreatePerHour} new keys per hour per client address and ${s.config.limits.keyCreatePerHourPerIpv6Net64} per IPv6 /64 (sliding hour), within a daily budget of trial credit for all new keys (UTC day).`,
-    `- Broker: ${s.config.limits.brokerPerMinute} calls per minute per key. Feedback: ${s.config.limits.feedbackPerHour} per hour per client.`,
+    `- Broker and MCP: ${s.config.limits.brokerPerMinute} key-paid calls per minute per key, counted together. Feedback: ${s.config.limits.feedbackPerHour} per hour per client.`,
+    `- Paid x402 requests (HTTP and MCP together): ${s.config.limits.paidPaymentsPerMinute} carrying a payment per minute per client; ${s.config.limits.concurrentPerClient} requests in progress per client on the paid, broker and MCP paths.`,
     '- JSON request bodies: 16 kB at most.',
     '',
     '## Data honesty',
@@ -230,6 +256,7 @@ export function buildPortalMarkdown(s: GatewayServices): string {
     `- [openapi.json](${base}/openapi.json): every operation, with schemas, examples and the \`x-\` attributes`,
     `- [/.well-known/x402](${base}/.well-known/x402) and [/supported](${base}/supported): payment discovery`,
     `- [/.well-known/broker-manifest.json](${base}/.well-known/broker-manifest.json): the broker`,
+    `- [/.well-known/mcp.json](${base}/.well-known/mcp.json): the MCP server card`,
     `- [/llms.txt](${base}/llms.txt): plain-text quick start for agents`,
     `- [/products](${base}/products) and [/product-status.json](${base}/product-status.json): catalog and channel status`,
     `- [/feedback/schema](${base}/feedback/schema): anonymous feedback (\`POST /feedback\`)`,

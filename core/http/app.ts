@@ -18,6 +18,7 @@ import { mountBrokerSurface } from '../surfaces/broker';
 import { mountPreviewSurface } from '../surfaces/preview';
 import { mountPaidSurface } from '../surfaces/paid';
 import { mountMarketplaceSurface } from '../surfaces/marketplace';
+import { mountMcpSurface } from '../surfaces/mcp';
 import { mountPaymentDiscovery } from '../discovery/well-known';
 import { mountFeedbackRoutes } from '../feedback/feedback-routes';
 import { IdempotencyStore } from '../keys/idempotency';
@@ -184,9 +185,11 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   // Data surfaces first: Express tries routes in order, and these carry the traffic.
   mountPreviewSurface(router, services);
   const cap = new ConcurrencyCap(config.limits.concurrentPerClient);
-  const checkout = await mountPaidSurface(router, services, cap);
+  const paid = await mountPaidSurface(router, services, cap);
+  const { checkout } = paid;
   mountMarketplaceSurface(router, services);
   mountBrokerSurface(router, services, cap);
+  mountMcpSurface(router, services, cap, paid);
   mountGatewayRoutes(router, services);
   mountKeyRoutes(router, services);
   mountFeedbackRoutes(router, services);

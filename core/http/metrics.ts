@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics (prom-client, one registry per gateway): requests by surface, endpoint and
- * status, latency histograms, payments by outcome, broker debits, store errors, and the default
- * process metrics. Label values are bounded: endpoint ids and route templates, never raw paths.
+ * status, latency histograms, payments by outcome, broker debits, MCP tool calls by outcome, store
+ * errors, and the default process metrics. Label values are bounded: endpoint ids and route templates, never raw paths.
  */
 import type { Request, Response } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -41,6 +41,12 @@ export class GatewayMetrics {
     help: 'Credit charged by the broker, in micro-USDC',
     registers: [this.registry],
   });
+  private readonly mcpToolCalls = new Counter({
+    name: 'gateway_mcp_tool_calls_total',
+    help: 'MCP tools/call by surface (mcp, mcp_preview), tool (endpoint id) and outcome (ok, or the error code of the tool error)',
+    labelNames: ['surface', 'tool', 'outcome'] as const,
+    registers: [this.registry],
+  });
   private readonly storeErrors = new Counter({
     name: 'gateway_store_errors_total',
     help: 'Store operations that failed (duplicate keys, which are expected, are not counted)',
@@ -73,6 +79,10 @@ export class GatewayMetrics {
   debit(endpointId: string, micro: number): void {
     this.debits.inc({ endpoint: endpointId });
     this.debitAmount.inc(micro);
+  }
+
+  mcpToolCall(surface: string, tool: string, outcome: string): void {
+    this.mcpToolCalls.inc({ surface, tool, outcome });
   }
 
   storeError(operation: string): void {

@@ -42,7 +42,24 @@ export function challengeHeaders(terms: PaymentTerms): Record<string, string> {
   };
 }
 
-export function paymentChallenge(input: ChallengeInput): HttpError {
+/**
+ * The 402 challenge, carrying its x402 v2 PaymentRequired object (the decoded PAYMENT-REQUIRED
+ * header) and, after a failed settlement, the settlement result, so that a transport without
+ * HTTP headers (MCP) can answer with the same objects.
+ */
+export class PaymentChallenge extends HttpError {
+  constructor(
+    message: string,
+    body: Record<string, unknown>,
+    headers: Record<string, string>,
+    readonly paymentRequired: Record<string, unknown>,
+    readonly settlement?: Record<string, unknown>,
+  ) {
+    super(402, 'payment_required', message, body, headers);
+  }
+}
+
+export function paymentChallenge(input: ChallengeInput): PaymentChallenge {
   const { terms, plugin, refusal, queryProblems } = input;
   const price = `${plugin.priceMicroUsdc} micro-USDC (${plugin.priceUsd} USD)`;
   const how =
@@ -72,16 +89,15 @@ export function paymentChallenge(input: ChallengeInput): HttpError {
     body.query_note =
       'This query would be refused (422) after payment. Fix it first: a paid request with an invalid query is refused without verifying, settling or using its payment.';
   }
+  const required = paymentRequiredV2(terms, plugin, input.resourceUrl, refusal?.code ?? 'payment_required');
   const headers: Record<string, string> = {
     ...challengeHeaders(terms),
-    'PAYMENT-REQUIRED': encodeHeaderJson(
-      paymentRequiredV2(terms, plugin, input.resourceUrl, refusal?.code ?? 'payment_required'),
-    ),
+    'PAYMENT-REQUIRED': encodeHeaderJson(required),
   };
   if (input.settlement) {
     const encoded = encodeHeaderJson(input.settlement);
     headers['PAYMENT-RESPONSE'] = encoded;
     headers['X-PAYMENT-RESPONSE'] = encoded;
   }
-  return new HttpError(402, 'payment_required', message, body, headers);
+  return new PaymentChallenge(message, body, headers, required, input.settlement);
 }

@@ -41,7 +41,7 @@ export interface CheckedPayment {
 export interface CheckContext {
   terms: PaymentTerms;
   priceMicroUsdc: number;
-  /** Path of the requested resource, e.g. /v1/local/holiday/jp. */
+  /** Path of the requested resource, e.g. /v1/local/holiday/jp, or its URL (mcp://tool/<name>). */
   resourcePath: string;
   nowSeconds: number;
   verifier: TransferSignatureVerifier;
@@ -71,6 +71,15 @@ function pathOf(url: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether the resource a payment names is the one requested: the same path for an HTTP resource
+ * (a path such as /v1/local/holiday/jp), the same URL for a resource that is itself a URL (an MCP
+ * tool, mcp://tool/<name>).
+ */
+function sameResource(named: string, requested: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(requested) ? named === requested : pathOf(named) === requested;
 }
 
 export function checkPayment(attempt: PaymentAttempt, ctx: CheckContext): CheckedPayment | PaymentRefusal {
@@ -109,7 +118,7 @@ export function checkPayment(attempt: PaymentAttempt, ctx: CheckContext): Checke
       { required_micro_usdc: String(price), authorized_micro_usdc: String(value) },
     );
   }
-  if (attempt.resourceUrl !== undefined && pathOf(attempt.resourceUrl) !== ctx.resourcePath) {
+  if (attempt.resourceUrl !== undefined && !sameResource(attempt.resourceUrl, ctx.resourcePath)) {
     return new PaymentRefusal(
       'resource_mismatch',
       `The payment names ${attempt.resourceUrl.slice(0, 200)}; this request is for ${ctx.resourcePath}.`,

@@ -87,8 +87,18 @@ export interface PaymentReceipt {
 export interface PaidResult {
   payload: EndpointPayload;
   receipt: PaymentReceipt;
+  /** The settlement result {success, transaction, network, payer} (MCP: `_meta["x402/payment-response"]`). */
+  settlement: SettlementResponse;
   /** base64 settlement result for PAYMENT-RESPONSE / X-PAYMENT-RESPONSE. */
   settlementHeader: string;
+}
+
+/** The x402 SettlementResponse of a paid call. */
+export interface SettlementResponse {
+  success: true;
+  transaction: string;
+  network: string;
+  payer: string;
 }
 
 export interface CheckoutDeps {
@@ -442,16 +452,13 @@ export class X402Checkout {
       x402_version: call.attempt.version,
       ...(note ? { note } : {}),
     };
-    return {
-      payload,
-      receipt,
-      settlementHeader: encodeHeaderJson({
-        success: true,
-        transaction: transaction ?? '',
-        network: terms.network,
-        payer: receipt.payer,
-      }),
+    const settlement: SettlementResponse = {
+      success: true,
+      transaction: transaction ?? '',
+      network: terms.network,
+      payer: receipt.payer,
     };
+    return { payload, receipt, settlement, settlementHeader: encodeHeaderJson(settlement) };
   }
 }
 

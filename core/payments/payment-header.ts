@@ -18,7 +18,8 @@ export interface Eip3009Authorization {
 
 export interface PaymentAttempt {
   version: 1 | 2;
-  header: 'X-PAYMENT' | 'PAYMENT-SIGNATURE';
+  /** Where the payment came from: an HTTP header, or an MCP request's `_meta` (an object, not base64). */
+  header: 'X-PAYMENT' | 'PAYMENT-SIGNATURE' | typeof MCP_PAYMENT_META;
   scheme: string;
   network: string;
   /** v2: the requirement the client says it accepted. */
@@ -30,6 +31,9 @@ export interface PaymentAttempt {
   /** The payload as decoded, forwarded to the facilitator unchanged. */
   payload: Record<string, unknown>;
 }
+
+/** The MCP `_meta` key of a payment (x402 MCP transport). */
+export const MCP_PAYMENT_META = '_meta["x402/payment"]';
 
 export type PaymentRead =
   | { kind: 'none' }
@@ -76,6 +80,12 @@ export function decodePayment(text: string, header: PaymentAttempt['header']): P
     return malformed(`${header} does not decode to JSON.`);
   }
   if (!isObject(decoded)) return malformed(`${header} does not decode to a JSON object.`);
+  return paymentFromObject(decoded, header);
+}
+
+/** Reads a decoded payment payload (from a header, or the object an MCP client puts in `_meta`). */
+export function paymentFromObject(decoded: unknown, header: PaymentAttempt['header']): PaymentRead {
+  if (!isObject(decoded)) return malformed(`${header} is not a JSON object.`);
   const version = decoded.x402Version;
   if (version !== 1 && version !== 2) {
     return {

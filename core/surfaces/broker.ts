@@ -2,26 +2,23 @@
  * Key-metered broker `POST /broker/call`: X-API-Key, JSON body {product_id, query?} where
  * product_id is the endpoint-level id `<product_id>-v1-<slug>`. The query is validated exactly as
  * on the other surfaces before any credit is touched; the price is reserved atomically, the
- * handler runs, and the reservation is committed on success or released if the handler fails.
+ * handler runs, and the reservation is committed on success or released if the handler fails
+ * (core/surfaces/key-metering.ts, shared with the MCP tools).
  */
-import type { Request, Response, Router } from 'express';
+import type { Response, Router } from 'express';
 import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { ERROR_REF, INVALID_QUERY_REF, jsonResponse, mount } from '../http/api-catalog';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
-import { HttpError, errorBody } from '../http/errors';
+import { HttpError } from '../http/errors';
 import { BodySpec } from '../http/json-body';
 import type { GatewayServices } from '../http/services';
 import { requireApiKey } from '../keys/key-routes';
 import { IdempotencyStore, type StoredResponse } from '../keys/idempotency';
-import { HoldClosedError, type KeyRecord } from '../keys/key-ledger';
+import type { KeyRecord } from '../keys/key-ledger';
 import { Doc } from '../plugins/query-rules';
-import type { RegisteredPlugin } from '../plugins/registry';
 import { canonicalJson, sha256Hex } from '../util/canonical-json';
 import { closestMatches } from '../util/closest';
-import { formatUsd } from '../util/money';
-import { marketplacePathPrefix, PAID_PATH_PREFIX } from '../discovery/paths';
-import { previewPathOf } from '../discovery/operations';
-import { toHttpError } from './execute';
+import { meterKeyCall } from './key-metering';
 
 export class BrokerCallBody {
   @Doc({ description: 'Endpoint-level id, <product_id>-v1-<slug>', example: 'jp-local-pack-v1-holiday' })
@@ -37,11 +34,9 @@ export class BrokerCallBody {
 }
 
 const brokerBody = new BodySpec(BrokerCallBody, 400);
-export const CHARGED_HEADER = 'X-Credit-Charged-Micro-USDC';
-export const BALANCE_HEADER = 'X-Credit-Balance-Micro-USDC';
+export { BALANCE_HEADER, CHARGED_HEADER } from './key-metering';
 
 export function mountBrokerSurface(router: Router, s: GatewayServices, cap: ConcurrencyCap): void {
-  const rule = { bucket: 'broker_key', limit: s.config.limits.brokerPerMinute, windowSeconds: 60 };
   const ids = () => s.registry.sold().map((p) => p.brokerId);
 
   mount(
@@ -137,59 +132,27 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
           },
         );
       }
-      await s.rateLimiter.enforce(rule, key.id, res, 'broker calls for this API key');
-
-      if (idemKey === undefined) {
-        const out = await callCharged(s, req, key, plugin, query, undefined);
-        return send(res, out);
-      }
-      const fingerprint = sha256Hex(canonicalJson({ product_id: body.product_id, query: body.query ?? {} }));
-      const claim = await s.idempotency.claim(key.id, idemKey, fingerprint, () => s.clock.now());
-      if (claim.kind === 'mismatch') {
-        throw new HttpError(
-          409,
-          'idempotency_key_reused',
-          'This Idempotency-Key was used with a different request body.',
-          {
-            hint: 'Use a new Idempotency-Key for a different call; reuse a key only to retry the same call.',
-          },
-        );
-      }
-      if (claim.kind === 'in_progress') {
-        throw new HttpError(
-          409,
-          'idempotency_in_progress',
-          'A request with this Idempotency-Key is still being processed.',
-          { hint: 'Retry the same request in a moment.' },
-          { 'Retry-After': '1' },
-        );
-      }
-      if (claim.kind === 'replay') {
-        res.setHeader('Idempotent-Replayed', 'true');
-        return send(res, claim.response);
-      }
-      let out: StoredResponse;
-      try {
-        const alreadyCharged = claim.abandonedHoldId
-          ? await s.keys.settleAbandoned(key.id, claim.abandonedHoldId, s.clock.now())
-          : false;
-        out = await callCharged(
-          s,
-          req,
-          key,
-          plugin,
-          query,
-          alreadyCharged ? undefined : claim.id,
-          alreadyCharged,
-        );
-      } catch (err) {
-        await s.idempotency.release(claim.id);
-        throw err;
-      }
-      // Failures that cost nothing and may pass on retry (5xx) are not replayed.
-      if (out.status >= 500) await s.idempotency.release(claim.id);
-      else await s.idempotency.complete(claim.id, out);
-      send(res, out);
+      const out = await meterKeyCall(s, {
+        req,
+        res,
+        key,
+        plugin,
+        query,
+        surface: 'broker',
+        rateLimitWhat: 'broker calls for this API key',
+        ...(idemKey === undefined
+          ? {}
+          : {
+              idempotency: {
+                key: idemKey,
+                fingerprint: sha256Hex(
+                  canonicalJson({ product_id: body.product_id, query: body.query ?? {} }),
+                ),
+              },
+            }),
+      });
+      if (out.replayed) res.setHeader('Idempotent-Replayed', 'true');
+      send(res, out.response);
     }),
   );
 }
@@ -210,123 +173,4 @@ function unknownProductId(given: string, known: string[]): HttpError {
     correction_hints: near.map((id) => ({ parameter: 'product_id', suggestion: id })),
     valid_product_ids: known,
   });
-}
-
-/**
- * Reserve, run, then commit or release. Returns the response to send (also for refusals after
- * the reservation step, so that an idempotent retry replays them). `holdOf` attaches the hold to
- * the idempotency record; `alreadyCharged` serves an abandoned attempt's call without charging.
- */
-async function callCharged(
-  s: GatewayServices,
-  req: Request,
-  key: KeyRecord,
-  plugin: RegisteredPlugin,
-  query: object,
-  idempotencyId: string | undefined,
-  alreadyCharged = false,
-): Promise<StoredResponse> {
-  const requestId = String(req.id ?? '');
-  if (alreadyCharged) {
-    const payload = await s.executor.run(plugin, query, req);
-    const fresh = await s.keys.get(key.id);
-    return ok(s, plugin, payload, req, 0, fresh?.balanceMicro ?? key.balanceMicro);
-  }
-  const hold = await s.keys.reserve(key.id, plugin.priceMicroUsdc, plugin.brokerId, s.clock.now());
-  if (!hold) {
-    const current = (await s.keys.get(key.id)) ?? key;
-    return {
-      status: 402,
-      headers: { [CHARGED_HEADER]: '0', [BALANCE_HEADER]: String(current.balanceMicro) },
-      body: errorBody(
-        req,
-        'insufficient_credit',
-        `This call costs ${plugin.priceUsd} USD; the key has ${formatUsd(current.balanceMicro)} USD of credit left.`,
-        {
-          balance: { micro_usdc: current.balanceMicro, usd: formatUsd(current.balanceMicro) },
-          price: { micro_usdc: plugin.priceMicroUsdc, usd: plugin.priceUsd },
-          hint: 'Trial credit is granted once per key. Keep calling this endpoint by paying per call with x402, or through the marketplace listing.',
-          buy_more: {
-            x402: `${s.config.baseUrl}${PAID_PATH_PREFIX}/${plugin.tail}`,
-            marketplace: `${s.config.baseUrl}${marketplacePathPrefix(s.config.marketplace.segment)}/${plugin.tail}`,
-            preview: `${s.config.baseUrl}${previewPathOf(plugin)}`,
-          },
-        },
-      ),
-    };
-  }
-  if (idempotencyId) await s.idempotency.attachHold(idempotencyId, hold.id);
-  let payload;
-  try {
-    payload = await s.executor.run(plugin, query, req);
-  } catch (err) {
-    const mapped = toHttpError(plugin, err);
-    const status = mapped instanceof HttpError ? mapped.status : 500;
-    const after = await s.keys.release(key.id, hold, status, requestId, s.clock.now());
-    req.log?.info(
-      { key_id: key.id, broker_id: plugin.brokerId, status },
-      'broker call failed; hold released',
-    );
-    if (!(mapped instanceof HttpError)) {
-      req.log?.error({ err }, 'handler failed');
-      return {
-        status: 500,
-        headers: {
-          [CHARGED_HEADER]: '0',
-          ...(after ? { [BALANCE_HEADER]: String(after.balanceMicro) } : {}),
-        },
-        body: errorBody(req, 'internal_error', 'The endpoint failed to answer; nothing was charged.', {
-          hint: 'Retry later; quote the request_id if you report it.',
-        }),
-      };
-    }
-    return {
-      status: mapped.status,
-      headers: {
-        ...mapped.headers,
-        [CHARGED_HEADER]: '0',
-        ...(after ? { [BALANCE_HEADER]: String(after.balanceMicro) } : {}),
-      },
-      body: errorBody(req, mapped.code, mapped.message, mapped.extra),
-    };
-  }
-  let committed;
-  try {
-    committed = await s.keys.commit(key.id, hold, 200, requestId, s.clock.now());
-  } catch (err) {
-    if (!(err instanceof HoldClosedError)) throw err;
-    // The gateway is stopping and already gave this hold back: answer without data, unpaid.
-    return {
-      status: 503,
-      headers: { [CHARGED_HEADER]: '0', 'Retry-After': '1' },
-      body: errorBody(req, 'shutting_down', 'The gateway is restarting; this call was not charged.', {
-        hint: 'Retry in a moment.',
-      }),
-    };
-  }
-  const after = committed ?? (await s.keys.get(key.id));
-  s.metrics.debit(plugin.endpointId, hold.amount);
-  return ok(s, plugin, payload, req, plugin.priceMicroUsdc, after?.balanceMicro ?? 0);
-}
-
-function ok(
-  s: GatewayServices,
-  plugin: RegisteredPlugin,
-  payload: object,
-  req: Request,
-  charged: number,
-  balance: number,
-): StoredResponse {
-  return {
-    status: 200,
-    headers: { [CHARGED_HEADER]: String(charged), [BALANCE_HEADER]: String(balance) },
-    body: s.executor.envelope(plugin, payload as never, 'broker', req, {
-      credit: {
-        charged_micro_usdc: charged,
-        charged_usd: formatUsd(charged),
-        balance_micro_usdc: balance,
-        balance_usd: formatUsd(balance),
-      },
-    }),
-  };
 }

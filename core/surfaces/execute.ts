@@ -16,7 +16,7 @@ import type { RegisteredPlugin } from '../plugins/registry';
 import { HttpError, invalidQueryError } from '../http/errors';
 import type { Clock } from '../util/clock';
 
-export type SurfaceName = 'preview' | 'x402' | 'marketplace' | 'broker';
+export type SurfaceName = 'preview' | 'x402' | 'marketplace' | 'broker' | 'mcp';
 
 export const INTERFACE_VERSION = 'v1';
 

@@ -7,7 +7,7 @@
  * `_gateway.payment` and the settlement headers. The concurrency cap holds its slot until the
  * checkout ends, also when the client went away.
  */
-import type { Router } from 'express';
+import type { Request, Router } from 'express';
 import type { PaymentOutcome } from '../http/metrics';
 import type { GatewayServices } from '../http/services';
 import { parseClientAddress } from '../http/client-address';
@@ -29,12 +29,26 @@ import { soldPluginFor, tailOf } from './lookup';
 
 export const DEFAULT_FACILITATOR_TIMEOUT_MS = 30_000;
 
-/** Mounts the paid surface; returns its checkout (undefined when payments are not configured). */
+/** What the paid surface shares with the other surfaces that take x402 payments (MCP). */
+export interface PaidSurface {
+  /** Undefined when payments are not configured. */
+  checkout: X402Checkout | undefined;
+  /** Requests carrying a payment per client per minute (PAID_PAYMENTS_PER_MINUTE), on every surface. */
+  paymentRate: TokenBuckets;
+}
+
+/** The client a payment rate counts: its address, or its /64 for IPv6 (one subscriber's network). */
+export function paymentRateSubject(req: Request): string {
+  const client = parseClientAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+  return client.prefix64 ?? client.address;
+}
+
+/** Mounts the paid surface; returns its checkout and its per-client payment rate. */
 export async function mountPaidSurface(
   router: Router,
   s: GatewayServices,
   cap: ConcurrencyCap,
-): Promise<X402Checkout | undefined> {
+): Promise<PaidSurface> {
   const terms = paymentTerms(s.config);
   for (const plugin of s.registry.sold()) {
     s.catalog.add('get', `${PAID_PATH_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'x402', { terms }));
@@ -70,8 +84,7 @@ export async function mountPaidSurface(
         throw paymentChallenge({ ...resource, ...(parsed.ok ? {} : { queryProblems: parsed.problems }) });
       }
       // An IPv6 client counts by its /64, where one subscriber can pick any address.
-      const client = parseClientAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-      const rate = paymentRate.take(client.prefix64 ?? client.address);
+      const rate = paymentRate.take(paymentRateSubject(req));
       if (!rate.allowed) {
         s.metrics.payment('refused');
         throw paymentRateLimited(s.config.limits.paidPaymentsPerMinute, rate.retryAfterSeconds);
@@ -127,10 +140,10 @@ export async function mountPaidSurface(
       res.json(s.executor.envelope(plugin, result.payload, 'x402', req, { payment: result.receipt }));
     }),
   );
-  return checkout;
+  return { checkout, paymentRate };
 }
 
-function paymentRateLimited(perMinute: number, retryAfterSeconds: number): HttpError {
+export function paymentRateLimited(perMinute: number, retryAfterSeconds: number): HttpError {
   return new HttpError(
     429,
     'rate_limited',
@@ -146,7 +159,7 @@ function paymentRateLimited(perMinute: number, retryAfterSeconds: number): HttpE
 }
 
 /** The metrics outcome of a paid call that did not end in data. */
-function paymentOutcomeOf(err: unknown, handlerFailed: boolean): PaymentOutcome {
+export function paymentOutcomeOf(err: unknown, handlerFailed: boolean): PaymentOutcome {
   if (handlerFailed) return 'not_settled_handler_failed';
   const code = err instanceof HttpError ? err.code : '';
   if (code === 'settlement_pending') return 'settle_unknown';

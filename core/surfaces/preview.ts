@@ -7,25 +7,32 @@ import type { GatewayServices } from '../http/services';
 import { soldPluginFor } from './lookup';
 import { dataOperationDoc } from '../discovery/operations';
 
-import { PREVIEW_PATH_PREFIX as PREVIEW_PREFIX } from '../discovery/paths';
+import { MCP_PATH, PREVIEW_PATH_PREFIX as PREVIEW_PREFIX } from '../discovery/paths';
+import type { RegisteredPlugin } from '../plugins/registry';
 
 const NOTICE =
   'Free preview for evaluation only: the same handler and JSON shape as production, without a service commitment. ' +
-  'For production use call the paid path (x402), the marketplace listing, or the key-metered broker.';
+  'For production use call the paid path (x402), the marketplace listing, the key-metered broker, or the MCP tools on /mcp.';
+
+/** The `_gateway` fields that mark an answer as a preview (on /preview/v1 and /preview/mcp alike). */
+export function previewGatewayExtras(s: GatewayServices, plugin: RegisteredPlugin): Record<string, unknown> {
+  return {
+    preview: true,
+    notice: NOTICE,
+    production: {
+      x402_url: `${s.config.baseUrl}/v1/${plugin.tail}`,
+      broker: { call: 'POST /broker/call', product_id: plugin.brokerId },
+      mcp: { url: `${s.config.baseUrl}${MCP_PATH}`, tool: plugin.endpointId },
+    },
+  };
+}
 
 export function mountPreviewSurface(router: Router, s: GatewayServices): void {
   // The preview's extra _gateway fields are constant per endpoint: built once.
   const extras = new Map<string, Record<string, unknown>>();
   for (const plugin of s.registry.sold()) {
     s.catalog.add('get', `${PREVIEW_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'preview'));
-    extras.set(plugin.endpointId, {
-      preview: true,
-      notice: NOTICE,
-      production: {
-        x402_url: `${s.config.baseUrl}/v1/${plugin.tail}`,
-        broker: { call: 'POST /broker/call', product_id: plugin.brokerId },
-      },
-    });
+    extras.set(plugin.endpointId, previewGatewayExtras(s, plugin));
   }
   router.get(`${PREVIEW_PREFIX}/*tail`, async (req, res) => {
     const plugin = soldPluginFor(s.registry, req, PREVIEW_PREFIX);

@@ -817,13 +817,21 @@ function errorModelProblems(c: Case, res: Answer): string[] {
     if (textOnly) {
       if (!/^text\/plain/.test(res.contentType)) problems.push(`${where}: text-only 401 expected`);
     } else {
-      let parsed: { error?: unknown } | undefined;
+      let parsed: { error?: unknown; jsonrpc?: unknown } | undefined;
       try {
         parsed = JSON.parse(res.body);
       } catch {
         problems.push(`${where}: error body is not JSON: ${res.body.slice(0, 120)}`);
       }
-      if (parsed && (typeof parsed.error !== 'string' || !/^[a-z0-9_]+$/.test(parsed.error)))
+      // The MCP transport's own refusals (405, 406, 415, a malformed JSON-RPC message) are
+      // JSON-RPC errors, the shape MCP clients read: a numeric code and a message.
+      const rpc = parsed?.error as { code?: unknown; message?: unknown } | undefined;
+      const jsonRpcError =
+        /^\/(preview\/)?mcp(\?|$)/i.test(c.path) &&
+        parsed?.jsonrpc === '2.0' &&
+        typeof rpc?.code === 'number' &&
+        typeof rpc.message === 'string';
+      if (parsed && !jsonRpcError && (typeof parsed.error !== 'string' || !/^[a-z0-9_]+$/.test(parsed.error)))
         problems.push(`${where}: no stable error code`);
     }
   }

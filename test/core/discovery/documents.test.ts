@@ -41,7 +41,7 @@ describe('discovery documents', () => {
     });
   });
 
-  it('llms.txt is a plain-text quick start with the four ways in, every endpoint with its price, and the machine documents', async () => {
+  it('llms.txt is a plain-text quick start with the five ways in, every endpoint with its price, and the machine documents', async () => {
     const res = await gw.get('/llms.txt');
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^text\/plain/);

@@ -1,0 +1,157 @@
+/**
+ * A key-metered MCP tool call (POST /mcp, tools/call, X-API-Key) against the same call through
+ * POST /broker/call, on the same endpoint, the same keys and the same gateway process, rounds
+ * interleaved. Each MCP request is what an SDK client sends after initialize (one JSON-RPC
+ * message, Accept: application/json + text/event-stream, Mcp-Protocol-Version). At the end every
+ * MCP tool call must have been answered with data (gateway_mcp_tool_calls_total has no outcome but
+ * "ok"; a tool error is an HTTP 200 too), and the keys' balances must equal the trial credit minus
+ * the price of every debit the gateway counted. (autocannon abandons the requests in flight when a
+ * timed round ends; the gateway still answers and charges them, so its own counts are the truth.)
+ *   node dist/bench/mcp.js [seconds] [rounds]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { startServer, summarize, table, type LoadResult } from './lib/harness';
+
+const KEYS = 10;
+const TRIAL = 100_000_000; // 100,000 holiday calls per key
+const PRICE = 1000; // local-holiday
+const BROKER_BODY = JSON.stringify({ product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } });
+const MCP_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'local-holiday', arguments: { year: 2026 } },
+});
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+};
+
+async function createKeys(url: string): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < KEYS; i++) {
+    const res = await fetch(`${url}/keys/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"owner_label":"bench ${i}"}`,
+    });
+    keys.push(((await res.json()) as { api_key: string }).api_key);
+  }
+  return keys;
+}
+
+/** autocannon requests that rotate over the keys (one key per request, round robin). */
+function rotating(
+  keys: string[],
+  p: string,
+  body: string,
+  headers: Record<string, string>,
+): autocannon.Request[] {
+  let i = 0;
+  return [
+    {
+      method: 'POST',
+      path: p,
+      body,
+      setupRequest: (req) => ({
+        ...req,
+        headers: { ...req.headers, ...headers, 'x-api-key': keys[i++ % keys.length] },
+      }),
+    },
+  ];
+}
+
+async function balances(url: string, keys: string[]): Promise<number> {
+  let sum = 0;
+  for (const k of keys) {
+    const res = await fetch(`${url}/keys/status`, { headers: { 'x-api-key': k } });
+    sum += ((await res.json()) as { balance: { micro_usdc: number } }).balance.micro_usdc;
+  }
+  return sum;
+}
+
+async function main(): Promise<void> {
+  const seconds = Number(process.argv[2] ?? 10);
+  const rounds = Number(process.argv[3] ?? 3);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-bench-mcp-'));
+  const gateway = await startServer('gateway.js', {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    DATA_DIR: dataDir,
+    TRIAL_CREDIT_MICRO_USDC: String(TRIAL),
+    TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: String(KEYS * TRIAL),
+    BROKER_LIMIT_PER_MINUTE: '100000',
+    KEY_CREATE_LIMIT_PER_HOUR: '1000',
+  });
+  try {
+    const keys = await createKeys(gateway.url);
+    const broker = rotating(keys, '/broker/call', BROKER_BODY, { 'content-type': 'application/json' });
+    const mcp = rotating(keys, '/mcp', MCP_BODY, MCP_HEADERS);
+
+    // One call each, checked by hand: the same data, charged the same.
+    const sample = await fetch(`${gateway.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'x-api-key': keys[0] },
+      body: MCP_BODY,
+    });
+    const answer = (await sample.json()) as {
+      result?: { isError?: boolean; structuredContent?: { count?: number; _gateway?: { credit?: unknown } } };
+    };
+    if (sample.status !== 200 || answer.result?.isError || answer.result?.structuredContent?.count !== 18) {
+      throw new Error(`unexpected MCP answer: ${sample.status} ${JSON.stringify(answer).slice(0, 300)}`);
+    }
+    const run = async (label: string, requests: autocannon.Request[], duration = seconds) =>
+      summarize(label, await autocannon({ url: gateway.url, connections: 50, duration, requests }));
+    await run('warm-up broker', broker, 3);
+    await run('warm-up mcp', mcp, 3);
+    const rows: LoadResult[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      // Alternate which goes first, so that a drift in the machine's load hits both.
+      const order = round % 2 ? ['broker', 'mcp'] : ['mcp', 'broker'];
+      for (const which of order) {
+        rows.push(
+          await run(
+            `${which === 'broker' ? 'POST /broker/call' : 'MCP tools/call'} #${round}`,
+            which === 'broker' ? broker : mcp,
+          ),
+        );
+      }
+    }
+    await new Promise((r) => setTimeout(r, 1000)); // the abandoned requests finish
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    const debits = Number(
+      /^gateway_broker_debits_total\{endpoint="local-holiday"\} (\d+)$/m.exec(metrics)?.[1],
+    );
+    const outcomes = [
+      ...metrics.matchAll(
+        /^gateway_mcp_tool_calls_total\{surface="mcp",tool="local-holiday",outcome="([^"]+)"\} (\d+)$/gm,
+      ),
+    ];
+    const notOk = outcomes.filter(([, outcome]) => outcome !== 'ok');
+    const expected = KEYS * TRIAL - PRICE * debits;
+    const actual = await balances(gateway.url, keys);
+    const avg = (prefix: string) => {
+      const xs = rows.filter((x) => x.label.startsWith(prefix));
+      return xs.reduce((s, x) => s + x.requestsPerSec, 0) / xs.length;
+    };
+    console.log(table(rows));
+    console.log(
+      `\nMCP tools/call / broker throughput ratio: ${(avg('MCP') / avg('POST')).toFixed(2)} ` +
+        `(mean of ${rounds} rounds of ${seconds} s, 50 connections, ${KEYS} keys, local-holiday)`,
+    );
+    console.log(
+      `MCP tool calls: ${outcomes.map(([, o, n]) => `${n} ${o}`).join(', ')}; debits counted: ${debits}; ` +
+        `balance: expected ${expected} micro-USDC, actual ${actual}: ${expected === actual ? 'EXACT' : 'MISMATCH'}`,
+    );
+    if (expected !== actual || notOk.length > 0) process.exitCode = 1;
+  } finally {
+    await gateway.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+void main();

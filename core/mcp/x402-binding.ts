@@ -1,0 +1,183 @@
+/**
+ * x402 over MCP, tool-result binding (x402 MCP transport, v2): an unpaid call answers a tool
+ * result with `isError: true` whose structured content (and first text block) is the x402 v2
+ * PaymentRequired of the tool: the same payTo, asset, network and price as the HTTP 402, the
+ * resource naming the tool (`mcp://tool/<name>`). The client repeats the call with its
+ * PaymentPayload in `params._meta["x402/payment"]`; the payment then goes through the same
+ * checkout as the paid HTTP path (core/payments/checkout.ts: checks, the nonce claimed in the same
+ * payment ledger, /verify, the tool, /settle), so one payment buys one call on MCP and HTTP alike.
+ * The data comes back with the SettlementResponse in `result._meta["x402/payment-response"]`; a
+ * failed settlement answers only the payment error, never the data.
+ */
+import type { Request } from 'express';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { previewPathOf } from '../discovery/operations';
+import { PaymentChallenge, paymentChallenge } from '../payments/challenge';
+import { requestFingerprint } from '../payments/checkout';
+import { MCP_PAYMENT_META, paymentFromObject } from '../payments/payment-header';
+import { PaymentRefusal } from '../payments/refusals';
+import { paymentTerms, type PaymentTerms } from '../payments/requirements';
+import { paymentsNotConfiguredError } from '../payments/runbook';
+import type { HandlerLogger } from '../plugins/contract';
+import type { RegisteredPlugin } from '../plugins/registry';
+import { HttpError, errorBody } from '../http/errors';
+import type { GatewayServices } from '../http/services';
+import { paymentOutcomeOf, paymentRateLimited, paymentRateSubject, type PaidSurface } from '../surfaces/paid';
+import { PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY, REDEMPTION_TICKET_META_KEY } from './meta-keys';
+import { toolError, toolErrorOf, toolResult } from './results';
+
+/** The x402 resource of a tool. */
+export function toolResourceUrl(plugin: RegisteredPlugin): string {
+  return `mcp://tool/${plugin.endpointId}`;
+}
+
+export class X402ToolBinding {
+  readonly terms: PaymentTerms;
+
+  constructor(
+    private readonly s: GatewayServices,
+    private readonly paid: PaidSurface,
+  ) {
+    this.terms = paymentTerms(s.config);
+  }
+
+  /** Whether this deployment takes x402 payments. */
+  get configured(): boolean {
+    return this.paid.checkout !== undefined;
+  }
+
+  private challenge(plugin: RegisteredPlugin, refusal?: PaymentRefusal): PaymentChallenge {
+    const url = toolResourceUrl(plugin);
+    return paymentChallenge({
+      terms: this.terms,
+      plugin,
+      resourcePath: url,
+      resourceUrl: url,
+      previewPath: previewPathOf(plugin),
+      ...(refusal ? { refusal } : {}),
+    });
+  }
+
+  /**
+   * The x402 v2 PaymentRequired of a challenge (the object of the HTTP PAYMENT-REQUIRED header),
+   * with the words of the HTTP 402 and, for a refused payment, why.
+   */
+  private requiredBody(
+    req: Request,
+    plugin: RegisteredPlugin,
+    ch: PaymentChallenge,
+  ): Record<string, unknown> {
+    const paymentError = ch.extra.payment_error;
+    return {
+      ...ch.paymentRequired,
+      message: ch.message.replace(
+        'repeat this request with the payment in the X-PAYMENT header (PAYMENT-SIGNATURE for x402 v2 clients).',
+        `repeat this tool call with the PaymentPayload in params._meta["${PAYMENT_META_KEY}"].`,
+      ),
+      ...(paymentError ? { payment_error: paymentError } : {}),
+      endpoint_id: plugin.endpointId,
+      price_micro_usdc: plugin.priceMicroUsdc,
+      price_usd: plugin.priceUsd,
+      request_id: String(req.id ?? ''),
+    };
+  }
+
+  /** The PaymentRequired fields of a tool whose call must be paid (none when payments are off). */
+  paymentRequiredFields(req: Request, plugin: RegisteredPlugin): Record<string, unknown> | undefined {
+    if (!this.configured) return undefined;
+    const { x402Version, resource, accepts } = this.requiredBody(req, plugin, this.challenge(plugin));
+    return { x402Version, resource, accepts };
+  }
+
+  /** The answer to a call without any credential: the payment request, or how to get in. */
+  unpaid(req: Request, plugin: RegisteredPlugin): CallToolResult {
+    if (!this.configured) {
+      const err = paymentsNotConfiguredError(this.s.config, plugin, previewPathOf(plugin));
+      return toolError(
+        errorBody(req, err.code, err.message, {
+          ...err.extra,
+          hint: 'This deployment takes no x402 payments yet: send an API key in the X-API-Key header of the MCP requests (POST /keys/create gives one with free trial credit), or use the free preview of the same tools on /preview/mcp.',
+        }),
+      );
+    }
+    this.s.metrics.payment('challenged');
+    return toolError(this.requiredBody(req, plugin, this.challenge(plugin)));
+  }
+
+  /** A call carrying a payment in `_meta`: the checkout, then the data with the settlement. */
+  async pay(
+    req: Request,
+    plugin: RegisteredPlugin,
+    query: object,
+    meta: Record<string, unknown>,
+  ): Promise<CallToolResult> {
+    const { checkout } = this.paid;
+    if (!checkout) return this.unpaid(req, plugin);
+    const log = (req.log as HandlerLogger | undefined) ?? this.s.logger;
+    const rate = this.paid.paymentRate.take(paymentRateSubject(req));
+    if (!rate.allowed) {
+      this.s.metrics.payment('refused');
+      return toolErrorOf(
+        paymentRateLimited(this.s.config.limits.paidPaymentsPerMinute, rate.retryAfterSeconds),
+        req,
+      );
+    }
+    const read = paymentFromObject(meta[PAYMENT_META_KEY], MCP_PAYMENT_META);
+    if (read.kind !== 'attempt') {
+      const refusal = read.kind === 'refused' ? read.refusal : new PaymentRefusal('malformed_payment');
+      log.info(
+        { x402: { outcome: 'refused', endpoint_id: plugin.endpointId, reason: refusal.code } },
+        'x402 payment refused',
+      );
+      this.s.metrics.payment('refused');
+      return toolError(this.requiredBody(req, plugin, this.challenge(plugin, refusal)));
+    }
+    const url = toolResourceUrl(plugin);
+    const ticket = meta[REDEMPTION_TICKET_META_KEY];
+    let handlerFailed = false;
+    let result;
+    try {
+      result = await checkout.process({
+        plugin,
+        attempt: read.attempt,
+        resourcePath: url,
+        resourceUrl: url,
+        previewPath: previewPathOf(plugin),
+        requestHash: requestFingerprint(url, query),
+        ...(typeof ticket === 'string' && ticket !== '' ? { redemptionTicket: ticket } : {}),
+        log,
+        run: () =>
+          this.s.executor.run(plugin, query, req).catch((err: unknown) => {
+            handlerFailed = true;
+            throw err;
+          }),
+      });
+    } catch (err) {
+      this.s.metrics.payment(paymentOutcomeOf(err, handlerFailed));
+      if (err instanceof PaymentChallenge) {
+        return toolError(
+          this.requiredBody(req, plugin, err),
+          err.settlement ? { [PAYMENT_RESPONSE_META_KEY]: err.settlement } : undefined,
+        );
+      }
+      if (err instanceof HttpError && err.code === 'settlement_pending') {
+        return toolError(
+          errorBody(req, err.code, err.message, {
+            ...err.extra,
+            hint: `Do not sign a new payment: repeat this same tool call (same arguments) with the same params._meta["${PAYMENT_META_KEY}"] and the redemption ticket in params._meta["${REDEMPTION_TICKET_META_KEY}"]; it is settled at most once.`,
+          }),
+        );
+      }
+      return toolErrorOf(err, req);
+    }
+    this.s.metrics.payment('settled');
+    return toolResult(
+      this.s.executor.envelope(plugin, result.payload, 'mcp', req, {
+        transport: 'mcp',
+        paid_by: 'x402',
+        payment: result.receipt,
+      }),
+      { [PAYMENT_RESPONSE_META_KEY]: result.settlement },
+    );
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * A call metered against an API key's credit, shared by every surface that takes keys (the broker
+ * `POST /broker/call` and the MCP tools on `/mcp`): the per-key rate limit, the optional
+ * idempotency record, then reserve → run → commit or release (core/keys/key-ledger.ts). The caller
+ * has already authenticated the key and validated the query (nothing is reserved for an invalid
+ * one). The answer is a StoredResponse (status, headers, body) so that an idempotent retry replays
+ * it whatever the surface does with it; refusals before the reservation (429, 409) are thrown.
+ */
+import type { Request, Response } from 'express';
+import { HttpError, errorBody } from '../http/errors';
+import type { GatewayServices } from '../http/services';
+import type { StoredResponse } from '../keys/idempotency';
+import { HoldClosedError, type KeyRecord } from '../keys/key-ledger';
+import type { RegisteredPlugin } from '../plugins/registry';
+import type { RateLimitRule } from '../ratelimit/rate-limiter';
+import { formatUsd } from '../util/money';
+import { marketplacePathPrefix, PAID_PATH_PREFIX } from '../discovery/paths';
+import { previewPathOf } from '../discovery/operations';
+import { toHttpError, type SurfaceName } from './execute';
+
+export const CHARGED_HEADER = 'X-Credit-Charged-Micro-USDC';
+export const BALANCE_HEADER = 'X-Credit-Balance-Micro-USDC';
+
+export interface KeyMeteredCall {
+  req: Request;
+  /** Receives the RateLimit-* headers of the per-key limit. */
+  res: Response;
+  key: KeyRecord;
+  plugin: RegisteredPlugin;
+  /** The validated query. */
+  query: object;
+  surface: SurfaceName;
+  /** `_gateway` fields of a successful answer besides `credit`. */
+  gatewayExtra?: Record<string, unknown>;
+  /**
+   * Makes retries safe: the same idempotency key with the same fingerprint within 24 hours
+   * replays the first response and is charged once. `scope` keeps one surface's keys apart from
+   * another's (the broker's have none).
+   */
+  idempotency?: { key: string; fingerprint: string; scope?: string };
+  /** What the per-key limit counts, for its 429 message (e.g. "broker calls for this API key"). */
+  rateLimitWhat: string;
+}
+
+export interface KeyMeteredResult {
+  response: StoredResponse;
+  /** The response of an earlier call with the same idempotency key, replayed (not charged again). */
+  replayed: boolean;
+}
+
+/** Calls per minute per API key, counted across every surface that takes keys. */
+export function perKeyRule(s: GatewayServices): RateLimitRule {
+  return { bucket: 'broker_key', limit: s.config.limits.brokerPerMinute, windowSeconds: 60 };
+}
+
+export async function meterKeyCall(s: GatewayServices, call: KeyMeteredCall): Promise<KeyMeteredResult> {
+  const { key } = call;
+  await s.rateLimiter.enforce(perKeyRule(s), key.id, call.res, call.rateLimitWhat);
+  if (!call.idempotency) return { response: await callCharged(s, call, undefined), replayed: false };
+
+  const { scope, fingerprint } = call.idempotency;
+  // A newline never occurs in a valid idempotency key, so scoped keys cannot meet unscoped ones.
+  const idemKey = scope ? `${scope}\n${call.idempotency.key}` : call.idempotency.key;
+  const claim = await s.idempotency.claim(key.id, idemKey, fingerprint, () => s.clock.now());
+  if (claim.kind === 'mismatch') {
+    throw new HttpError(
+      409,
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with a different request body.',
+      {
+        hint: 'Use a new Idempotency-Key for a different call; reuse a key only to retry the same call.',
+      },
+    );
+  }
+  if (claim.kind === 'in_progress') {
+    throw new HttpError(
+      409,
+      'idempotency_in_progress',
+      'A request with this Idempotency-Key is still being processed.',
+      { hint: 'Retry the same request in a moment.' },
+      { 'Retry-After': '1' },
+    );
+  }
+  if (claim.kind === 'replay') return { response: claim.response, replayed: true };
+  let out: StoredResponse;
+  try {
+    const alreadyCharged = claim.abandonedHoldId
+      ? await s.keys.settleAbandoned(key.id, claim.abandonedHoldId, s.clock.now())
+      : false;
+    out = await callCharged(s, call, alreadyCharged ? undefined : claim.id, alreadyCharged);
+  } catch (err) {
+    await s.idempotency.release(claim.id);
+    throw err;
+  }
+  // Failures that cost nothing and may pass on retry (5xx) are not replayed.
+  if (out.status >= 500) await s.idempotency.release(claim.id);
+  else await s.idempotency.complete(claim.id, out);
+  return { response: out, replayed: false };
+}
+
+/**
+ * Reserve, run, then commit or release. Returns the response to send (also for refusals after
+ * the reservation step, so that an idempotent retry replays them). `idempotencyId` attaches the
+ * hold to the idempotency record; `alreadyCharged` serves an abandoned attempt's call without
+ * charging.
+ */
+async function callCharged(
+  s: GatewayServices,
+  call: KeyMeteredCall,
+  idempotencyId: string | undefined,
+  alreadyCharged = false,
+): Promise<StoredResponse> {
+  const { req, key, plugin, query } = call;
+  const requestId = String(req.id ?? '');
+  if (alreadyCharged) {
+    const payload = await s.executor.run(plugin, query, req);
+    const fresh = await s.keys.get(key.id);
+    return ok(s, call, payload, 0, fresh?.balanceMicro ?? key.balanceMicro);
+  }
+  const hold = await s.keys.reserve(key.id, plugin.priceMicroUsdc, plugin.brokerId, s.clock.now());
+  if (!hold) {
+    const current = (await s.keys.get(key.id)) ?? key;
+    return {
+      status: 402,
+      headers: { [CHARGED_HEADER]: '0', [BALANCE_HEADER]: String(current.balanceMicro) },
+      body: errorBody(
+        req,
+        'insufficient_credit',
+        `This call costs ${plugin.priceUsd} USD; the key has ${formatUsd(current.balanceMicro)} USD of credit left.`,
+        {
+          balance: { micro_usdc: current.balanceMicro, usd: formatUsd(current.balanceMicro) },
+          price: { micro_usdc: plugin.priceMicroUsdc, usd: plugin.priceUsd },
+          hint: 'Trial credit is granted once per key. Keep calling this endpoint by paying per call with x402, or through the marketplace listing.',
+          buy_more: {
+            x402: `${s.config.baseUrl}${PAID_PATH_PREFIX}/${plugin.tail}`,
+            marketplace: `${s.config.baseUrl}${marketplacePathPrefix(s.config.marketplace.segment)}/${plugin.tail}`,
+            preview: `${s.config.baseUrl}${previewPathOf(plugin)}`,
+          },
+        },
+      ),
+    };
+  }
+  if (idempotencyId) await s.idempotency.attachHold(idempotencyId, hold.id);
+  let payload;
+  try {
+    payload = await s.executor.run(plugin, query, req);
+  } catch (err) {
+    const mapped = toHttpError(plugin, err);
+    const status = mapped instanceof HttpError ? mapped.status : 500;
+    const after = await s.keys.release(key.id, hold, status, requestId, s.clock.now());
+    req.log?.info(
+      { key_id: key.id, broker_id: plugin.brokerId, status },
+      `${call.surface} call failed; hold released`,
+    );
+    if (!(mapped instanceof HttpError)) {
+      req.log?.error({ err }, 'handler failed');
+      return {
+        status: 500,
+        headers: {
+          [CHARGED_HEADER]: '0',
+          ...(after ? { [BALANCE_HEADER]: String(after.balanceMicro) } : {}),
+        },
+        body: errorBody(req, 'internal_error', 'The endpoint failed to answer; nothing was charged.', {
+          hint: 'Retry later; quote the request_id if you report it.',
+        }),
+      };
+    }
+    return {
+      status: mapped.status,
+      headers: {
+        ...mapped.headers,
+        [CHARGED_HEADER]: '0',
+        ...(after ? { [BALANCE_HEADER]: String(after.balanceMicro) } : {}),
+      },
+      body: errorBody(req, mapped.code, mapped.message, mapped.extra),
+    };
+  }
+  let committed;
+  try {
+    committed = await s.keys.commit(key.id, hold, 200, requestId, s.clock.now());
+  } catch (err) {
+    if (!(err instanceof HoldClosedError)) throw err;
+    // The gateway is stopping and already gave this hold back: answer without data, unpaid.
+    return {
+      status: 503,
+      headers: { [CHARGED_HEADER]: '0', 'Retry-After': '1' },
+      body: errorBody(req, 'shutting_down', 'The gateway is restarting; this call was not charged.', {
+        hint: 'Retry in a moment.',
+      }),
+    };
+  }
+  const after = committed ?? (await s.keys.get(key.id));
+  s.metrics.debit(plugin.endpointId, hold.amount);
+  return ok(s, call, payload, plugin.priceMicroUsdc, after?.balanceMicro ?? 0);
+}
+
+function ok(
+  s: GatewayServices,
+  call: KeyMeteredCall,
+  payload: object,
+  charged: number,
+  balance: number,
+): StoredResponse {
+  return {
+    status: 200,
+    headers: { [CHARGED_HEADER]: String(charged), [BALANCE_HEADER]: String(balance) },
+    body: s.executor.envelope(call.plugin, payload as never, call.surface, call.req, {
+      ...call.gatewayExtra,
+      credit: {
+        charged_micro_usdc: charged,
+        charged_usd: formatUsd(charged),
+        balance_micro_usdc: balance,
+        balance_usd: formatUsd(balance),
+      },
+    }),
+  };
+}
