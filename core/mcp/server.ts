@@ -1,15 +1,14 @@
 /**
- * One MCP endpoint over Streamable HTTP, stateless: every HTTP request gets a fresh SDK `Server`
- * and `StreamableHTTPServerTransport` (no session id, JSON responses instead of an SSE stream), as
- * the SDK documents for stateless servers. What does not depend on the request is built once and
- * shared: the tool list, the server's JSON Schema validator (the SDK would otherwise build an Ajv
- * instance per server) and the instructions. `tools/call` validates the arguments with the
+ * One MCP endpoint over Streamable HTTP, stateless (no session id, JSON responses instead of an
+ * SSE stream): one SDK `Server`, built and connected once, receives every HTTP request's message
+ * through core/mcp/exchange-transport.ts, which keeps each exchange's request id apart. A handler
+ * finds its HTTP request by the server-side request id. Nothing is kept between requests but the
+ * tool list, the instructions and the server's JSON Schema validator. `tools/call` validates the arguments with the
  * plugin's DTO (a tool error with the 422's correction_hints, nothing charged), then hands the
  * call to the endpoint's binding (free preview, or key credit / x402).
  */
 import type { Request, Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -24,6 +23,7 @@ import { invalidQueryError } from '../http/errors';
 import type { GatewayServices } from '../http/services';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { closestMatches } from '../util/closest';
+import { checkExchange, ExchangeTransport, sendTransportError } from './exchange-transport';
 import { outcomeOf, toolErrorOf } from './results';
 import type { ToolCatalog } from './tools';
 
@@ -71,14 +71,38 @@ const BATCH_REFUSED = {
   id: null,
 };
 
+interface Exchange {
+  req: Request;
+  res: Response;
+}
+
 export class McpEndpoint {
-  private readonly validator = new AjvJsonSchemaValidator();
+  private readonly transport = new ExchangeTransport();
+  private readonly connected: Promise<void>;
+  /** The HTTP exchange of each request the server is handling, by server-side request id. */
+  private readonly exchanges = new Map<number, Exchange>();
 
   constructor(
     private readonly s: GatewayServices,
     private readonly tools: ToolCatalog,
     private readonly options: McpEndpointOptions,
-  ) {}
+  ) {
+    const server = new Server(
+      { name: mcpServerName(s), title: s.service.name, version: s.config.version },
+      {
+        capabilities: { tools: { listChanged: false } },
+        instructions: options.instructions,
+        jsonSchemaValidator: new AjvJsonSchemaValidator(),
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.tools.tools] }));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      const exchange = this.exchanges.get(extra.requestId as number);
+      if (!exchange) throw new McpError(ErrorCode.InternalError, 'The HTTP request of this call is gone.');
+      return this.callTool(exchange.req, exchange.res, request);
+    });
+    this.connected = server.connect(this.transport);
+  }
 
   /** Answers one HTTP POST carrying one JSON-RPC message (already parsed by express.json). */
   async handle(req: Request, res: Response): Promise<void> {
@@ -92,27 +116,26 @@ export class McpEndpoint {
     }
     const method = typeof body?.method === 'string' ? body.method : undefined;
     res.locals.endpointId = method && KNOWN_METHODS.has(method) ? `mcp:${method}` : 'mcp:other';
+    const checked = checkExchange(req, body);
+    if (!checked.ok) return sendTransportError(res, checked);
 
-    const server = new Server(
-      { name: mcpServerName(this.s), title: this.s.service.name, version: this.s.config.version },
-      {
-        capabilities: { tools: { listChanged: false } },
-        instructions: this.options.instructions,
-        jsonSchemaValidator: this.validator,
-      },
-    );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.tools.tools] }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => this.callTool(req, res, request));
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    res.once('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await this.connected;
+    const extra = { requestInfo: { headers: req.headers } };
+    if (!checked.expectsAnswer) {
+      this.transport.deliver(checked.message, extra);
+      res.status(202).end();
+      return;
+    }
+    let id = 0;
+    try {
+      const answer = await this.transport.exchange(checked.message, extra, (n) => {
+        id = n;
+        this.exchanges.set(n, { req, res });
+      });
+      res.json(answer);
+    } finally {
+      this.exchanges.delete(id);
+    }
   }
 
   private async callTool(req: Request, res: Response, request: CallToolRequest): Promise<CallToolResult> {
