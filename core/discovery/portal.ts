@@ -103,7 +103,7 @@ function endpointSection(s: GatewayServices, e: EndpointDescription): string[] {
     '',
     '| | |',
     '|---|---|',
-    `| Price | ${e.price_usd} USD (${e.price_micro_usdc} micro-USDC) per call |`,
+    `| Price | ${e.price_usdc} USD (${e.price_micro_usdc} micro-USDC) per call |`,
     `| Source | ${mdEscape(e.source)}${e.source_url ? ` (<${e.source_url}>)` : ''} |`,
     `| Freshness | ${mdEscape(e.freshness)} |`,
     `| Broker id | \`${e.broker_id}\` |`,

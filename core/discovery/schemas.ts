@@ -4,7 +4,11 @@
  */
 const str = { type: 'string' };
 const int = { type: 'integer' };
-const money = { type: 'object', required: ['micro_usdc', 'usd'], properties: { micro_usdc: int, usd: str } };
+const money = {
+  type: 'object',
+  required: ['micro_usdc', 'usdc'],
+  properties: { micro_usdc: int, usdc: str },
+};
 const channelStatus = {
   type: 'object',
   required: ['status', 'data'],
@@ -91,7 +95,7 @@ const endpoint = {
     'method',
     'tail',
     'price_micro_usdc',
-    'price_usd',
+    'price_usdc',
     'lifecycle',
     'source',
     'freshness',
@@ -107,7 +111,7 @@ const endpoint = {
     method: { const: 'GET' },
     tail: str,
     price_micro_usdc: int,
-    price_usd: str,
+    price_usdc: str,
     lifecycle: { const: 'paid_open' },
     source: str,
     source_url: str,
@@ -142,8 +146,8 @@ const product = {
         { type: 'null' },
         {
           type: 'object',
-          required: ['min_micro_usdc', 'max_micro_usdc', 'min_usd', 'max_usd'],
-          properties: { min_micro_usdc: int, max_micro_usdc: int, min_usd: str, max_usd: str },
+          required: ['min_micro_usdc', 'max_micro_usdc', 'min_usdc', 'max_usdc'],
+          properties: { min_micro_usdc: int, max_micro_usdc: int, min_usdc: str, max_usdc: str },
         },
       ],
     },
@@ -277,11 +281,11 @@ export const GATEWAY_SCHEMAS: Record<string, unknown> = {
         type: 'array',
         items: {
           type: 'object',
-          required: ['broker_id', 'price_micro_usdc', 'price_usd', 'status', 'at'],
+          required: ['broker_id', 'price_micro_usdc', 'price_usdc', 'status', 'at'],
           properties: {
             broker_id: str,
             price_micro_usdc: int,
-            price_usd: str,
+            price_usdc: str,
             status: int,
             at: { type: 'string', format: 'date-time' },
             request_id: str,

@@ -81,7 +81,7 @@ export function wellKnownX402(s: GatewayServices): Record<string, unknown> {
       payTo: terms.payTo,
       scheme: terms.scheme,
       amount_micro_usdc: String(p.priceMicroUsdc),
-      price_usd: p.priceUsd,
+      price_usdc: p.priceUsd,
       preview_url: `${base}${previewPathOf(p)}`,
       description: p.manifest.summary,
       mimeType: PAID_MIME_TYPE,

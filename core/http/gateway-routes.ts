@@ -33,8 +33,8 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
           ? {
               min_micro_usdc: Math.min(...prices),
               max_micro_usdc: Math.max(...prices),
-              min_usd: formatUsd(Math.min(...prices)),
-              max_usd: formatUsd(Math.max(...prices)),
+              min_usdc: formatUsd(Math.min(...prices)),
+              max_usdc: formatUsd(Math.max(...prices)),
             }
           : null,
       urls: {

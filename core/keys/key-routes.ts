@@ -60,8 +60,8 @@ export function entitlementsOf(s: GatewayServices) {
   return s.registry.products.map((p) => ({ product_id: p.id, status: 'active', basis: 'trial_credit' }));
 }
 
-function usd(micro: number) {
-  return { micro_usdc: micro, usd: formatUsd(micro) };
+function money(micro: number) {
+  return { micro_usdc: micro, usdc: formatUsd(micro) };
 }
 
 export function mountKeyRoutes(router: Router, s: GatewayServices): void {
@@ -180,7 +180,7 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
         prefix: key.prefix,
         owner_label: key.ownerLabel,
         created_at: key.createdAt.toISOString(),
-        trial_credit: usd(key.trialGrantedMicro),
+        trial_credit: money(key.trialGrantedMicro),
         entitlements: entitlementsOf(s),
         notice:
           'Store this key now: it is shown once and only its hash is kept. Send it in the X-API-Key header.',
@@ -237,15 +237,15 @@ function statusView(s: GatewayServices, key: KeyStatus) {
     prefix: key.prefix,
     owner_label: key.ownerLabel,
     created_at: key.createdAt.toISOString(),
-    balance: usd(key.balanceMicro),
-    reserved_in_flight: usd(reserved),
-    trial_credit: usd(key.trialGrantedMicro),
-    spent: { ...usd(key.spentMicro), calls: key.calls },
+    balance: money(key.balanceMicro),
+    reserved_in_flight: money(reserved),
+    trial_credit: money(key.trialGrantedMicro),
+    spent: { ...money(key.spentMicro), calls: key.calls },
     entitlements: entitlementsOf(s),
     recent_usage: key.recent.map((u) => ({
       broker_id: u.brokerId,
       price_micro_usdc: u.priceMicro,
-      price_usd: formatUsd(u.priceMicro),
+      price_usdc: formatUsd(u.priceMicro),
       status: u.status,
       at: u.at.toISOString(),
       request_id: u.requestId,

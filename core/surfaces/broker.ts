@@ -243,8 +243,8 @@ async function callCharged(
         'insufficient_credit',
         `This call costs ${plugin.priceUsd} USD; the key has ${formatUsd(current.balanceMicro)} USD of credit left.`,
         {
-          balance: { micro_usdc: current.balanceMicro, usd: formatUsd(current.balanceMicro) },
-          price: { micro_usdc: plugin.priceMicroUsdc, usd: plugin.priceUsd },
+          balance: { micro_usdc: current.balanceMicro, usdc: formatUsd(current.balanceMicro) },
+          price: { micro_usdc: plugin.priceMicroUsdc, usdc: plugin.priceUsd },
           hint: 'Trial credit is granted once per key. Keep calling this endpoint by paying per call with x402, or through the marketplace listing.',
           buy_more: {
             x402: `${s.config.baseUrl}${PAID_PATH_PREFIX}/${plugin.tail}`,
@@ -323,9 +323,9 @@ function ok(
     body: s.executor.envelope(plugin, payload as never, 'broker', req, {
       credit: {
         charged_micro_usdc: charged,
-        charged_usd: formatUsd(charged),
+        charged_usdc: formatUsd(charged),
         balance_micro_usdc: balance,
-        balance_usd: formatUsd(balance),
+        balance_usdc: formatUsd(balance),
       },
     }),
   };

@@ -29,7 +29,7 @@ export interface GatewayBlock {
   interface_version: string;
   request_id: string;
   price_micro_usdc: number;
-  price_usd: string;
+  price_usdc: string;
   [extra: string]: unknown;
 }
 
@@ -85,7 +85,7 @@ export class EndpointExecutor {
       interface_version: INTERFACE_VERSION,
       request_id: String(req.id ?? ''),
       price_micro_usdc: plugin.priceMicroUsdc,
-      price_usd: plugin.priceUsd,
+      price_usdc: plugin.priceUsd,
       ...extra,
     };
     return { ...payload, _notice: plugin.product.notice, _gateway: gateway };

@@ -27,7 +27,7 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
     expect(b).to.include({ owner_label: 'agent smith' });
     expect(b.key_id).to.match(/^key_/);
     expect(Date.parse(b.created_at)).to.be.a('number');
-    expect(b.trial_credit).to.deep.equal({ micro_usdc: 5000, usd: '0.005' });
+    expect(b.trial_credit).to.deep.equal({ micro_usdc: 5000, usdc: '0.005' });
     expect(b.entitlements.map((e: { product_id: string }) => e.product_id)).to.deep.equal([
       'jp-local-pack',
       'jp-data-enrich',
@@ -108,8 +108,8 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
       owner_label: 'status',
       created_at: body.created_at,
     });
-    expect(res.body.balance).to.deep.equal({ micro_usdc: 4000, usd: '0.004' });
-    expect(res.body.spent).to.deep.equal({ micro_usdc: 1000, usd: '0.001', calls: 1 });
+    expect(res.body.balance).to.deep.equal({ micro_usdc: 4000, usdc: '0.004' });
+    expect(res.body.spent).to.deep.equal({ micro_usdc: 1000, usdc: '0.001', calls: 1 });
     expect(res.body.entitlements).to.have.length(3);
     expect(res.body.recent_usage).to.have.length(1);
     expect(res.body.recent_usage[0]).to.include({
@@ -309,7 +309,7 @@ describe('key creation against trial-credit farming (issue 15)', () => {
       time.set('2026-11-24T00:00:00Z');
       const nextDay = await create(gw, '192.0.2.5');
       expect(nextDay.status).to.equal(201);
-      expect(nextDay.body.trial_credit).to.deep.equal({ micro_usdc: 1000, usd: '0.001' });
+      expect(nextDay.body.trial_credit).to.deep.equal({ micro_usdc: 1000, usdc: '0.001' });
     } finally {
       await gw.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -139,8 +139,8 @@ describe('broker: POST /broker/call', () => {
     const res = await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key });
     expect(res.status).to.equal(402);
     expect(res.body.error).to.equal('insufficient_credit');
-    expect(res.body.balance).to.deep.equal({ micro_usdc: 0, usd: '0' });
-    expect(res.body.price).to.deep.equal({ micro_usdc: 1000, usd: '0.001' });
+    expect(res.body.balance).to.deep.equal({ micro_usdc: 0, usdc: '0' });
+    expect(res.body.price).to.deep.equal({ micro_usdc: 1000, usdc: '0.001' });
     expect(res.body.buy_more.x402).to.equal('http://gateway.test/v1/local/holiday/jp');
     expect(res.body.buy_more.marketplace).to.equal(
       'http://gateway.test/marketplace/partner/v1/local/holiday/jp',
