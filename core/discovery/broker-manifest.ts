@@ -38,7 +38,7 @@ export function buildBrokerManifest(s: GatewayServices) {
         query: "object of the endpoint's query parameters",
       },
       returns:
-        "the endpoint's JSON with a _gateway block; headers X-Credit-Charged-Micro-USDC and X-Credit-Balance-Micro-USDC",
+        "the endpoint's JSON with a _gateway block; headers X-Credit-Charged-Micro-USDC and X-Credit-Balance-Micro-USDC (on an idempotent replay the charge is 0 and X-Credit-Original-Charge-Micro-USDC names the original one)",
       limit: `${s.config.limits.brokerPerMinute} calls per minute per key`,
     },
     status: {

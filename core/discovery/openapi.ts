@@ -99,12 +99,21 @@ export const COMMON_SCHEMAS: Record<string, unknown> = {
       },
       credit: {
         type: 'object',
-        description: 'On the broker surface: what this call was charged and the balance left.',
+        description:
+          'On the broker surface: what this response charged (0 on an idempotent replay) and the balance left; on a replay, original_charge is what the original call charged.',
         properties: {
           charged_micro_usdc: { type: 'integer' },
           charged_usdc: { type: 'string' },
           balance_micro_usdc: { type: 'integer' },
           balance_usdc: { type: 'string' },
+          original_charge: {
+            type: 'object',
+            properties: {
+              charged_micro_usdc: { type: 'integer' },
+              charged_usdc: { type: 'string' },
+              request_id: { type: 'string' },
+            },
+          },
         },
       },
     },

@@ -9,6 +9,28 @@ const money = {
   required: ['micro_usdc', 'usdc'],
   properties: { micro_usdc: int, usdc: str },
 };
+
+/** What a key's credit entitles it to, per product. */
+const ENTITLEMENTS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['product_id', 'status', 'basis'],
+    properties: {
+      product_id: { type: 'string' },
+      status: {
+        enum: ['active', 'insufficient_credit', 'unavailable'],
+        description:
+          "active while the key's balance pays for at least the product's cheapest endpoint; insufficient_credit once it does not; unavailable when the product sells no endpoint here.",
+      },
+      basis: { const: 'trial_credit' },
+      min_price_micro_usdc: {
+        type: 'integer',
+        description: "The product's cheapest endpoint, in USDC base units.",
+      },
+    },
+  },
+};
 const channelStatus = {
   type: 'object',
   required: ['status', 'data'],
@@ -241,14 +263,7 @@ export const GATEWAY_SCHEMAS: Record<string, unknown> = {
       owner_label: str,
       created_at: { type: 'string', format: 'date-time' },
       trial_credit: money,
-      entitlements: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['product_id', 'status'],
-          properties: { product_id: str, status: str, basis: str },
-        },
-      },
+      entitlements: ENTITLEMENTS,
       notice: str,
       next: { type: 'object' },
     },
@@ -276,7 +291,14 @@ export const GATEWAY_SCHEMAS: Record<string, unknown> = {
       reserved_in_flight: money,
       trial_credit: money,
       spent: { allOf: [money, { type: 'object', required: ['calls'], properties: { calls: int } }] },
-      entitlements: { type: 'array' },
+      entitlements: ENTITLEMENTS,
+      buy_more: {
+        type: 'object',
+        description:
+          'When some entitlement is not active: the ways to buy more configured on this deployment (x402, marketplace); empty when none is.',
+        properties: { x402: str, marketplace: str },
+      },
+      hint: str,
       recent_usage: {
         type: 'array',
         items: {

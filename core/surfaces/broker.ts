@@ -19,8 +19,14 @@ import type { RegisteredPlugin } from '../plugins/registry';
 import { canonicalJson, sha256Hex } from '../util/canonical-json';
 import { closestMatches } from '../util/closest';
 import { formatUsd } from '../util/money';
-import { marketplacePathPrefix, PAID_PATH_PREFIX } from '../discovery/paths';
-import { previewPathOf } from '../discovery/operations';
+import {
+  BALANCE_HEADER,
+  CHARGED_HEADER,
+  ORIGINAL_CHARGE_HEADER,
+  REPLAYED_HEADER,
+} from '../http/response-headers';
+import { purchaseWays } from '../keys/buy-more';
+import type { QueryProblem } from '../plugins/query-spec';
 import { toHttpError } from './execute';
 
 export class BrokerCallBody {
@@ -36,13 +42,41 @@ export class BrokerCallBody {
   query?: Record<string, unknown>;
 }
 
-const brokerBody = new BodySpec(BrokerCallBody, 400);
-export const CHARGED_HEADER = 'X-Credit-Charged-Micro-USDC';
-export const BALANCE_HEADER = 'X-Credit-Balance-Micro-USDC';
+/** The plugin whose first example the broker shows when the body names no sold endpoint. */
+const DEFAULT_EXAMPLE_BROKER_ID = 'jp-local-pack-v1-holiday';
+
+/** A valid broker body for a plugin: its id and its first example query, as JSON values. */
+export function brokerBodyExample(plugin: RegisteredPlugin | undefined): Record<string, unknown> {
+  if (!plugin) return { product_id: DEFAULT_EXAMPLE_BROKER_ID, query: { year: 2026 } };
+  return { product_id: plugin.brokerId, query: plugin.manifest.examples[0]?.query ?? {} };
+}
+
+/**
+ * The `query` field's problems say what the field holds: an object of the endpoint's query
+ * parameters, shown with the endpoint's own first example (or the holiday endpoint's, when the
+ * body names no sold endpoint).
+ */
+const brokerBody = new BodySpec(BrokerCallBody, { example: brokerBodyExample(undefined) });
+
+function queryFieldProblem(problem: QueryProblem, example: Record<string, unknown>): QueryProblem {
+  if (problem.parameter !== 'query') return problem;
+  const query = JSON.stringify(example.query);
+  return {
+    ...problem,
+    problem:
+      problem.code === 'not_an_object'
+        ? "query must be a JSON object of the endpoint's query parameters"
+        : problem.problem,
+    accepted: `a JSON object of the endpoint's query parameters (names as on its GET path, values as JSON numbers, booleans or text), e.g. ${query}`,
+    example: query,
+    hint: `Send the parameters as an object, e.g. ${JSON.stringify(example)}.`,
+  };
+}
 
 export function mountBrokerSurface(router: Router, s: GatewayServices, cap: ConcurrencyCap): void {
   const rule = { bucket: 'broker_key', limit: s.config.limits.brokerPerMinute, windowSeconds: 60 };
   const ids = () => s.registry.sold().map((p) => p.brokerId);
+  const defaultExample = () => s.registry.soldByBrokerId(DEFAULT_EXAMPLE_BROKER_ID) ?? s.registry.sold()[0];
 
   mount(
     router,
@@ -86,14 +120,34 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
       },
       responses: {
         '200': jsonResponse(
-          'The endpoint payload with `_gateway` (surface broker); headers carry the charge and remaining balance.',
+          'The endpoint payload with `_gateway` (surface broker); headers carry the charge and remaining balance. A replay for a repeated Idempotency-Key charges nothing: X-Credit-Charged-Micro-USDC is 0 and X-Credit-Original-Charge-Micro-USDC (and `_gateway.credit.original_charge`) names what the original call charged.',
           {
             type: 'object',
             required: ['_gateway'],
           },
+          {
+            headers: {
+              [CHARGED_HEADER]: {
+                description: 'What this response charged, in USDC base units (0 on a replay).',
+                schema: { type: 'integer' },
+              },
+              [BALANCE_HEADER]: {
+                description: "The key's balance now, in USDC base units.",
+                schema: { type: 'integer' },
+              },
+              [ORIGINAL_CHARGE_HEADER]: {
+                description: 'On a replay only: what the original call charged, in USDC base units.',
+                schema: { type: 'integer' },
+              },
+              [REPLAYED_HEADER]: {
+                description: '`true` on a replay for a repeated Idempotency-Key.',
+                schema: { const: 'true' },
+              },
+            },
+          },
         ),
         '400': jsonResponse(
-          'Malformed body: not JSON, wrong types (code `invalid_body` / `invalid_json`).',
+          "Malformed body: not JSON, a field of the wrong type, a `query` that is not an object of parameters (code `invalid_body` / `invalid_json`, with correction_hints showing the body expected, built from the endpoint's first example).",
           ERROR_REF,
         ),
         '401': jsonResponse(
@@ -101,7 +155,7 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
           ERROR_REF,
         ),
         '402': jsonResponse(
-          'Not enough credit (code `insufficient_credit`): balance, price, and where to buy more.',
+          'Not enough credit (code `insufficient_credit`): balance, price, and the ways to buy more that this deployment has configured (`buy_more`: x402 when payments are configured, marketplace when a marketplace secret is).',
           ERROR_REF,
         ),
         '404': jsonResponse(
@@ -119,12 +173,17 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
     s.jsonBody,
     cap.work(async (req, res) => {
       const key = res.locals.key as KeyRecord;
-      const body = brokerBody.parse(req);
+      const named = (raw: Record<string, unknown>) =>
+        typeof raw.product_id === 'string' ? s.registry.soldByBrokerId(raw.product_id) : undefined;
+      const body = brokerBody.parse(req, (problem, raw) =>
+        queryFieldProblem(problem, brokerBodyExample(named(raw) ?? defaultExample())),
+      );
       const plugin = s.registry.soldByBrokerId(body.product_id);
       if (!plugin) throw unknownProductId(body.product_id, ids());
       res.locals.surface = 'broker';
       res.locals.endpointId = plugin.endpointId;
-      const query = s.executor.parse(plugin, body.query ?? {});
+      // The parameters came as members of the JSON `query` object: hints show them that way.
+      const query = s.executor.parse(plugin, body.query ?? {}, { jsonHints: true, field: 'query' });
 
       const idemKey = req.headers['idempotency-key'];
       if (idemKey !== undefined && (typeof idemKey !== 'string' || !IdempotencyStore.isValidKey(idemKey))) {
@@ -165,8 +224,8 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
         );
       }
       if (claim.kind === 'replay') {
-        res.setHeader('Idempotent-Replayed', 'true');
-        return send(res, claim.response);
+        const current = await s.keys.get(key.id);
+        return send(res, replayOf(claim.response, current?.balanceMicro));
       }
       let out: StoredResponse;
       try {
@@ -192,6 +251,54 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
       send(res, out);
     }),
   );
+}
+
+/**
+ * A stored response answered again for a repeated Idempotency-Key: it charges nothing, so
+ * X-Credit-Charged-Micro-USDC and `_gateway.credit` say 0; what the original call charged is in
+ * X-Credit-Original-Charge-Micro-USDC and `_gateway.credit.original_charge`; the balance is the
+ * key's balance now.
+ */
+export function replayOf(stored: StoredResponse, balanceNow: number | undefined): StoredResponse {
+  const original = Number(stored.headers[CHARGED_HEADER] ?? '0');
+  const balance = balanceNow ?? Number(stored.headers[BALANCE_HEADER] ?? '0');
+  const headers = {
+    ...stored.headers,
+    [CHARGED_HEADER]: '0',
+    [ORIGINAL_CHARGE_HEADER]: String(original),
+    [BALANCE_HEADER]: String(balance),
+    [REPLAYED_HEADER]: 'true',
+  };
+  const body = stored.body as { _gateway?: Record<string, unknown> } | null;
+  if (!body || typeof body !== 'object' || !body._gateway || typeof body._gateway !== 'object')
+    return { ...stored, headers };
+  return {
+    ...stored,
+    headers,
+    body: {
+      ...body,
+      _gateway: {
+        ...body._gateway,
+        credit: {
+          ...creditBlock(0, balance),
+          original_charge: {
+            charged_micro_usdc: original,
+            charged_usdc: formatUsd(original),
+            request_id: body._gateway.request_id,
+          },
+        },
+      },
+    },
+  };
+}
+
+function creditBlock(charged: number, balance: number) {
+  return {
+    charged_micro_usdc: charged,
+    charged_usdc: formatUsd(charged),
+    balance_micro_usdc: balance,
+    balance_usdc: formatUsd(balance),
+  };
 }
 
 function send(res: Response, out: StoredResponse): void {
@@ -241,16 +348,12 @@ async function callCharged(
       body: errorBody(
         req,
         'insufficient_credit',
-        `This call costs ${plugin.priceUsd} USD; the key has ${formatUsd(current.balanceMicro)} USD of credit left.`,
+        `This call costs ${plugin.priceUsd} USDC; the key has ${formatUsd(current.balanceMicro)} USDC of credit left.`,
         {
           balance: { micro_usdc: current.balanceMicro, usdc: formatUsd(current.balanceMicro) },
           price: { micro_usdc: plugin.priceMicroUsdc, usdc: plugin.priceUsd },
-          hint: 'Trial credit is granted once per key. Keep calling this endpoint by paying per call with x402, or through the marketplace listing.',
-          buy_more: {
-            x402: `${s.config.baseUrl}${PAID_PATH_PREFIX}/${plugin.tail}`,
-            marketplace: `${s.config.baseUrl}${marketplacePathPrefix(s.config.marketplace.segment)}/${plugin.tail}`,
-            preview: `${s.config.baseUrl}${previewPathOf(plugin)}`,
-          },
+          // Only the ways to buy that this deployment has configured.
+          ...purchaseWays(s, plugin),
         },
       ),
     };
@@ -321,12 +424,7 @@ function ok(
     status: 200,
     headers: { [CHARGED_HEADER]: String(charged), [BALANCE_HEADER]: String(balance) },
     body: s.executor.envelope(plugin, payload as never, 'broker', req, {
-      credit: {
-        charged_micro_usdc: charged,
-        charged_usdc: formatUsd(charged),
-        balance_micro_usdc: balance,
-        balance_usdc: formatUsd(balance),
-      },
+      credit: creditBlock(charged, balance),
     }),
   };
 }

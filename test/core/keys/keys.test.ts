@@ -58,9 +58,9 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
     ['null', { owner_label: null }, 'missing_required'],
   ];
   for (const [what, body, code] of badLabels) {
-    it(`refuses an owner_label that is ${what} with 422 and correction_hints`, async () => {
+    it(`refuses an owner_label that is ${what} with 400 invalid_body and correction_hints`, async () => {
       const res = await gw.post('/keys/create', body);
-      expect(res.status).to.equal(422);
+      expect(res.status).to.equal(400);
       expect(res.body.error).to.equal('invalid_body');
       expect(res.body.correction_hints[0]).to.include({ parameter: 'owner_label', code });
       expect(res.body.correction_hints[0].hint).to.be.a('string');
@@ -74,7 +74,8 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
 
   it('refuses unknown fields, non-JSON and oversized bodies with stable codes', async () => {
     const extra = await gw.post('/keys/create', { owner_label: 'a', admin: true });
-    expect(extra.status).to.equal(422);
+    expect(extra.status).to.equal(400);
+    expect(extra.body.error).to.equal('invalid_body');
     expect(extra.body.correction_hints[0]).to.include({ parameter: 'admin', code: 'unknown_parameter' });
     const broken = await gw.post('/keys/create', '{"owner_label": ');
     expect(broken.status).to.equal(400);
@@ -82,6 +83,7 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
     const notObject = await gw.post('/keys/create', '["a"]');
     expect(notObject.status).to.equal(400);
     expect(notObject.body.error).to.equal('invalid_body');
+    expect(notObject.body.hint).to.equal('Send a JSON object, e.g. {"owner_label":"my agent"}.');
     const huge = await gw.post('/keys/create', { owner_label: 'x', pad: 'y'.repeat(40_000) });
     expect(huge.status).to.equal(413);
     expect(huge.body.error).to.equal('body_too_large');
