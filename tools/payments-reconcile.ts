@@ -22,7 +22,7 @@ export interface UnresolvedPayment {
   chain_id: number;
   asset: string;
   amount_micro_usdc: string;
-  amount_usd: string;
+  amount_usdc: string;
   endpoint_id: string;
   resource: string;
   state: string;
@@ -49,7 +49,7 @@ export function describeUnresolved(e: PaymentEntry, now: Date): UnresolvedPaymen
     chain_id: e.chainId,
     asset: e.asset,
     amount_micro_usdc: e.amountMicroUsdc,
-    amount_usd: formatUsd(BigInt(e.amountMicroUsdc)),
+    amount_usdc: formatUsd(BigInt(e.amountMicroUsdc)),
     endpoint_id: e.endpointId,
     resource: e.resource,
     state: e.state,
@@ -79,7 +79,7 @@ function asText(list: UnresolvedPayment[]): string {
   for (const p of list) {
     lines.push(
       '',
-      `- ${p.amount_usd} USD from ${p.payer} for ${p.resource} (${p.endpoint_id})`,
+      `- ${p.amount_usdc} USD from ${p.payer} for ${p.resource} (${p.endpoint_id})`,
       `  nonce ${p.nonce}; state ${p.state}; transaction ${p.transaction ?? 'unknown'}; attempts ${p.attempts}`,
       `  first seen ${p.first_seen}; last change ${p.last_change}; valid until ${p.authorization_valid_until}`,
       `  reason: ${p.reason ?? 'none recorded'}`,

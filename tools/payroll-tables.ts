@@ -48,7 +48,7 @@ export function payrollTablesReport(): Report {
     income_tax: withholding.tables.map((t) => t.provenance),
     health_insurance: [rates.provenance.health],
     child_support: [rates.provenance.child_support],
-    employees_pension: [rates.provenance.pension],
+    pension: [rates.provenance.pension],
     employment_insurance: [rates.provenance.employment_insurance],
     health_grades: [grades.provenance],
     pension_grades: [grades.provenance],

@@ -40,7 +40,7 @@ export function buildBrokerManifest(s: GatewayServices) {
         query: "object of the endpoint's query parameters",
       },
       returns:
-        "the endpoint's JSON with a _gateway block; headers X-Credit-Charged-Micro-USDC and X-Credit-Balance-Micro-USDC",
+        "the endpoint's JSON with a _gateway block; headers X-Credit-Charged-Micro-USDC and X-Credit-Balance-Micro-USDC (on an idempotent replay the charge is 0 and X-Credit-Original-Charge-Micro-USDC names the original one)",
       limit: `${s.config.limits.brokerPerMinute} calls per minute per key`,
     },
     status: {
@@ -49,7 +49,7 @@ export function buildBrokerManifest(s: GatewayServices) {
       headers: { 'X-API-Key': 'required' },
       returns: 'balance, entitlements, recent usage',
     },
-    trial_credit: { micro_usdc: credit, usd: formatUsd(credit), granted: 'once per key' },
+    trial_credit: { micro_usdc: credit, usdc: formatUsd(credit), granted: 'once per key' },
     when_credit_runs_out: 'HTTP 402 insufficient_credit with the x402 and marketplace URLs of the endpoint',
     products: s.registry.products.map((p) => ({
       product_id: p.id,
@@ -64,7 +64,7 @@ export function buildBrokerManifest(s: GatewayServices) {
         endpoint_id: d.endpoint_id,
         summary: d.summary,
         tail: d.tail,
-        price: { micro_usdc: d.price_micro_usdc, usd: d.price_usd },
+        price: { micro_usdc: d.price_micro_usdc, usdc: d.price_usdc },
         parameters: d.parameters,
         example: { product_id: d.broker_id, query: d.examples[0]?.query ?? {} },
         preview_url: d.urls.preview,

@@ -86,3 +86,68 @@ export function dataSummary(plugins: readonly RegisteredPlugin[], now: Date): st
   const searched = sizes.size > 0 ? ` Searches run over ${[...sizes].join(', ')}.` : '';
   return `Same data on every channel: ${parts.join('; ')}.${searched} Coverage per endpoint (size of each snapshot, months covered) is in /product-status.json.`;
 }
+
+/** A sales channel (or part of one) this deployment has switched off, and why. */
+export interface ChannelOff {
+  channel: string;
+  status: ChannelStatus | 'off';
+  /** Why, naming the setting. */
+  reason: string;
+  /** What a buyer meets meanwhile. */
+  effect: string;
+  /** How to switch it on (empty for a planned channel). */
+  to_open: string;
+}
+
+/** Every channel the configuration leaves off, for the start-up log (and the operator). */
+export function channelsOff(config: GatewayConfig): ChannelOff[] {
+  const status = channelStatuses(config);
+  const off: ChannelOff[] = [];
+  if (status.x402 !== 'open') {
+    const unset = [!config.x402.payTo && 'X402_PAY_TO', !config.x402.facilitatorUrl && 'X402_FACILITATOR_URL']
+      .filter(Boolean)
+      .join(' and ');
+    off.push({
+      channel: 'x402',
+      status: status.x402,
+      reason: `${unset} ${unset.includes(' and ') ? 'are' : 'is'} unset`,
+      effect:
+        'unpaid /v1/ requests still get the 402 challenge; a payment is answered 503 payments_not_configured with the operator runbook, and insufficient_credit offers no x402',
+      to_open: 'set X402_PAY_TO and X402_FACILITATOR_URL (docs/payments.md)',
+    });
+  }
+  if (status.marketplace !== 'open') {
+    off.push({
+      channel: 'marketplace',
+      status: status.marketplace,
+      reason: 'MARKETPLACE_SECRETS is unset',
+      effect:
+        'marketplace paths answer 503 marketplace_proxy_not_configured, and insufficient_credit offers no marketplace',
+      to_open: 'set MARKETPLACE_SECRETS to the shared secret(s) the marketplace injects (docs/payments.md)',
+    });
+  }
+  if (config.trialCreditMicroUsdc === 0 || config.trialCreditDailyBudgetMicroUsdc === 0) {
+    off.push({
+      channel: 'broker_trial_credit',
+      status: 'off',
+      reason:
+        config.trialCreditMicroUsdc === 0
+          ? 'TRIAL_CREDIT_MICRO_USDC is 0'
+          : 'TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC is 0',
+      effect:
+        config.trialCreditMicroUsdc === 0
+          ? 'new API keys get no trial credit: the broker answers them insufficient_credit'
+          : 'POST /keys/create answers 429 trial_budget_exhausted: no new keys',
+      to_open:
+        'set TRIAL_CREDIT_MICRO_USDC and TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC above 0 (docs/configuration.md)',
+    });
+  }
+  off.push({
+    channel: 'card_fiat',
+    status: status.card_fiat,
+    reason: 'card/fiat checkout is a planned channel that is not wired (service spec, section 1)',
+    effect: 'no endpoint exists; /products lists the channel as planned',
+    to_open: '',
+  });
+  return off;
+}

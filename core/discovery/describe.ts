@@ -34,7 +34,7 @@ export interface EndpointDescription {
   method: 'GET';
   tail: string;
   price_micro_usdc: number;
-  price_usd: string;
+  price_usdc: string;
   lifecycle: string;
   source: string;
   source_url?: string;
@@ -83,7 +83,7 @@ export function describeEndpoint(p: RegisteredPlugin, config: GatewayConfig): En
     method: 'GET',
     tail: p.tail,
     price_micro_usdc: p.priceMicroUsdc,
-    price_usd: p.priceUsd,
+    price_usdc: p.priceUsd,
     lifecycle: m.lifecycle,
     source: m.source.name,
     ...(m.source.url ? { source_url: m.source.url } : {}),

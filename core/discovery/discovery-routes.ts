@@ -6,6 +6,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Router } from 'express';
 import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
+import { documentOnce } from '../http/discovery-document';
 import { HttpError } from '../http/errors';
 import type { GatewayServices } from '../http/services';
 import { buildBrokerManifest } from './broker-manifest';
@@ -25,7 +26,7 @@ const text = (description: string, type: string) => ({
   content: { [type]: { schema: { type: 'string' } } },
 });
 
-/** Builds a document on first use (after every route has been mounted) and keeps it. */
+/** Builds a value on first use (after every route has been mounted) and keeps it. */
 function once<T>(build: () => T): () => T {
   let value: T | undefined;
   return () => (value ??= build());
@@ -37,12 +38,20 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
-  const manifest = once(() => JSON.stringify(buildBrokerManifest(s)));
-  const mcpCard = once(() => JSON.stringify(buildMcpServerCard(s)));
-  const llms = once(() => buildLlmsTxt(s));
-  const markdown = once(() => buildPortalMarkdown(s));
-  const html = once(() => renderPortalHtml(s, markdown()));
-  const cacheable = 'public, max-age=300';
+  const manifest = documentOnce(
+    () => JSON.stringify(buildBrokerManifest(s)),
+    'application/json; charset=utf-8',
+  );
+  const llms = documentOnce(() => buildLlmsTxt(s), 'text/plain; charset=utf-8');
+  const markdownText = once(() => buildPortalMarkdown(s));
+  const markdown = documentOnce(markdownText, 'text/markdown; charset=utf-8');
+  const html = documentOnce(() => renderPortalHtml(s, markdownText()), 'text/html; charset=utf-8');
+  const css = documentOnce(() => PORTAL_CSS, 'text/css; charset=utf-8');
+  const script = documentOnce(() => PORTAL_SCRIPT, 'text/javascript; charset=utf-8');
+  const mcpCard = documentOnce(
+    () => JSON.stringify(buildMcpServerCard(s)),
+    'application/json; charset=utf-8',
+  );
 
   mount(
     router,
@@ -58,10 +67,7 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
         '200': jsonResponse('The broker manifest.', { $ref: '#/components/schemas/BrokerManifest' }),
       },
     },
-    (_req, res) => {
-      res.setHeader('Cache-Control', cacheable);
-      res.type('application/json').send(manifest());
-    },
+    (req, res) => manifest().send(req, res),
   );
 
   mount(
@@ -78,10 +84,7 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
         '200': jsonResponse('The server card.', { $ref: '#/components/schemas/McpServerCard' }),
       },
     },
-    (_req, res) => {
-      res.setHeader('Cache-Control', cacheable);
-      res.type('application/json').send(mcpCard());
-    },
+    (req, res) => mcpCard().send(req, res),
   );
 
   mount(
@@ -95,10 +98,7 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
       tags: ['discovery'],
       responses: { '200': text('The quick start.', 'text/plain') },
     },
-    (_req, res) => {
-      res.setHeader('Cache-Control', cacheable);
-      res.type('text/plain; charset=utf-8').send(llms());
-    },
+    (req, res) => llms().send(req, res),
   );
 
   mount(
@@ -112,10 +112,7 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
       tags: ['discovery'],
       responses: { '200': text('The portal.', 'text/markdown') },
     },
-    (_req, res) => {
-      res.setHeader('Cache-Control', cacheable);
-      res.type('text/markdown; charset=utf-8').send(markdown());
-    },
+    (req, res) => markdown().send(req, res),
   );
 
   mount(
@@ -129,10 +126,9 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
       tags: ['discovery'],
       responses: { '200': text('The portal page (works without JavaScript).', 'text/html') },
     },
-    (_req, res) => {
+    (req, res) => {
       res.setHeader('Content-Security-Policy', PORTAL_CSP);
-      res.setHeader('Cache-Control', cacheable);
-      res.type('text/html; charset=utf-8').send(html());
+      html().send(req, res);
     },
   );
 
@@ -147,10 +143,7 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
       tags: ['discovery'],
       responses: { '200': text('CSS.', 'text/css') },
     },
-    (_req, res) => {
-      res.setHeader('Cache-Control', cacheable);
-      res.type('text/css; charset=utf-8').send(PORTAL_CSS);
-    },
+    (req, res) => css().send(req, res),
   );
 
   mount(
@@ -164,10 +157,7 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
       tags: ['discovery'],
       responses: { '200': text('JavaScript.', 'text/javascript') },
     },
-    (_req, res) => {
-      res.setHeader('Cache-Control', cacheable);
-      res.type('text/javascript; charset=utf-8').send(PORTAL_SCRIPT);
-    },
+    (req, res) => script().send(req, res),
   );
 
   mount(

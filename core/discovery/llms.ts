@@ -70,7 +70,7 @@ export function buildLlmsTxt(s: GatewayServices): string {
     for (const e of sold.filter((x) => x.product_id === p.id)) {
       const params = e.parameters.map((q) => `${q.name}${q.required ? '*' : ''}`).join(', ');
       lines.push(
-        `- ${e.tail}  ${e.price_usd} USD  broker id ${e.broker_id}  MCP tool ${e.endpoint_id}  params: ${params || '(none)'}  -- ${e.summary}`,
+        `- ${e.tail}  ${e.price_usdc} USD  broker id ${e.broker_id}  MCP tool ${e.endpoint_id}  params: ${params || '(none)'}  -- ${e.summary}`,
       );
     }
     lines.push('');

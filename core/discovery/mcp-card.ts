@@ -51,7 +51,7 @@ export function mcpAuth(s: GatewayServices) {
       get_a_key: `POST ${base}/keys/create`,
       trial_credit: {
         micro_usdc: s.config.trialCreditMicroUsdc,
-        usd: formatUsd(s.config.trialCreditMicroUsdc),
+        usdc: formatUsd(s.config.trialCreditMicroUsdc),
       },
       metering:
         'Each tool call is charged its price from the key credit, as POST /broker/call (same credit, same per-key limit); nothing is charged for a failed or invalid call.',
@@ -102,7 +102,7 @@ export function buildMcpServerCard(s: GatewayServices): Record<string, unknown> 
     tools: s.registry.sold().map((p) => ({
       name: p.endpointId,
       title: p.manifest.summary,
-      price: { micro_usdc: p.priceMicroUsdc, usd: p.priceUsd },
+      price: { micro_usdc: p.priceMicroUsdc, usdc: p.priceUsd },
     })),
     client_config: JSON.parse(mcpClientConfig(s)) as unknown,
     documents: {

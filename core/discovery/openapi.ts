@@ -60,7 +60,7 @@ export const COMMON_SCHEMAS: Record<string, unknown> = {
       'interface_version',
       'request_id',
       'price_micro_usdc',
-      'price_usd',
+      'price_usdc',
     ],
     properties: {
       product_id: { type: 'string' },
@@ -71,7 +71,7 @@ export const COMMON_SCHEMAS: Record<string, unknown> = {
       interface_version: { const: INTERFACE_VERSION },
       request_id: { type: 'string' },
       price_micro_usdc: { type: 'integer' },
-      price_usd: { type: 'string' },
+      price_usdc: { type: 'string' },
       preview: { type: 'boolean', description: 'True on the free preview surface.' },
       transport: {
         const: 'mcp',
@@ -81,16 +81,6 @@ export const COMMON_SCHEMAS: Record<string, unknown> = {
         enum: ['api_key', 'x402'],
         description: 'On the MCP surface: whether the call was paid from API-key credit or with x402.',
       },
-      credit: {
-        type: 'object',
-        description: 'When paid from API-key credit (broker, MCP): the charge and the balance left.',
-        properties: {
-          charged_micro_usdc: { type: 'integer' },
-          charged_usd: { type: 'string' },
-          balance_micro_usdc: { type: 'integer' },
-          balance_usd: { type: 'string' },
-        },
-      },
       notice: { type: 'string' },
       payment: { $ref: '#/components/schemas/X402Payment' },
       marketplace: {
@@ -98,19 +88,60 @@ export const COMMON_SCHEMAS: Record<string, unknown> = {
         description: 'On the marketplace surface: the marketplace path segment.',
         properties: { segment: { type: 'string' } },
       },
+      production: {
+        type: 'object',
+        description: 'On the preview surface: where to call the same endpoint for production.',
+        properties: {
+          x402_url: { type: 'string' },
+          broker: {
+            type: 'object',
+            properties: {
+              call: { type: 'string' },
+              product_id: {
+                type: 'string',
+                description: 'The endpoint-level id to send to POST /broker/call.',
+              },
+            },
+          },
+          mcp: {
+            type: 'object',
+            description: 'The same endpoint as a tool of the paid MCP server.',
+            properties: { url: { type: 'string' }, tool: { type: 'string' } },
+          },
+        },
+      },
+      credit: {
+        type: 'object',
+        description:
+          'When paid from API-key credit (broker, MCP): what this response charged (0 on an idempotent replay) and the balance left; on a replay, original_charge is what the original call charged.',
+        properties: {
+          charged_micro_usdc: { type: 'integer' },
+          charged_usdc: { type: 'string' },
+          balance_micro_usdc: { type: 'integer' },
+          balance_usdc: { type: 'string' },
+          original_charge: {
+            type: 'object',
+            properties: {
+              charged_micro_usdc: { type: 'integer' },
+              charged_usdc: { type: 'string' },
+              request_id: { type: 'string' },
+            },
+          },
+        },
+      },
     },
   },
   X402Payment: {
     type: 'object',
     description: 'On the x402 surface: the settled payment that bought this response.',
-    required: ['payer', 'amount_micro_usdc', 'network', 'asset', 'pay_to', 'scheme', 'transaction'],
+    required: ['payer', 'amount_micro_usdc', 'network', 'asset', 'payTo', 'scheme', 'transaction'],
     properties: {
       payer: { type: 'string', description: 'Address that paid.' },
       amount_micro_usdc: { type: 'string', description: 'USDC base units (6 decimals).' },
-      amount_usd: { type: 'string' },
+      amount_usdc: { type: 'string' },
       network: { type: 'string', description: 'CAIP-2 network.' },
       asset: { type: 'string', description: 'Token contract.' },
-      pay_to: { type: 'string', description: 'Receiving address.' },
+      payTo: { type: 'string', description: 'Receiving address.' },
       scheme: { const: 'exact' },
       transaction: { type: ['string', 'null'], description: 'Settlement transaction hash.' },
       x402_version: { type: 'integer' },
@@ -169,7 +200,7 @@ export const COMMON_SCHEMAS: Record<string, unknown> = {
       },
       endpoint_id: { type: 'string' },
       price_micro_usdc: { type: 'integer' },
-      price_usd: { type: 'string' },
+      price_usdc: { type: 'string' },
       preview_url: { type: 'string' },
       payment_info: { type: 'string' },
       request_id: { type: 'string' },

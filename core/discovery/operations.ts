@@ -7,7 +7,7 @@ import type { OperationDoc } from '../http/api-catalog';
 import { ERROR_REF, INVALID_QUERY_REF, jsonResponse } from '../http/api-catalog';
 import type { SurfaceName } from '../surfaces/execute';
 import type { PaymentTerms } from '../payments/requirements';
-import { PREVIEW_PATH_PREFIX } from './paths';
+import { PAID_PATH_PREFIX, PREVIEW_PATH_PREFIX } from './paths';
 
 export function payloadSchemaName(plugin: RegisteredPlugin): string {
   return `Payload_${plugin.endpointId.replace(/-/g, '_')}`;
@@ -49,16 +49,18 @@ export function responseSchema(plugin: RegisteredPlugin): unknown {
 }
 
 const SURFACE_WORDS: Record<SurfaceName, string> = {
-  preview: 'Free preview (evaluation only, no credential).',
+  preview:
+    'Free preview (evaluation only, no credential). x-x402 gives the terms of the paid path of the same endpoint (surface x402).',
   x402: 'Paid per call with x402 (USDC); an unpaid request gets the 402 payment challenge.',
-  marketplace: 'Marketplace proxy; the marketplace injects the shared-secret header.',
+  marketplace:
+    'Marketplace proxy; the marketplace injects the shared-secret header. x-x402 gives the terms of the paid path of the same endpoint (surface x402); marketplace buyers pay the marketplace.',
   broker: 'Key-metered broker.',
   mcp: 'Model Context Protocol tool (API-key credit or x402).',
 };
 
-/** What a surface adds to the operation: payment terms (x402). */
+/** What the operation needs from the deployment: the payment terms (carried by every operation). */
 export interface SurfaceDocContext {
-  terms?: PaymentTerms;
+  terms: PaymentTerms;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -81,7 +83,16 @@ export function x402Terms(plugin: RegisteredPlugin, terms: PaymentTerms): Record
   };
 }
 
-function paidAdditions(plugin: RegisteredPlugin, terms: PaymentTerms) {
+/**
+ * `x-x402` as every data operation carries it (spec 2.3 lists it among the attributes of each
+ * operation): the payment terms, with the surface they apply to (`x402`) and its path (the x402
+ * `resource`), so that a preview or marketplace operation says what the paid path costs.
+ */
+export function x402Extension(plugin: RegisteredPlugin, terms: PaymentTerms): Record<string, unknown> {
+  return { ...x402Terms(plugin, terms), surface: 'x402', resource: `${PAID_PATH_PREFIX}/${plugin.tail}` };
+}
+
+function paidAdditions(terms: PaymentTerms) {
   const challengeHeaders = {
     'Accept-Payment': headerDoc('Always `x402`.', { const: 'x402' }),
     'X-Payment-Currency': headerDoc('Always `USDC`.', { const: 'USDC' }),
@@ -145,7 +156,7 @@ function paidAdditions(plugin: RegisteredPlugin, terms: PaymentTerms) {
       ),
     },
     settlementHeaders,
-    extensions: { 'x-x402': x402Terms(plugin, terms) },
+    extensions: {},
   };
 }
 
@@ -203,7 +214,7 @@ function mergeResponses(surface: unknown, own: unknown): JsonResponseDoc {
 export function dataOperationDoc(
   plugin: RegisteredPlugin,
   surface: SurfaceName,
-  context: SurfaceDocContext = {},
+  context: SurfaceDocContext,
 ): OperationDoc {
   const m = plugin.manifest;
   const description = [
@@ -225,10 +236,11 @@ export function dataOperationDoc(
     'x-endpoint-id': plugin.endpointId,
     'x-lifecycle': m.lifecycle,
     'x-preview-url': previewPathOf(plugin),
+    'x-x402': x402Extension(plugin, context.terms),
   };
   const surfaceAdditions =
-    surface === 'x402' && context.terms
-      ? paidAdditions(plugin, context.terms)
+    surface === 'x402'
+      ? paidAdditions(context.terms)
       : surface === 'marketplace'
         ? marketplaceAdditions()
         : undefined;

@@ -70,7 +70,13 @@ const ERRORS: Array<[string, string, string, string]> = [
     '400 / 413',
     '`invalid_body`, `invalid_json`, `body_too_large`',
     'POST routes',
-    'Send a JSON object (Content-Type: application/json) under 16 kB.',
+    'Send a JSON object (Content-Type: application/json) under 16 kB; `correction_hints` show the JSON expected.',
+  ],
+  [
+    '405',
+    '`method_not_allowed`',
+    'any path served with another method',
+    'Use a method the `Allow` header lists.',
   ],
   ['409', '`idempotency_key_reused`', '`/broker/call`', 'Use a new Idempotency-Key for a different call.'],
   [
@@ -112,7 +118,7 @@ function endpointSection(s: GatewayServices, e: EndpointDescription): string[] {
     '',
     '| | |',
     '|---|---|',
-    `| Price | ${e.price_usd} USD (${e.price_micro_usdc} micro-USDC) per call |`,
+    `| Price | ${e.price_usdc} USD (${e.price_micro_usdc} micro-USDC) per call |`,
     `| Source | ${mdEscape(e.source)}${e.source_url ? ` (<${e.source_url}>)` : ''} |`,
     `| Freshness | ${mdEscape(e.freshness)} |`,
     `| Broker id | \`${e.broker_id}\` |`,

@@ -4,7 +4,33 @@
  */
 const str = { type: 'string' };
 const int = { type: 'integer' };
-const money = { type: 'object', required: ['micro_usdc', 'usd'], properties: { micro_usdc: int, usd: str } };
+const money = {
+  type: 'object',
+  required: ['micro_usdc', 'usdc'],
+  properties: { micro_usdc: int, usdc: str },
+};
+
+/** What a key's credit entitles it to, per product. */
+const ENTITLEMENTS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['product_id', 'status', 'basis'],
+    properties: {
+      product_id: { type: 'string' },
+      status: {
+        enum: ['active', 'insufficient_credit', 'unavailable'],
+        description:
+          "active while the key's balance pays for at least the product's cheapest endpoint; insufficient_credit once it does not; unavailable when the product sells no endpoint here.",
+      },
+      basis: { const: 'trial_credit' },
+      min_price_micro_usdc: {
+        type: 'integer',
+        description: "The product's cheapest endpoint, in USDC base units.",
+      },
+    },
+  },
+};
 const channelStatus = {
   type: 'object',
   required: ['status', 'data'],
@@ -91,7 +117,7 @@ const endpoint = {
     'method',
     'tail',
     'price_micro_usdc',
-    'price_usd',
+    'price_usdc',
     'lifecycle',
     'source',
     'freshness',
@@ -107,7 +133,7 @@ const endpoint = {
     method: { const: 'GET' },
     tail: str,
     price_micro_usdc: int,
-    price_usd: str,
+    price_usdc: str,
     lifecycle: { const: 'paid_open' },
     source: str,
     source_url: str,
@@ -142,8 +168,8 @@ const product = {
         { type: 'null' },
         {
           type: 'object',
-          required: ['min_micro_usdc', 'max_micro_usdc', 'min_usd', 'max_usd'],
-          properties: { min_micro_usdc: int, max_micro_usdc: int, min_usd: str, max_usd: str },
+          required: ['min_micro_usdc', 'max_micro_usdc', 'min_usdc', 'max_usdc'],
+          properties: { min_micro_usdc: int, max_micro_usdc: int, min_usdc: str, max_usdc: str },
         },
       ],
     },
@@ -237,14 +263,7 @@ export const GATEWAY_SCHEMAS: Record<string, unknown> = {
       owner_label: str,
       created_at: { type: 'string', format: 'date-time' },
       trial_credit: money,
-      entitlements: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['product_id', 'status'],
-          properties: { product_id: str, status: str, basis: str },
-        },
-      },
+      entitlements: ENTITLEMENTS,
       notice: str,
       next: { type: 'object' },
     },
@@ -272,16 +291,23 @@ export const GATEWAY_SCHEMAS: Record<string, unknown> = {
       reserved_in_flight: money,
       trial_credit: money,
       spent: { allOf: [money, { type: 'object', required: ['calls'], properties: { calls: int } }] },
-      entitlements: { type: 'array' },
+      entitlements: ENTITLEMENTS,
+      buy_more: {
+        type: 'object',
+        description:
+          'When some entitlement is not active: the ways to buy more configured on this deployment (x402, marketplace); empty when none is.',
+        properties: { x402: str, marketplace: str },
+      },
+      hint: str,
       recent_usage: {
         type: 'array',
         items: {
           type: 'object',
-          required: ['broker_id', 'price_micro_usdc', 'price_usd', 'status', 'at'],
+          required: ['broker_id', 'price_micro_usdc', 'price_usdc', 'status', 'at'],
           properties: {
             broker_id: str,
             price_micro_usdc: int,
-            price_usd: str,
+            price_usdc: str,
             status: int,
             at: { type: 'string', format: 'date-time' },
             request_id: str,

@@ -10,6 +10,7 @@
  */
 import type { Router } from 'express';
 import { jsonResponse, mount } from '../http/api-catalog';
+import { DiscoveryDocument } from '../http/discovery-document';
 import type { GatewayServices } from '../http/services';
 import { PAYMENT_INFO_PATH } from '../payments/challenge';
 import { v1NameOf } from '../payments/networks';
@@ -20,7 +21,6 @@ import { previewPathOf } from './operations';
 import { PAID_PATH_PREFIX } from './paths';
 
 const OBJECT = { type: 'object' };
-const DISCOVERY_CACHE = 'public, max-age=300';
 
 export function paidPathOf(plugin: RegisteredPlugin): string {
   return `${PAID_PATH_PREFIX}/${plugin.tail}`;
@@ -81,7 +81,7 @@ export function wellKnownX402(s: GatewayServices): Record<string, unknown> {
       payTo: terms.payTo,
       scheme: terms.scheme,
       amount_micro_usdc: String(p.priceMicroUsdc),
-      price_usd: p.priceUsd,
+      price_usdc: p.priceUsd,
       preview_url: `${base}${previewPathOf(p)}`,
       description: p.manifest.summary,
       mimeType: PAID_MIME_TYPE,
@@ -123,8 +123,14 @@ export function supportedDocument(s: GatewayServices): Record<string, unknown> {
 
 export function mountPaymentDiscovery(router: Router, s: GatewayServices): void {
   // Built once: registry and configuration do not change while the process runs.
-  const wellKnown = JSON.stringify(wellKnownX402(s));
-  const supported = JSON.stringify(supportedDocument(s));
+  const wellKnown = new DiscoveryDocument(
+    JSON.stringify(wellKnownX402(s)),
+    'application/json; charset=utf-8',
+  );
+  const supported = new DiscoveryDocument(
+    JSON.stringify(supportedDocument(s)),
+    'application/json; charset=utf-8',
+  );
   mount(
     router,
     s.catalog,
@@ -138,10 +144,7 @@ export function mountPaymentDiscovery(router: Router, s: GatewayServices): void 
       tags: ['payments'],
       responses: { '200': jsonResponse('The payment discovery document.', OBJECT) },
     },
-    (_req, res) => {
-      res.setHeader('Cache-Control', DISCOVERY_CACHE);
-      res.type('application/json').send(wellKnown);
-    },
+    (req, res) => wellKnown.send(req, res),
   );
   mount(
     router,
@@ -156,9 +159,6 @@ export function mountPaymentDiscovery(router: Router, s: GatewayServices): void 
       tags: ['payments'],
       responses: { '200': jsonResponse('Supported kinds and resources.', OBJECT) },
     },
-    (_req, res) => {
-      res.setHeader('Cache-Control', DISCOVERY_CACHE);
-      res.type('application/json').send(supported);
-    },
+    (req, res) => supported.send(req, res),
   );
 }

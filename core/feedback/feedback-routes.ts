@@ -2,6 +2,7 @@
 import type { Router } from 'express';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
+import { DiscoveryDocument } from '../http/discovery-document';
 import { BodySpec, invalidBodyError } from '../http/json-body';
 import type { GatewayServices } from '../http/services';
 import { ref } from '../discovery/schemas';
@@ -60,7 +61,8 @@ export class FeedbackBody {
   message?: string;
 }
 
-const feedbackBody = new BodySpec(FeedbackBody);
+const FEEDBACK_EXAMPLE = { product_id: 'jp-local-pack', endpoint_id: 'local-holiday', rating: 5 };
+const feedbackBody = new BodySpec(FeedbackBody, { example: FEEDBACK_EXAMPLE });
 
 export const PRIVACY_BOUNDARY = {
   summary:
@@ -114,6 +116,7 @@ export function mountFeedbackRoutes(router: Router, s: GatewayServices): void {
     json_schema: feedbackBody.spec.objectSchema(),
     limits: { per_client_per_hour: rule.limit },
   };
+  const schemaDocument = new DiscoveryDocument(JSON.stringify(schemaBody), 'application/json; charset=utf-8');
 
   mount(
     router,
@@ -128,9 +131,7 @@ export function mountFeedbackRoutes(router: Router, s: GatewayServices): void {
         '200': jsonResponse('Fields, bounds, enums and the privacy boundary.', ref('FeedbackSchema')),
       },
     },
-    (_req, res) => {
-      res.json(schemaBody);
-    },
+    (req, res) => schemaDocument.send(req, res),
   );
 
   mount(
@@ -147,15 +148,14 @@ export function mountFeedbackRoutes(router: Router, s: GatewayServices): void {
         content: {
           'application/json': {
             schema: feedbackBody.spec.objectSchema(),
-            example: { product_id: 'jp-local-pack', endpoint_id: 'local-holiday', rating: 5 },
+            example: FEEDBACK_EXAMPLE,
           },
         },
       },
       responses: {
         '201': jsonResponse('Stored; the body carries the feedback id.', ref('FeedbackAccepted')),
-        '400': jsonResponse('The body is not a JSON object.', ERROR_REF),
-        '422': jsonResponse(
-          'A field is invalid or holds personal data (code `invalid_body`, with correction_hints naming the field).',
+        '400': jsonResponse(
+          'The body is not a JSON object (code `invalid_body` / `invalid_json`), or a field is invalid or holds personal data (code `invalid_body`, with correction_hints naming the field and showing the JSON expected).',
           ERROR_REF,
         ),
         '429': jsonResponse(

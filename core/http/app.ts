@@ -33,6 +33,7 @@ import { answerClientError, urlLengthLimit } from './client-errors';
 import { securityHeaders } from './security-headers';
 import { GatewayMetrics } from './metrics';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
+import { channelsOff, channelStatuses } from '../discovery/channels';
 import { openGatewayStore } from '../store/open-gateway-store';
 import { GATEWAY_STORE, type GatewayStore } from '../store/gateway-store';
 import { guardStore } from '../store/guard';
@@ -40,7 +41,8 @@ import { RetentionSweep } from '../store/retention';
 import { systemClock, type Clock } from '../util/clock';
 import { ApiCatalog } from './api-catalog';
 import { cors } from './cors';
-import { errorMiddleware, HttpError } from './errors';
+import { errorMiddleware } from './errors';
+import { methodNotAllowedOrNotFound } from './method-not-allowed';
 import { mountGatewayRoutes } from './gateway-routes';
 import { configuredSecrets, createLogger, redactorOf } from './logging';
 import { frontDoor } from './front-door';
@@ -196,14 +198,9 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   mountDiscoveryRoutes(router, services);
   mountPaymentDiscovery(router, services);
 
-  app.use((req, _res, next) => {
-    next(
-      new HttpError(404, 'not_found', `Nothing is served at ${req.method} ${req.path.slice(0, 200)}.`, {
-        hint: 'See /openapi.json for every operation, or /llms.txt for a quick start.',
-      }),
-    );
-  });
+  app.use(methodNotAllowedOrNotFound(services.catalog));
   app.use(errorMiddleware());
+  logChannels(logger, config);
 
   // Another process may stop mid-call at any time, and records expire: sweep every minute.
   const sweeper = setInterval(() => void sweep.run(clock.now()), SWEEP_INTERVAL_MS).unref();
@@ -263,4 +260,24 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
       return closing;
     },
   };
+}
+
+/**
+ * Says at start-up which sales channels take calls and names every one switched off, why (the
+ * setting) and how to switch it on: an operator reading the log knows what buyers meet.
+ */
+function logChannels(logger: Logger, config: GatewayConfig): void {
+  const off = channelsOff(config);
+  logger.info({ channels: channelStatuses(config) }, `sales channels: ${describeStatuses(config)}`);
+  for (const c of off) {
+    const line = `channel ${c.channel} is ${c.status}: ${c.reason}; ${c.effect}${c.to_open ? `. To open it: ${c.to_open}` : ''}`;
+    if (c.status === 'planned') logger.info({ channel: c.channel, status: c.status, reason: c.reason }, line);
+    else logger.warn({ channel: c.channel, status: c.status, reason: c.reason, to_open: c.to_open }, line);
+  }
+}
+
+function describeStatuses(config: GatewayConfig): string {
+  return Object.entries(channelStatuses(config))
+    .map(([name, status]) => `${name} ${status}`)
+    .join(', ');
 }

@@ -11,10 +11,12 @@
  * and its preflight is answered without the allow headers, so the browser does not send the call.
  */
 import type { RequestHandler } from 'express';
+import { CREDIT_RESPONSE_HEADERS } from './response-headers';
 
 /**
  * Request headers a browser may send: the payment headers (and Access-Control-Expose-Headers,
- * which @x402/fetch sets on its paid retry), and the broker's key for browser buyers of the broker.
+ * which @x402/fetch sets on its paid retry), and the broker's key and Idempotency-Key for browser
+ * buyers of the broker.
  */
 export const CORS_ALLOWED_HEADERS = [
   'Content-Type',
@@ -23,10 +25,13 @@ export const CORS_ALLOWED_HEADERS = [
   'Access-Control-Expose-Headers',
   'X-Request-Id',
   'X-API-Key',
+  'Idempotency-Key',
   'Payment-Redemption-Ticket',
 ];
 
+/** Response headers a browser may read: payment (x402), credit (broker), request id, retry. */
 export const CORS_EXPOSED_HEADERS = [
+  ...CREDIT_RESPONSE_HEADERS,
   'PAYMENT-REQUIRED',
   'PAYMENT-RESPONSE',
   'X-PAYMENT-RESPONSE',

@@ -1,6 +1,7 @@
 /** Gateway endpoints: health, the product catalog, release status and openapi.json. */
 import type { Router } from 'express';
 import { ERROR_REF, jsonResponse, mount } from './api-catalog';
+import { documentOnce, sendDiscoveryJson } from './discovery-document';
 import { HttpError } from './errors';
 import type { GatewayServices } from './services';
 import { channelViews, dataSummary, endpointCoverage } from '../discovery/channels';
@@ -33,8 +34,8 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
           ? {
               min_micro_usdc: Math.min(...prices),
               max_micro_usdc: Math.max(...prices),
-              min_usd: formatUsd(Math.min(...prices)),
-              max_usd: formatUsd(Math.max(...prices)),
+              min_usdc: formatUsd(Math.min(...prices)),
+              max_usdc: formatUsd(Math.max(...prices)),
             }
           : null,
       urls: {
@@ -92,9 +93,7 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
       tags: ['gateway'],
       responses: { '200': jsonResponse('The sales catalog.', ref('ProductList')) },
     },
-    (_req, res) => {
-      res.json(productsBody());
-    },
+    (req, res) => sendDiscoveryJson(req, res, productsBody()),
   );
 
   mount(
@@ -127,7 +126,7 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
           },
         );
       }
-      res.json({
+      sendDiscoveryJson(req, res, {
         ...productView(product),
         endpoints: s.registry
           .soldOfProduct(product.id)
@@ -166,12 +165,11 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
       tags: ['gateway'],
       responses: { '200': jsonResponse('Release and product status.', ref('ProductStatus')) },
     },
-    (_req, res) => {
-      res.json(statusBody());
-    },
+    (req, res) => sendDiscoveryJson(req, res, statusBody()),
   );
 
-  let openapiText: string | undefined;
+  // Built on first use, after every route module has recorded its operations.
+  const openapi = documentOnce(() => JSON.stringify(buildOpenApi(s)), 'application/json; charset=utf-8');
   mount(
     router,
     s.catalog,
@@ -188,10 +186,6 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
         }),
       },
     },
-    (_req, res) => {
-      // Built on first use, after every route module has recorded its operations.
-      openapiText ??= JSON.stringify(buildOpenApi(s));
-      res.type('application/json').send(openapiText);
-    },
+    (req, res) => openapi().send(req, res),
   );
 }

@@ -1,53 +1,68 @@
 /**
  * JSON request bodies, validated with a DTO through the same machinery as queries (strict
- * types: a number is not a text). Problems are answered 422 with correction_hints; a body that is
- * not a JSON object is 400 invalid_body.
+ * types: a number is not a text). Every problem with a body, from one that is not a JSON object to
+ * a field with a wrong value, is answered 400 `invalid_body`, with correction_hints naming each
+ * field and showing the body expected (docs/decisions.md, "invalid_body is 400 everywhere").
  */
 import type { Request } from 'express';
 import type { QueryClass } from '../plugins/contract';
 import { QuerySpec, type QueryProblem } from '../plugins/query-spec';
 import { HttpError } from './errors';
 
+/** The status of every `invalid_body`: the spec keeps 422 for invalid query parameters. */
+export const INVALID_BODY_STATUS = 400;
+
+export interface BodySpecOptions {
+  /** A valid body, shown when a request sends something that is not a JSON object. */
+  example: Record<string, unknown>;
+}
+
 export class BodySpec<B extends object> {
   readonly spec: QuerySpec<B>;
 
-  /** `status`: 422 for a body with wrong values, 400 where the body is an envelope (broker). */
   constructor(
     dto: QueryClass<B>,
-    private readonly status: 400 | 422 = 422,
+    readonly options: BodySpecOptions,
   ) {
     this.spec = new QuerySpec(dto, {}, { json: true });
   }
 
-  parse(req: Request): B {
-    const body = jsonObjectBody(req);
+  /**
+   * The validated body, or 400 invalid_body. `adjust` may rewrite a problem with what only the
+   * route knows (the broker shows the endpoint's own example for `query`).
+   */
+  parse(req: Request, adjust?: (problem: QueryProblem, body: Record<string, unknown>) => QueryProblem): B {
+    const body = jsonObjectBody(req, this.options.example);
     const parsed = this.spec.parse(body);
-    if (!parsed.ok) throw invalidBodyError(parsed.problems, this.status);
+    if (!parsed.ok)
+      throw invalidBodyError(adjust ? parsed.problems.map((p) => adjust(p, body)) : parsed.problems);
     return parsed.value;
   }
 }
 
-/** The request's JSON object body, or 400 invalid_body. */
-export function jsonObjectBody(req: Request): Record<string, unknown> {
+/** The request's JSON object body, or 400 invalid_body showing a valid body. */
+export function jsonObjectBody(req: Request, example?: Record<string, unknown>): Record<string, unknown> {
   const body: unknown = req.body;
+  const expected = example ? `, e.g. ${JSON.stringify(example)}` : '';
   if (!req.is('application/json')) {
-    throw new HttpError(400, 'invalid_body', 'The request body must be a JSON object.', {
-      hint: 'Send Content-Type: application/json with a JSON object body.',
+    throw new HttpError(INVALID_BODY_STATUS, 'invalid_body', 'The request body must be a JSON object.', {
+      hint: `Send Content-Type: application/json with a JSON object body${expected}.`,
     });
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new HttpError(400, 'invalid_body', 'The request body must be a JSON object.', {
-      hint: 'Send a JSON object, e.g. {"owner_label": "my agent"}.',
+    throw new HttpError(INVALID_BODY_STATUS, 'invalid_body', 'The request body must be a JSON object.', {
+      hint: `Send a JSON object${expected}.`,
+      ...(example ? { example } : {}),
     });
   }
   if (depthOf(body) > MAX_BODY_DEPTH) {
     // A 16 KB body can nest 8,000 levels; the DTO copy recurses through them and would overflow.
     throw new HttpError(
-      400,
+      INVALID_BODY_STATUS,
       'invalid_body',
       `The request body is nested more than ${MAX_BODY_DEPTH} levels deep.`,
       {
-        hint: 'Send a flat JSON object: a query holds only text, number and boolean values.',
+        hint: `Send a flat JSON object: a query holds only text, number and boolean values${expected}.`,
       },
     );
   }
@@ -71,10 +86,10 @@ function depthOf(value: object): number {
   return deepest;
 }
 
-export function invalidBodyError(problems: readonly QueryProblem[], status: 400 | 422 = 422): HttpError {
+export function invalidBodyError(problems: readonly QueryProblem[]): HttpError {
   const summary = problems.map((p) => `${p.parameter}: ${p.problem}`).join('; ');
   return new HttpError(
-    status,
+    INVALID_BODY_STATUS,
     'invalid_body',
     `The request body has ${problems.length} problem(s): ${summary}.`,
     {

@@ -12,6 +12,7 @@ import type { KeyStatus } from './key-ledger';
 import type { RateCheck } from '../ratelimit/rate-limiter';
 import { TrialBudget } from './trial-budget';
 import { paymentsConfigured } from '../config';
+import { purchaseWays } from './buy-more';
 
 export class CreateKeyBody {
   @Doc({
@@ -25,7 +26,7 @@ export class CreateKeyBody {
   owner_label!: string;
 }
 
-const createKeyBody = new BodySpec(CreateKeyBody);
+const createKeyBody = new BodySpec(CreateKeyBody, { example: { owner_label: 'my agent' } });
 
 function apiKeyOf(req: Request): string | undefined {
   const v = req.headers['x-api-key'];
@@ -56,12 +57,28 @@ export function requireApiKey(s: GatewayServices): RequestHandler {
   };
 }
 
-export function entitlementsOf(s: GatewayServices) {
-  return s.registry.products.map((p) => ({ product_id: p.id, status: 'active', basis: 'trial_credit' }));
+/**
+ * What the key's credit entitles it to, per product: `active` while the balance pays for at least
+ * the product's cheapest endpoint, `insufficient_credit` once it does not (a zero balance is never
+ * called active), `unavailable` for a product that sells no endpoint on this deployment.
+ */
+export function entitlementsOf(s: GatewayServices, balanceMicro: number) {
+  return s.registry.products.map((p) => {
+    const prices = s.registry.soldOfProduct(p.id).map((e) => e.priceMicroUsdc);
+    const cheapest = prices.length > 0 ? Math.min(...prices) : undefined;
+    const status =
+      cheapest === undefined ? 'unavailable' : balanceMicro >= cheapest ? 'active' : 'insufficient_credit';
+    return {
+      product_id: p.id,
+      status,
+      basis: 'trial_credit',
+      ...(cheapest !== undefined ? { min_price_micro_usdc: cheapest } : {}),
+    };
+  });
 }
 
-function usd(micro: number) {
-  return { micro_usdc: micro, usd: formatUsd(micro) };
+function money(micro: number) {
+  return { micro_usdc: micro, usdc: formatUsd(micro) };
 }
 
 export function mountKeyRoutes(router: Router, s: GatewayServices): void {
@@ -102,14 +119,10 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
           ref('KeyCreated'),
         ),
         '400': jsonResponse(
-          'The body is not a JSON object (code `invalid_body` / `invalid_json`).',
+          'The body is not a JSON object (code `invalid_body` / `invalid_json`), or owner_label is missing or not 1..100 characters (code `invalid_body`, with correction_hints).',
           ERROR_REF,
         ),
         '413': jsonResponse('The body is too large (code `body_too_large`).', ERROR_REF),
-        '422': jsonResponse(
-          'owner_label is missing or not 1..100 characters (code `invalid_body`, with correction_hints).',
-          ERROR_REF,
-        ),
         '429': jsonResponse(
           "Too many keys from this client address or IPv6 /64 (code `rate_limited`), or the day's trial-credit budget is spent (code `trial_budget_exhausted`, until 00:00 UTC); see Retry-After.",
           ERROR_REF,
@@ -180,8 +193,8 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
         prefix: key.prefix,
         owner_label: key.ownerLabel,
         created_at: key.createdAt.toISOString(),
-        trial_credit: usd(key.trialGrantedMicro),
-        entitlements: entitlementsOf(s),
+        trial_credit: money(key.trialGrantedMicro),
+        entitlements: entitlementsOf(s, key.balanceMicro),
         notice:
           'Store this key now: it is shown once and only its hash is kept. Send it in the X-API-Key header.',
         next: {
@@ -232,20 +245,25 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
 
 function statusView(s: GatewayServices, key: KeyStatus) {
   const reserved = key.holds.reduce((sum, h) => sum + h.amount, 0);
+  const entitlements = entitlementsOf(s, key.balanceMicro);
+  // When the credit no longer pays for some product, say how to buy more on this deployment.
+  const { buy_more, hint } = purchaseWays(s);
+  const exhausted = entitlements.some((e) => e.status === 'insufficient_credit');
   return {
     key_id: key.id,
     prefix: key.prefix,
     owner_label: key.ownerLabel,
     created_at: key.createdAt.toISOString(),
-    balance: usd(key.balanceMicro),
-    reserved_in_flight: usd(reserved),
-    trial_credit: usd(key.trialGrantedMicro),
-    spent: { ...usd(key.spentMicro), calls: key.calls },
-    entitlements: entitlementsOf(s),
+    balance: money(key.balanceMicro),
+    reserved_in_flight: money(reserved),
+    trial_credit: money(key.trialGrantedMicro),
+    spent: { ...money(key.spentMicro), calls: key.calls },
+    entitlements,
+    ...(exhausted ? { buy_more, hint } : {}),
     recent_usage: key.recent.map((u) => ({
       broker_id: u.brokerId,
       price_micro_usdc: u.priceMicro,
-      price_usd: formatUsd(u.priceMicro),
+      price_usdc: formatUsd(u.priceMicro),
       status: u.status,
       at: u.at.toISOString(),
       request_id: u.requestId,

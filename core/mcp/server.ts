@@ -151,7 +151,8 @@ export class McpEndpoint {
     res.locals.endpointId = plugin.endpointId;
     const args = request.params.arguments ?? {};
     const meta = (request.params._meta ?? {}) as Record<string, unknown>;
-    const parsed = plugin.query.parse(args);
+    // Arguments are a JSON object: hints show them as the client writes them ("arguments": {...}).
+    const parsed = plugin.query.parse(args, { jsonHints: true, field: 'arguments' });
     const call: ToolCall = { req, res, plugin, query: parsed.ok ? parsed.value : {}, args, meta };
     let result: CallToolResult;
     if (!parsed.ok) {

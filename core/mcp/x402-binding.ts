@@ -77,7 +77,7 @@ export class X402ToolBinding {
       ...(paymentError ? { payment_error: paymentError } : {}),
       endpoint_id: plugin.endpointId,
       price_micro_usdc: plugin.priceMicroUsdc,
-      price_usd: plugin.priceUsd,
+      price_usdc: plugin.priceUsd,
       request_id: String(req.id ?? ''),
     };
   }

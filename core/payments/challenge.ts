@@ -77,7 +77,7 @@ export function paymentChallenge(input: ChallengeInput): PaymentChallenge {
     },
     endpoint_id: plugin.endpointId,
     price_micro_usdc: plugin.priceMicroUsdc,
-    price_usd: plugin.priceUsd,
+    price_usdc: plugin.priceUsd,
     preview_url: input.previewPath,
     payment_info: PAYMENT_INFO_PATH,
   };

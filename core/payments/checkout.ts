@@ -74,10 +74,10 @@ function paymentFingerprint(attempt: PaymentAttempt): string {
 export interface PaymentReceipt {
   payer: string;
   amount_micro_usdc: string;
-  amount_usd: string;
+  amount_usdc: string;
   network: string;
   asset: string;
-  pay_to: string;
+  payTo: string;
   scheme: string;
   transaction: string | null;
   x402_version: number;
@@ -443,10 +443,10 @@ export class X402Checkout {
     const receipt: PaymentReceipt = {
       payer: payer ?? auth.from,
       amount_micro_usdc: auth.value,
-      amount_usd: formatUsd(BigInt(auth.value)),
+      amount_usdc: formatUsd(BigInt(auth.value)),
       network: terms.network,
       asset: terms.asset,
-      pay_to: terms.payTo,
+      payTo: terms.payTo,
       scheme: terms.scheme,
       transaction: transaction ?? null,
       x402_version: call.attempt.version,

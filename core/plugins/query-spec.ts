@@ -55,6 +55,7 @@ const CONSTRAINT_CODES: Record<string, string> = {
   isIn: 'not_allowed_value',
   isEnum: 'not_allowed_value',
   isDefined: 'missing_required',
+  isObject: 'not_an_object',
 };
 // Order in which to report when one value breaks several rules: the most basic first.
 const CONSTRAINT_PRIORITY = ['isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isNotEmpty'];
@@ -65,6 +66,18 @@ export interface QuerySpecOptions {
    * broker's `query` object are read as text so every surface validates identically.
    */
   json?: boolean;
+}
+
+/** How the parameters were sent, so that hints show the form the buyer writes. */
+export interface ParseOptions {
+  /**
+   * The parameters came as members of a JSON object (the broker's `query`): hints show JSON
+   * members (`"year": 2026`), and a JSON array is a list where a single value belongs, not a
+   * repeated parameter. JSON bodies (`json`) are always written this way.
+   */
+  jsonHints?: boolean;
+  /** The body field holding the parameters (the broker's `query`), shown around the members. */
+  field?: string;
 }
 
 export class QuerySpec<Q extends object> {
@@ -99,24 +112,48 @@ export class QuerySpec<Q extends object> {
    * Parses a raw query. Values may be strings (query strings) or JSON scalars (the broker's
    * `query` object); scalars are read as their text so every surface validates identically.
    */
-  parse(raw: Readonly<Record<string, unknown>>): QueryParseResult<Q> {
+  parse(raw: Readonly<Record<string, unknown>>, parseOptions: ParseOptions = {}): QueryParseResult<Q> {
+    const view: ParseOptions = {
+      ...parseOptions,
+      jsonHints: Boolean(this.options.json || parseOptions.jsonHints),
+    };
     const problems: QueryProblem[] = [];
     const plain: Record<string, unknown> = {};
     for (const key of Object.keys(raw)) {
       const value = raw[key];
       const spec = this.byName.get(key);
       if (!spec) {
-        problems.push(this.unknownParameter(key));
+        problems.push(this.unknownParameter(key, view));
         continue;
       }
-      if (Array.isArray(value)) {
+      const wantsObject = spec.schema.type === 'object';
+      if (Array.isArray(value) && !view.jsonHints) {
+        // A query string repeats a parameter (?year=2026&year=2027).
         problems.push(
           this.problem(
             spec,
             'repeated_parameter',
             `${key} was given ${value.length} times`,
             undefined,
-            `Send ${key} once.`,
+            `Send ${key} once, e.g. ${this.sample(spec, view)}.`,
+            undefined,
+            view,
+          ),
+        );
+        continue;
+      }
+      if (Array.isArray(value)) {
+        problems.push(
+          this.problem(
+            spec,
+            wantsObject ? 'not_an_object' : 'not_a_scalar',
+            wantsObject
+              ? `${key} must be a JSON object, not a list`
+              : `${key} must be a single value, not a list`,
+            truncate(JSON.stringify(value)),
+            undefined,
+            undefined,
+            view,
           ),
         );
         continue;
@@ -126,7 +163,15 @@ export class QuerySpec<Q extends object> {
       else if (typeof value === 'number' || typeof value === 'boolean') plain[key] = String(value);
       else if (value !== undefined) {
         problems.push(
-          this.problem(spec, 'not_a_scalar', `${key} must be a single text, number or boolean value`),
+          this.problem(
+            spec,
+            'not_a_scalar',
+            `${key} must be a single text, number or boolean value`,
+            value === null ? 'null' : truncate(JSON.stringify(value)),
+            undefined,
+            undefined,
+            view,
+          ),
         );
       }
     }
@@ -142,7 +187,9 @@ export class QuerySpec<Q extends object> {
             'missing_required',
             `${spec.name} is required`,
             undefined,
-            `Add ${spec.name}, e.g. ${spec.name}=${spec.example}.`,
+            `Add ${spec.name}, e.g. ${this.sample(spec, view)}.`,
+            undefined,
+            view,
           ),
         );
       }
@@ -167,7 +214,7 @@ export class QuerySpec<Q extends object> {
           : typeof received === 'object'
             ? JSON.stringify(received)
             : String(received);
-      if (spec) problems.push(this.fromValidationError(spec, error, text));
+      if (spec) problems.push(this.fromValidationError(spec, error, text, view));
     }
     if (problems.length > 0) return { ok: false, problems };
     return { ok: true, value: instance };
@@ -177,6 +224,7 @@ export class QuerySpec<Q extends object> {
     spec: QueryParamSpec,
     error: ValidationError,
     received: string | undefined,
+    view: ParseOptions,
   ): QueryProblem {
     const constraints = error.constraints ?? {};
     const names = Object.keys(constraints);
@@ -185,16 +233,17 @@ export class QuerySpec<Q extends object> {
     const code = ruleContext?.code ?? CONSTRAINT_CODES[first] ?? 'invalid_value';
     const accepted = ruleContext?.accepted ?? spec.accepted;
     const message = constraints[first] ?? `${spec.name} is invalid`;
-    return this.problem(spec, code, message, received, undefined, accepted);
+    return this.problem(spec, code, message, received, undefined, accepted, view);
   }
 
   private problem(
     spec: QueryParamSpec,
     code: string,
     problem: string,
-    received?: string,
-    hint?: string,
+    received: string | undefined,
+    hint: string | undefined,
     accepted = spec.accepted,
+    view: ParseOptions = { jsonHints: this.options.json },
   ): QueryProblem {
     return {
       parameter: spec.name,
@@ -203,32 +252,39 @@ export class QuerySpec<Q extends object> {
       ...(received !== undefined ? { received: truncate(received) } : {}),
       accepted,
       example: spec.example,
-      hint: hint ?? `Use ${accepted}, e.g. ${this.sample(spec)}.`,
+      hint: hint ?? `Use ${accepted}, e.g. ${this.sample(spec, view)}.`,
     };
   }
 
-  /** A valid example as the buyer would write it: `year=2026`, or `"year": 2026` in a JSON body. */
-  private sample(spec: QueryParamSpec): string {
-    if (!this.options.json) return `${spec.name}=${spec.example}`;
+  /**
+   * A valid example as the buyer writes it: `year=2026` in a query string, `"year": 2026` in a JSON
+   * body, `"query": {"year": 2026}` in the broker's query object.
+   */
+  private sample(spec: QueryParamSpec, view: ParseOptions): string {
+    if (!view.jsonHints) return `${spec.name}=${spec.example}`;
     const t = spec.schema.type;
     const value =
-      t === 'integer' || t === 'number' || t === 'boolean' ? spec.example : JSON.stringify(spec.example);
-    return `"${spec.name}": ${value}`;
+      t === 'integer' || t === 'number' || t === 'boolean' || t === 'object'
+        ? spec.example
+        : JSON.stringify(spec.example);
+    const member = `"${spec.name}": ${value}`;
+    return view.field ? `"${view.field}": {${member}}` : member;
   }
 
-  private unknownParameter(key: string): QueryProblem {
+  private unknownParameter(key: string, view: ParseOptions): QueryProblem {
     const known = this.params.map((p) => p.name);
     const near = closestMatches(key, known, 1);
     const list = known.length > 0 ? known.join(', ') : '(none)';
+    const body = this.options.json;
+    const what = body ? 'fields' : 'parameters';
     return {
       parameter: truncate(key),
       code: 'unknown_parameter',
-      problem: `${truncate(key)} is not ${this.options.json ? 'a field of this body' : 'a parameter of this endpoint'}`,
+      problem: `${truncate(key)} is not ${body ? 'a field of this body' : 'a parameter of this endpoint'}`,
       accepted: `one of: ${list}`,
       hint:
-        near.length > 0
-          ? `Did you mean ${near[0]}? Accepted parameters: ${list}.`
-          : `Remove it. Accepted parameters: ${list}.`,
+        (near.length > 0 ? `Did you mean ${near[0]}? ` : 'Remove it. ') +
+        `Accepted ${what}: ${list}${view.field ? ` (members of "${view.field}")` : ''}.`,
     };
   }
 }
@@ -267,7 +323,11 @@ function describeParams(dto: QueryClass<object>, exampleValues: Record<string, s
     const defaultValue = defaults[name];
     if (defaultValue !== undefined) schema.default = defaultValue;
     const defaultText = schema['x-default-text'] as string | undefined;
-    const example = String(examples?.[0] ?? exampleValues[name] ?? syntheticExample(schema));
+    const given = examples?.[0] ?? exampleValues[name];
+    const example =
+      given !== undefined && typeof given === 'object'
+        ? JSON.stringify(given)
+        : String(given ?? syntheticExample(schema));
     return {
       name,
       required: required.has(name),
@@ -284,6 +344,7 @@ function describeParams(dto: QueryClass<object>, exampleValues: Record<string, s
 function syntheticExample(schema: JsonSchema): string {
   if (schema.type === 'integer' || schema.type === 'number') return String(schema.minimum ?? 1);
   if (schema.type === 'boolean') return 'true';
+  if (schema.type === 'object') return '{}';
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return String(schema.enum[0]);
   return 'text';
 }
@@ -301,6 +362,7 @@ export function acceptedText(schema: JsonSchema): string {
     return kind;
   }
   if (type === 'boolean') return 'true or false (1 and 0 are accepted too)';
+  if (type === 'object') return 'a JSON object';
   if (format === 'date') return 'a calendar date written YYYY-MM-DD';
   const parts: string[] = [];
   if (minLength !== undefined && maxLength !== undefined)

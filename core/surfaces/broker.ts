@@ -19,6 +19,14 @@ import { Doc } from '../plugins/query-rules';
 import { canonicalJson, sha256Hex } from '../util/canonical-json';
 import { closestMatches } from '../util/closest';
 import { meterKeyCall } from './key-metering';
+import {
+  BALANCE_HEADER,
+  CHARGED_HEADER,
+  ORIGINAL_CHARGE_HEADER,
+  REPLAYED_HEADER,
+} from '../http/response-headers';
+import type { RegisteredPlugin } from '../plugins/registry';
+import type { QueryProblem } from '../plugins/query-spec';
 
 export class BrokerCallBody {
   @Doc({ description: 'Endpoint-level id, <product_id>-v1-<slug>', example: 'jp-local-pack-v1-holiday' })
@@ -33,11 +41,41 @@ export class BrokerCallBody {
   query?: Record<string, unknown>;
 }
 
-const brokerBody = new BodySpec(BrokerCallBody, 400);
-export { BALANCE_HEADER, CHARGED_HEADER } from './key-metering';
+/** The plugin whose first example the broker shows when the body names no sold endpoint. */
+const DEFAULT_EXAMPLE_BROKER_ID = 'jp-local-pack-v1-holiday';
+
+/** A valid broker body for a plugin: its id and its first example query, as JSON values. */
+export function brokerBodyExample(plugin: RegisteredPlugin | undefined): Record<string, unknown> {
+  if (!plugin) return { product_id: DEFAULT_EXAMPLE_BROKER_ID, query: { year: 2026 } };
+  return { product_id: plugin.brokerId, query: plugin.manifest.examples[0]?.query ?? {} };
+}
+
+/**
+ * The `query` field's problems say what the field holds: an object of the endpoint's query
+ * parameters, shown with the endpoint's own first example (or the holiday endpoint's, when the
+ * body names no sold endpoint).
+ */
+const brokerBody = new BodySpec(BrokerCallBody, { example: brokerBodyExample(undefined) });
+export { BALANCE_HEADER, CHARGED_HEADER } from '../http/response-headers';
+
+function queryFieldProblem(problem: QueryProblem, example: Record<string, unknown>): QueryProblem {
+  if (problem.parameter !== 'query') return problem;
+  const query = JSON.stringify(example.query);
+  return {
+    ...problem,
+    problem:
+      problem.code === 'not_an_object'
+        ? "query must be a JSON object of the endpoint's query parameters"
+        : problem.problem,
+    accepted: `a JSON object of the endpoint's query parameters (names as on its GET path, values as JSON numbers, booleans or text), e.g. ${query}`,
+    example: query,
+    hint: `Send the parameters as an object, e.g. ${JSON.stringify(example)}.`,
+  };
+}
 
 export function mountBrokerSurface(router: Router, s: GatewayServices, cap: ConcurrencyCap): void {
   const ids = () => s.registry.sold().map((p) => p.brokerId);
+  const defaultExample = () => s.registry.soldByBrokerId(DEFAULT_EXAMPLE_BROKER_ID) ?? s.registry.sold()[0];
 
   mount(
     router,
@@ -81,14 +119,34 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
       },
       responses: {
         '200': jsonResponse(
-          'The endpoint payload with `_gateway` (surface broker); headers carry the charge and remaining balance.',
+          'The endpoint payload with `_gateway` (surface broker); headers carry the charge and remaining balance. A replay for a repeated Idempotency-Key charges nothing: X-Credit-Charged-Micro-USDC is 0 and X-Credit-Original-Charge-Micro-USDC (and `_gateway.credit.original_charge`) names what the original call charged.',
           {
             type: 'object',
             required: ['_gateway'],
           },
+          {
+            headers: {
+              [CHARGED_HEADER]: {
+                description: 'What this response charged, in USDC base units (0 on a replay).',
+                schema: { type: 'integer' },
+              },
+              [BALANCE_HEADER]: {
+                description: "The key's balance now, in USDC base units.",
+                schema: { type: 'integer' },
+              },
+              [ORIGINAL_CHARGE_HEADER]: {
+                description: 'On a replay only: what the original call charged, in USDC base units.',
+                schema: { type: 'integer' },
+              },
+              [REPLAYED_HEADER]: {
+                description: '`true` on a replay for a repeated Idempotency-Key.',
+                schema: { const: 'true' },
+              },
+            },
+          },
         ),
         '400': jsonResponse(
-          'Malformed body: not JSON, wrong types (code `invalid_body` / `invalid_json`).',
+          "Malformed body: not JSON, a field of the wrong type, a `query` that is not an object of parameters (code `invalid_body` / `invalid_json`, with correction_hints showing the body expected, built from the endpoint's first example).",
           ERROR_REF,
         ),
         '401': jsonResponse(
@@ -96,7 +154,7 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
           ERROR_REF,
         ),
         '402': jsonResponse(
-          'Not enough credit (code `insufficient_credit`): balance, price, and where to buy more.',
+          'Not enough credit (code `insufficient_credit`): balance, price, and the ways to buy more that this deployment has configured (`buy_more`: x402 when payments are configured, marketplace when a marketplace secret is).',
           ERROR_REF,
         ),
         '404': jsonResponse(
@@ -114,12 +172,17 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
     s.jsonBody,
     cap.work(async (req, res) => {
       const key = res.locals.key as KeyRecord;
-      const body = brokerBody.parse(req);
+      const named = (raw: Record<string, unknown>) =>
+        typeof raw.product_id === 'string' ? s.registry.soldByBrokerId(raw.product_id) : undefined;
+      const body = brokerBody.parse(req, (problem, raw) =>
+        queryFieldProblem(problem, brokerBodyExample(named(raw) ?? defaultExample())),
+      );
       const plugin = s.registry.soldByBrokerId(body.product_id);
       if (!plugin) throw unknownProductId(body.product_id, ids());
       res.locals.surface = 'broker';
       res.locals.endpointId = plugin.endpointId;
-      const query = s.executor.parse(plugin, body.query ?? {});
+      // The parameters came as members of the JSON `query` object: hints show them that way.
+      const query = s.executor.parse(plugin, body.query ?? {}, { jsonHints: true, field: 'query' });
 
       const idemKey = req.headers['idempotency-key'];
       if (idemKey !== undefined && (typeof idemKey !== 'string' || !IdempotencyStore.isValidKey(idemKey))) {
@@ -151,7 +214,6 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
               },
             }),
       });
-      if (out.replayed) res.setHeader('Idempotent-Replayed', 'true');
       send(res, out.response);
     }),
   );

@@ -12,6 +12,7 @@ import {
   type HandlerContext,
   type HandlerLogger,
 } from '../plugins/contract';
+import type { ParseOptions } from '../plugins/query-spec';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { HttpError, invalidQueryError } from '../http/errors';
 import type { Clock } from '../util/clock';
@@ -29,7 +30,7 @@ export interface GatewayBlock {
   interface_version: string;
   request_id: string;
   price_micro_usdc: number;
-  price_usd: string;
+  price_usdc: string;
   [extra: string]: unknown;
 }
 
@@ -37,8 +38,8 @@ export class EndpointExecutor {
   constructor(private readonly clock: Clock) {}
 
   /** Validates a raw query; an invalid one becomes the 422 with correction_hints. */
-  parse(plugin: RegisteredPlugin, raw: Readonly<Record<string, unknown>>): object {
-    const parsed = plugin.query.parse(raw);
+  parse(plugin: RegisteredPlugin, raw: Readonly<Record<string, unknown>>, options?: ParseOptions): object {
+    const parsed = plugin.query.parse(raw, options);
     if (!parsed.ok) throw invalidQueryError(plugin, parsed.problems);
     return parsed.value;
   }
@@ -85,7 +86,7 @@ export class EndpointExecutor {
       interface_version: INTERFACE_VERSION,
       request_id: String(req.id ?? ''),
       price_micro_usdc: plugin.priceMicroUsdc,
-      price_usd: plugin.priceUsd,
+      price_usdc: plugin.priceUsd,
       ...extra,
     };
     return { ...payload, _notice: plugin.product.notice, _gateway: gateway };

@@ -14,12 +14,16 @@ import { HoldClosedError, type KeyRecord } from '../keys/key-ledger';
 import type { RegisteredPlugin } from '../plugins/registry';
 import type { RateLimitRule } from '../ratelimit/rate-limiter';
 import { formatUsd } from '../util/money';
-import { marketplacePathPrefix, PAID_PATH_PREFIX } from '../discovery/paths';
-import { previewPathOf } from '../discovery/operations';
+import {
+  BALANCE_HEADER,
+  CHARGED_HEADER,
+  ORIGINAL_CHARGE_HEADER,
+  REPLAYED_HEADER,
+} from '../http/response-headers';
+import { purchaseWays } from '../keys/buy-more';
 import { toHttpError, type SurfaceName } from './execute';
 
-export const CHARGED_HEADER = 'X-Credit-Charged-Micro-USDC';
-export const BALANCE_HEADER = 'X-Credit-Balance-Micro-USDC';
+export { BALANCE_HEADER, CHARGED_HEADER };
 
 export interface KeyMeteredCall {
   req: Request;
@@ -81,7 +85,10 @@ export async function meterKeyCall(s: GatewayServices, call: KeyMeteredCall): Pr
       { 'Retry-After': '1' },
     );
   }
-  if (claim.kind === 'replay') return { response: claim.response, replayed: true };
+  if (claim.kind === 'replay') {
+    const current = await s.keys.get(key.id);
+    return { response: replayOf(claim.response, current?.balanceMicro), replayed: true };
+  }
   let out: StoredResponse;
   try {
     const alreadyCharged = claim.abandonedHoldId
@@ -126,16 +133,12 @@ async function callCharged(
       body: errorBody(
         req,
         'insufficient_credit',
-        `This call costs ${plugin.priceUsd} USD; the key has ${formatUsd(current.balanceMicro)} USD of credit left.`,
+        `This call costs ${plugin.priceUsd} USDC; the key has ${formatUsd(current.balanceMicro)} USDC of credit left.`,
         {
-          balance: { micro_usdc: current.balanceMicro, usd: formatUsd(current.balanceMicro) },
-          price: { micro_usdc: plugin.priceMicroUsdc, usd: plugin.priceUsd },
-          hint: 'Trial credit is granted once per key. Keep calling this endpoint by paying per call with x402, or through the marketplace listing.',
-          buy_more: {
-            x402: `${s.config.baseUrl}${PAID_PATH_PREFIX}/${plugin.tail}`,
-            marketplace: `${s.config.baseUrl}${marketplacePathPrefix(s.config.marketplace.segment)}/${plugin.tail}`,
-            preview: `${s.config.baseUrl}${previewPathOf(plugin)}`,
-          },
+          balance: { micro_usdc: current.balanceMicro, usdc: formatUsd(current.balanceMicro) },
+          price: { micro_usdc: plugin.priceMicroUsdc, usdc: plugin.priceUsd },
+          // Only the ways to buy that this deployment has configured.
+          ...purchaseWays(s, plugin),
         },
       ),
     };
@@ -206,12 +209,55 @@ function ok(
     headers: { [CHARGED_HEADER]: String(charged), [BALANCE_HEADER]: String(balance) },
     body: s.executor.envelope(call.plugin, payload as never, call.surface, call.req, {
       ...call.gatewayExtra,
-      credit: {
-        charged_micro_usdc: charged,
-        charged_usd: formatUsd(charged),
-        balance_micro_usdc: balance,
-        balance_usd: formatUsd(balance),
-      },
+      credit: creditBlock(charged, balance),
     }),
+  };
+}
+
+/**
+ * A stored response answered again for a repeated Idempotency-Key: it charges nothing, so
+ * X-Credit-Charged-Micro-USDC and `_gateway.credit` say 0; what the original call charged is in
+ * X-Credit-Original-Charge-Micro-USDC and `_gateway.credit.original_charge`; the balance is the
+ * key's balance now.
+ */
+export function replayOf(stored: StoredResponse, balanceNow: number | undefined): StoredResponse {
+  const original = Number(stored.headers[CHARGED_HEADER] ?? '0');
+  const balance = balanceNow ?? Number(stored.headers[BALANCE_HEADER] ?? '0');
+  const headers = {
+    ...stored.headers,
+    [CHARGED_HEADER]: '0',
+    [ORIGINAL_CHARGE_HEADER]: String(original),
+    [BALANCE_HEADER]: String(balance),
+    [REPLAYED_HEADER]: 'true',
+  };
+  const body = stored.body as { _gateway?: Record<string, unknown> } | null;
+  if (!body || typeof body !== 'object' || !body._gateway || typeof body._gateway !== 'object')
+    return { ...stored, headers };
+  return {
+    ...stored,
+    headers,
+    body: {
+      ...body,
+      _gateway: {
+        ...body._gateway,
+        credit: {
+          ...creditBlock(0, balance),
+          original_charge: {
+            charged_micro_usdc: original,
+            charged_usdc: formatUsd(original),
+            request_id: body._gateway.request_id,
+          },
+        },
+      },
+    },
+  };
+}
+
+function creditBlock(charged: number, balance: number) {
+  return {
+    charged_micro_usdc: charged,
+    charged_usdc: formatUsd(charged),
+    balance_micro_usdc: balance,
+    balance_usdc: formatUsd(balance),
   };
 }

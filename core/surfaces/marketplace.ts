@@ -11,6 +11,7 @@ import { HttpError } from '../http/errors';
 import type { GatewayServices } from '../http/services';
 import { dataOperationDoc } from '../discovery/operations';
 import { marketplacePathPrefix } from '../discovery/paths';
+import { paymentTerms } from '../payments/requirements';
 import { soldPluginFor } from './lookup';
 
 export const MARKETPLACE_SECRET_HEADERS = [
@@ -86,8 +87,9 @@ export class MarketplaceSecretGuard {
 export function mountMarketplaceSurface(router: Router, s: GatewayServices): void {
   const segment = s.config.marketplace.segment;
   const prefix = marketplacePathPrefix(segment);
+  const terms = paymentTerms(s.config);
   for (const plugin of s.registry.sold()) {
-    s.catalog.add('get', `${prefix}/${plugin.tail}`, dataOperationDoc(plugin, 'marketplace'));
+    s.catalog.add('get', `${prefix}/${plugin.tail}`, dataOperationDoc(plugin, 'marketplace', { terms }));
   }
   const guard = new MarketplaceSecretGuard(s.config.marketplace.secrets);
   router.get(`${prefix}/*tail`, async (req, res) => {

@@ -6,6 +6,7 @@ import type { Router } from 'express';
 import type { GatewayServices } from '../http/services';
 import { soldPluginFor } from './lookup';
 import { dataOperationDoc } from '../discovery/operations';
+import { paymentTerms } from '../payments/requirements';
 
 import { MCP_PATH, PREVIEW_PATH_PREFIX as PREVIEW_PREFIX } from '../discovery/paths';
 import type { RegisteredPlugin } from '../plugins/registry';
@@ -30,8 +31,9 @@ export function previewGatewayExtras(s: GatewayServices, plugin: RegisteredPlugi
 export function mountPreviewSurface(router: Router, s: GatewayServices): void {
   // The preview's extra _gateway fields are constant per endpoint: built once.
   const extras = new Map<string, Record<string, unknown>>();
+  const terms = paymentTerms(s.config);
   for (const plugin of s.registry.sold()) {
-    s.catalog.add('get', `${PREVIEW_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'preview'));
+    s.catalog.add('get', `${PREVIEW_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'preview', { terms }));
     extras.set(plugin.endpointId, previewGatewayExtras(s, plugin));
   }
   router.get(`${PREVIEW_PREFIX}/*tail`, async (req, res) => {

@@ -50,7 +50,7 @@ export interface TargetAreas {
   /** Region names (their prefectures are not inferred). */
   regions: string[];
   /** Parts that are neither 全国, a prefecture nor a region. */
-  unrecognised: string[];
+  unrecognized: string[];
   /** target_area_detail: free text that may narrow the area further. */
   detail: string | null;
 }
@@ -66,7 +66,7 @@ export function readTargetAreas(
     .filter((s) => s !== '');
   const codes = new Set<string>();
   const regions: string[] = [];
-  const unrecognised: string[] = [];
+  const unrecognized: string[] = [];
   let nationwide = false;
   for (const part of parts) {
     if (part === '全国') nationwide = true;
@@ -74,7 +74,7 @@ export function readTargetAreas(
     else {
       const p = PREFECTURES.find((x) => x.name_ja === part);
       if (p) codes.add(p.code);
-      else unrecognised.push(part);
+      else unrecognized.push(part);
     }
   }
   const sorted = [...codes].sort();
@@ -84,7 +84,7 @@ export function readTargetAreas(
     prefecture_codes: sorted,
     prefectures: sorted.map((c) => prefectureByCode(c)!.name_ja),
     regions,
-    unrecognised,
+    unrecognized,
     detail: typeof detail === 'string' && detail.trim() !== '' ? detail : null,
   };
 }
@@ -96,6 +96,6 @@ export function areaMatch(areas: TargetAreas, code: string): AreaMatch {
   if (areas.nationwide) return 'nationwide';
   if (areas.prefecture_codes.includes(code)) return 'prefecture';
   // A region or unreadable area might include the prefecture: say so rather than guess.
-  if (areas.regions.length > 0 || areas.unrecognised.length > 0 || areas.text === null) return 'unknown';
+  if (areas.regions.length > 0 || areas.unrecognized.length > 0 || areas.text === null) return 'unknown';
   return 'no';
 }

@@ -1,7 +1,7 @@
 /** Payload pieces the grants endpoints share: the listing shape and its JSON Schema. */
 import type { DataProvenance, EndpointPayload } from '../../core/plugins/contract';
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import type { Prefecture } from '../shared/prefectures';
+import { PREFECTURE_SCHEMA, type Prefecture } from '../shared/prefectures';
 import { grantsAttribution } from './attribution';
 import type { Found } from './catalogue';
 import { summarise, type GrantSummary } from './grant-record';
@@ -10,7 +10,8 @@ import { tokyoDateOf } from './tokyo-dates';
 export interface ListingPayload<Item = GrantSummary> extends EndpointPayload {
   /** The request date in Asia/Tokyo, against which status and days are computed. */
   today: string;
-  filters: Record<string, unknown>;
+  /** The parameters as understood (the prefecture resolved, the window computed). */
+  query: Record<string, unknown>;
   count: number;
   total_matched: number;
   grants: Item[];
@@ -19,14 +20,14 @@ export interface ListingPayload<Item = GrantSummary> extends EndpointPayload {
 export function listingPayload<Item = GrantSummary>(
   found: Found,
   now: Date,
-  filters: Record<string, unknown>,
+  query: Record<string, unknown>,
   item: (summary: GrantSummary, index: number) => Item = (s) => s as unknown as Item,
   extraNotes: string[] = [],
 ): ListingPayload<Item> {
   const provenance = withNotes(found.provenance, extraNotes);
   return {
     today: tokyoDateOf(now),
-    filters,
+    query,
     count: found.records.length,
     total_matched: found.total_matched,
     grants: found.records.map((r, i) => item(summarise(r), i)),
@@ -44,6 +45,42 @@ export function prefectureView(p: Prefecture | undefined) {
 }
 
 const NULLABLE_STRING = { type: ['string', 'null'] };
+
+/** The industries or purposes jGrants lists for a grant: its labels, and this service's slugs of them. */
+export const LABELLED_LIST_SCHEMA = {
+  type: ['object', 'null'],
+  required: ['labels', 'slugs'],
+  properties: {
+    labels: { type: 'array', items: { type: 'string' }, description: 'As jGrants lists them.' },
+    slugs: { type: 'array', items: { type: 'string' } },
+  },
+};
+
+/** A term of the grants taxonomy (an industry or a purpose), as a query echoes it. */
+export const TAXONOMY_TERM_SCHEMA = {
+  type: ['object', 'null'],
+  required: ['slug', 'name_ja'],
+  properties: { slug: { type: 'string' }, name_ja: { type: 'string' } },
+};
+
+/** Parameters the grants endpoints echo in `query` (each endpoint has a subset). */
+export const QUERY_ECHO_PROPERTIES = {
+  keyword: NULLABLE_STRING,
+  pref: { oneOf: [PREFECTURE_SCHEMA, { type: 'null' }] },
+  industry: TAXONOMY_TERM_SCHEMA,
+  employees: { type: ['integer', 'null'] },
+  capital_jpy: { type: ['integer', 'null'] },
+  purpose: TAXONOMY_TERM_SCHEMA,
+  open_only: { type: 'boolean' },
+  within_days: { type: 'integer' },
+  days: { type: 'integer' },
+  window: {
+    type: 'object',
+    description: 'The dates (YYYY-MM-DD, Asia/Tokyo) the listing covers.',
+    properties: { from: { type: 'string' }, to: { type: 'string' } },
+  },
+  limit: { type: 'integer' },
+};
 const NULLABLE_INT = { type: ['integer', 'null'] };
 
 export const TARGET_AREAS_SCHEMA = {
@@ -58,7 +95,7 @@ export const TARGET_AREAS_SCHEMA = {
     prefecture_codes: { type: 'array', items: { type: 'string', pattern: '^(0[1-9]|[1-3][0-9]|4[0-7])$' } },
     prefectures: { type: 'array', items: { type: 'string' } },
     regions: { type: 'array', items: { type: 'string' } },
-    unrecognised: { type: 'array', items: { type: 'string' } },
+    unrecognized: { type: 'array', items: { type: 'string' } },
     detail: { ...NULLABLE_STRING, description: 'target_area_detail: free text that may narrow the area.' },
   },
 };
@@ -125,10 +162,14 @@ export function listingSchema(
 ) {
   return {
     type: 'object',
-    required: ['today', 'filters', 'count', 'total_matched', 'grants', '_attribution', '_provenance'],
+    required: ['today', 'query', 'count', 'total_matched', 'grants', '_attribution', '_provenance'],
     properties: {
       today: { type: 'string', format: 'date', description: 'The request date in Asia/Tokyo.' },
-      filters: { type: 'object', description: 'The filters applied, with the prefecture resolved.' },
+      query: {
+        type: 'object',
+        description: 'The parameters as understood, with the prefecture resolved and any window computed.',
+        properties: QUERY_ECHO_PROPERTIES,
+      },
       count: { type: 'integer' },
       total_matched: { type: 'integer' },
       grants: { type: 'array', items: itemSchema },

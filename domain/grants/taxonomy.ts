@@ -7,48 +7,48 @@
 
 export interface Term {
   slug: string;
-  label_ja: string;
+  name_ja: string;
 }
 
 export const INDUSTRIES: readonly Term[] = Object.freeze([
-  { slug: 'agriculture_forestry', label_ja: '農業、林業' },
-  { slug: 'fisheries', label_ja: '漁業' },
-  { slug: 'mining_quarrying', label_ja: '鉱業、採石業、砂利採取業' },
-  { slug: 'construction', label_ja: '建設業' },
-  { slug: 'manufacturing', label_ja: '製造業' },
-  { slug: 'utilities', label_ja: '電気・ガス・熱供給・水道業' },
-  { slug: 'information_communications', label_ja: '情報通信業' },
-  { slug: 'transport_postal', label_ja: '運輸業、郵便業' },
-  { slug: 'wholesale_retail', label_ja: '卸売業、小売業' },
-  { slug: 'finance_insurance', label_ja: '金融業、保険業' },
-  { slug: 'real_estate_leasing', label_ja: '不動産業、物品賃貸業' },
-  { slug: 'professional_technical', label_ja: '学術研究、専門・技術サービス業' },
-  { slug: 'accommodation_food', label_ja: '宿泊業、飲食サービス業' },
-  { slug: 'living_amusement', label_ja: '生活関連サービス業、娯楽業' },
-  { slug: 'education_learning', label_ja: '教育、学習支援業' },
-  { slug: 'medical_welfare', label_ja: '医療、福祉' },
-  { slug: 'compound_services', label_ja: '複合サービス事業' },
-  { slug: 'other_services', label_ja: 'サービス業（他に分類されないもの）' },
-  { slug: 'government', label_ja: '公務（他に分類されるものを除く）' },
-  { slug: 'unclassifiable', label_ja: '分類不能の産業' },
+  { slug: 'agriculture_forestry', name_ja: '農業、林業' },
+  { slug: 'fisheries', name_ja: '漁業' },
+  { slug: 'mining_quarrying', name_ja: '鉱業、採石業、砂利採取業' },
+  { slug: 'construction', name_ja: '建設業' },
+  { slug: 'manufacturing', name_ja: '製造業' },
+  { slug: 'utilities', name_ja: '電気・ガス・熱供給・水道業' },
+  { slug: 'information_communications', name_ja: '情報通信業' },
+  { slug: 'transport_postal', name_ja: '運輸業、郵便業' },
+  { slug: 'wholesale_retail', name_ja: '卸売業、小売業' },
+  { slug: 'finance_insurance', name_ja: '金融業、保険業' },
+  { slug: 'real_estate_leasing', name_ja: '不動産業、物品賃貸業' },
+  { slug: 'professional_technical', name_ja: '学術研究、専門・技術サービス業' },
+  { slug: 'accommodation_food', name_ja: '宿泊業、飲食サービス業' },
+  { slug: 'living_amusement', name_ja: '生活関連サービス業、娯楽業' },
+  { slug: 'education_learning', name_ja: '教育、学習支援業' },
+  { slug: 'medical_welfare', name_ja: '医療、福祉' },
+  { slug: 'compound_services', name_ja: '複合サービス事業' },
+  { slug: 'other_services', name_ja: 'サービス業（他に分類されないもの）' },
+  { slug: 'government', name_ja: '公務（他に分類されるものを除く）' },
+  { slug: 'unclassifiable', name_ja: '分類不能の産業' },
 ]);
 
 export const PURPOSES: readonly Term[] = Object.freeze([
-  { slug: 'new_business', label_ja: '新たな事業を行いたい' },
-  { slug: 'sales_expansion_overseas', label_ja: '販路拡大・海外展開をしたい' },
-  { slug: 'event_operation', label_ja: 'イベント・事業運営支援がほしい' },
-  { slug: 'business_succession', label_ja: '事業を引き継ぎたい' },
-  { slug: 'research_demonstration', label_ja: '研究開発・実証事業を行いたい' },
-  { slug: 'human_resources', label_ja: '人材育成を行いたい' },
-  { slug: 'cash_flow', label_ja: '資金繰りを改善したい' },
-  { slug: 'equipment_it', label_ja: '設備整備・IT導入をしたい' },
-  { slug: 'employment_workplace', label_ja: '雇用・職場環境を改善したい' },
-  { slug: 'eco_sdgs', label_ja: 'エコ・SDGs活動支援がほしい' },
-  { slug: 'disaster_support', label_ja: '災害（自然災害、感染症等）支援がほしい' },
-  { slug: 'education_childcare', label_ja: '教育・子育て・少子化支援がほしい' },
-  { slug: 'sports_culture', label_ja: 'スポーツ・文化支援がほしい' },
-  { slug: 'safety_disaster_prevention', label_ja: '安全・防災対策支援がほしい' },
-  { slug: 'community_development', label_ja: 'まちづくり・地域振興支援がほしい' },
+  { slug: 'new_business', name_ja: '新たな事業を行いたい' },
+  { slug: 'sales_expansion_overseas', name_ja: '販路拡大・海外展開をしたい' },
+  { slug: 'event_operation', name_ja: 'イベント・事業運営支援がほしい' },
+  { slug: 'business_succession', name_ja: '事業を引き継ぎたい' },
+  { slug: 'research_demonstration', name_ja: '研究開発・実証事業を行いたい' },
+  { slug: 'human_resources', name_ja: '人材育成を行いたい' },
+  { slug: 'cash_flow', name_ja: '資金繰りを改善したい' },
+  { slug: 'equipment_it', name_ja: '設備整備・IT導入をしたい' },
+  { slug: 'employment_workplace', name_ja: '雇用・職場環境を改善したい' },
+  { slug: 'eco_sdgs', name_ja: 'エコ・SDGs活動支援がほしい' },
+  { slug: 'disaster_support', name_ja: '災害（自然災害、感染症等）支援がほしい' },
+  { slug: 'education_childcare', name_ja: '教育・子育て・少子化支援がほしい' },
+  { slug: 'sports_culture', name_ja: 'スポーツ・文化支援がほしい' },
+  { slug: 'safety_disaster_prevention', name_ja: '安全・防災対策支援がほしい' },
+  { slug: 'community_development', name_ja: 'まちづくり・地域振興支援がほしい' },
 ]);
 
 /** Width- and case-insensitive comparison key (full-width parentheses and digits fold to ASCII). */
@@ -60,7 +60,7 @@ function indexTerms(terms: readonly Term[]): ReadonlyMap<string, Term> {
   const map = new Map<string, Term>();
   for (const t of terms) {
     map.set(foldText(t.slug), t);
-    map.set(foldText(t.label_ja), t);
+    map.set(foldText(t.name_ja), t);
   }
   return map;
 }
@@ -80,7 +80,7 @@ export function findPurpose(text: string): Term | undefined {
 
 /** The values a query may use for an industry or purpose: every slug and every label. */
 export function acceptedValues(terms: readonly Term[]): string[] {
-  return [...terms.map((t) => t.slug), ...terms.map((t) => t.label_ja)];
+  return [...terms.map((t) => t.slug), ...terms.map((t) => t.name_ja)];
 }
 
 /** Splits a jGrants list ("a / b / c"; sometimes "a/b" without spaces) into trimmed items. */
@@ -95,7 +95,7 @@ export function splitUpstreamList(text: string | null | undefined): string[] {
 export interface LabelledList {
   /** The upstream labels, as given. */
   labels: string[];
-  /** Our slug for each label we recognise (same order; unrecognised labels are skipped). */
+  /** Our slug for each label we recognise (same order; unrecognized labels are skipped). */
   slugs: string[];
 }
 

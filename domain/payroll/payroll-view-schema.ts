@@ -1,36 +1,33 @@
 /** JSON Schema of the fields payroll-view.ts builds, shared by the two payroll endpoints' schemas. */
+import { PREFECTURE_SCHEMA } from '../shared/prefectures';
 import { PAYROLL_COMPONENTS } from './payroll-calculator';
 
 const JPY = { type: 'integer' };
+
+const GRADE = {
+  type: 'object',
+  required: ['grade', 'standard_monthly_remuneration_jpy'],
+  properties: { grade: { type: 'integer' }, standard_monthly_remuneration_jpy: JPY },
+};
 
 export const PAYROLL_FIELD_PROPERTIES = {
   monthly_salary: { type: 'integer', description: 'Gross monthly salary in yen, as given.' },
   year_month: { type: 'string', description: 'The pay month (YYYY-MM) whose rules were applied.' },
   age: { type: 'integer' },
   dependents: { type: 'integer' },
-  prefecture: {
-    type: 'object',
-    description: 'Kyokai Kenpo branch prefecture applied; source default means Tokyo was assumed.',
-    required: ['code', 'name_ja', 'name_en', 'source'],
-    properties: {
-      code: { type: 'string' },
-      name_ja: { type: 'string' },
-      name_en: { type: 'string' },
-      source: { enum: ['query', 'default'] },
-    },
+  prefecture: { ...PREFECTURE_SCHEMA, description: 'Kyokai Kenpo branch prefecture applied.' },
+  pref_code_source: {
+    enum: ['query', 'default_tokyo'],
+    description: 'query: pref_code was given; default_tokyo: none was given and Tokyo (13) was assumed.',
   },
-  standard_monthly_remuneration: {
+  standard_remuneration: {
     type: 'object',
-    required: ['health_insurance', 'employees_pension'],
+    description:
+      'The grade of each insurance for this salary and its standard monthly remuneration (social-insurance/standard-remuneration says more).',
+    required: ['health_insurance', 'pension'],
     properties: {
-      health_insurance: {
-        type: 'object',
-        properties: { grade: { type: 'integer' }, amount_jpy: JPY },
-      },
-      employees_pension: {
-        type: 'object',
-        properties: { grade: { type: 'integer' }, amount_jpy: JPY },
-      },
+      health_insurance: GRADE,
+      pension: GRADE,
     },
   },
   income_tax_jpy: { ...JPY, description: 'Income tax withheld (monthly table, column 甲).' },
@@ -88,18 +85,79 @@ export const PAYROLL_FIELD_PROPERTIES = {
       pay_month: { type: 'string' },
       premium_month: { type: 'string' },
       premium_month_rule: { type: 'string' },
-      health_insurance: { type: 'string' },
-      employment_insurance: { type: 'string' },
-      child_support_rounding: { type: 'string' },
-      income_tax: { type: 'string' },
-      standard_remuneration: { type: 'string' },
+      health_insurance_rule: { type: 'string' },
+      employment_insurance_rule: { type: 'string' },
+      child_support_rounding_rule: { type: 'string' },
+      income_tax_rule: { type: 'string' },
+      standard_remuneration_rule: { type: 'string' },
     },
   },
   notes: { type: 'array', items: { type: 'string' } },
-  details: {
+  diagnostics: {
     type: 'object',
     description:
       'With verbose: rates, exact amounts before rounding, the amounts under the alternative rounding of the support contribution, and the withholding-table lookup.',
+    properties: {
+      rates: {
+        type: 'object',
+        properties: {
+          health_insurance_period: { type: 'string' },
+          health_percent: { type: 'string' },
+          nursing_care_percent: { type: ['string', 'null'] },
+          child_support_percent: { type: 'string' },
+          health_side_combined_percent: { type: 'string' },
+          pension_percent: { type: 'string' },
+          employment_insurance_worker_per_mille: { type: 'string' },
+          employment_insurance_employer_per_mille: { type: 'string' },
+          employment_insurance_period: { type: 'string' },
+        },
+      },
+      exact_before_rounding: {
+        type: 'object',
+        description: 'Employee shares in yen before rounding, as decimal text.',
+        properties: {
+          health_insurance_employee_share: { type: 'string' },
+          pension_employee_share: { type: 'string' },
+          employment_insurance_employee_share: { type: 'string' },
+        },
+      },
+      rounding_rule: { type: 'string' },
+      alternative_rounding: {
+        type: 'object',
+        properties: {
+          rounding_rule: { type: 'string' },
+          health_and_nursing_care_jpy: JPY,
+          child_support_jpy: JPY,
+          health_insurance_jpy: JPY,
+          difference_jpy: JPY,
+        },
+      },
+      withholding: {
+        type: 'object',
+        description: 'The withholding-table lookup.',
+        properties: {
+          income_tax_jpy: JPY,
+          basis: { enum: ['below_table', 'table_row', 'above_table'] },
+          taxable_amount_jpy: JPY,
+          bracket: {
+            type: 'object',
+            properties: { from_jpy: JPY, below_jpy: { type: ['integer', 'null'] } },
+          },
+          above_table: {
+            type: 'object',
+            properties: {
+              base_tax_jpy: JPY,
+              rate_percent: { type: 'string' },
+              excess_jpy: JPY,
+              excess_tax_exact: { type: 'string' },
+            },
+          },
+          column_dependents: { type: 'integer' },
+          column_tax_jpy: JPY,
+          extra_dependents_deduction_jpy: JPY,
+        },
+      },
+    },
   },
 } as const;
 
@@ -107,7 +165,8 @@ export const PAYROLL_REQUIRED_FIELDS = [
   'monthly_salary',
   'year_month',
   'prefecture',
-  'standard_monthly_remuneration',
+  'pref_code_source',
+  'standard_remuneration',
   'income_tax_jpy',
   'health_insurance_jpy',
   'health_insurance_breakdown',

@@ -21,10 +21,13 @@ export interface PayrollFields {
   year_month: string;
   age: number;
   dependents: number;
-  prefecture: { code: string; name_ja: string; name_en: string; source: 'query' | 'default' };
-  standard_monthly_remuneration: {
-    health_insurance: { grade: number; amount_jpy: number };
-    employees_pension: { grade: number; amount_jpy: number };
+  prefecture: { code: string; name_ja: string; name_en: string };
+  /** Whether pref_code was given (query) or Tokyo was assumed (default_tokyo). */
+  pref_code_source: PrefCodeSource;
+  /** The grade of each insurance and its standard monthly remuneration (as standard-remuneration answers). */
+  standard_remuneration: {
+    health_insurance: { grade: number; standard_monthly_remuneration_jpy: number };
+    pension: { grade: number; standard_monthly_remuneration_jpy: number };
   };
   income_tax_jpy: number;
   health_insurance_jpy: number;
@@ -44,15 +47,18 @@ export interface PayrollFields {
     pay_month: string;
     premium_month: string;
     premium_month_rule: string;
-    health_insurance: string;
-    employment_insurance: string;
-    child_support_rounding: string;
-    income_tax: string;
-    standard_remuneration: string;
+    health_insurance_rule: string;
+    employment_insurance_rule: string;
+    child_support_rounding_rule: string;
+    income_tax_rule: string;
+    standard_remuneration_rule: string;
   };
   notes: string[];
-  details?: PayrollDetails;
+  /** With verbose. */
+  diagnostics?: PayrollDiagnostics;
 }
+
+export type PrefCodeSource = 'query' | 'default_tokyo';
 
 export interface TableInForceView {
   component: PayrollComponent;
@@ -65,9 +71,38 @@ export interface TableInForceView {
   status: 'confirmed' | 'provisional';
 }
 
-export interface PayrollDetails {
+/** The withholding-table lookup, in the payload's vocabulary (withholding.ts WithholdingResult). */
+export interface WithholdingView {
+  income_tax_jpy: number;
+  /** Which part of the table gave the figure. */
+  basis: WithholdingResult['basis'];
+  /** The amount the table is read on: salary after social insurance (never below 0). */
+  taxable_amount_jpy: number;
+  /** The table row (from_jpy <= amount < below_jpy), or the segment above the table. */
+  bracket: { from_jpy: number; below_jpy: number | null };
+  above_table?: WithholdingResult['above_table'];
+  /** The dependents column read (at most 7) and, with more than 7, the deduction taken from it. */
+  column_dependents: number;
+  column_tax_jpy: number;
+  extra_dependents_deduction_jpy: number;
+}
+
+export function withholdingView(w: WithholdingResult): WithholdingView {
+  return {
+    income_tax_jpy: w.tax_jpy,
+    basis: w.basis,
+    taxable_amount_jpy: w.amount_jpy,
+    bracket: { from_jpy: w.bracket.from, below_jpy: w.bracket.below },
+    ...(w.above_table ? { above_table: w.above_table } : {}),
+    column_dependents: w.column_dependants,
+    column_tax_jpy: w.column_tax_jpy,
+    extra_dependents_deduction_jpy: w.extra_dependants_deduction_jpy,
+  };
+}
+
+export interface PayrollDiagnostics {
   rates: {
-    period_health: string;
+    health_insurance_period: string;
     health_percent: string;
     nursing_care_percent: string | null;
     child_support_percent: string;
@@ -82,21 +117,21 @@ export interface PayrollDetails {
     pension_employee_share: string;
     employment_insurance_employee_share: string;
   };
-  rounding: string;
+  rounding_rule: string;
   /** The amounts under the alternative convention: the support contribution rounded on its own. */
   alternative_rounding: {
-    convention: string;
+    rounding_rule: string;
     health_and_nursing_care_jpy: number;
     child_support_jpy: number;
     health_insurance_jpy: number;
     difference_jpy: number;
   };
-  withholding: WithholdingResult;
+  withholding: WithholdingView;
 }
 
 export function payrollFields(
   r: PayrollResult,
-  options: { prefSource: 'query' | 'default'; verbose: boolean },
+  options: { prefSource: PrefCodeSource; verbose: boolean },
 ): PayrollFields {
   const { input, health, pension, employment_insurance: ei, withholding } = r;
   const pref = prefectureByCode(input.prefCode);
@@ -106,10 +141,17 @@ export function payrollFields(
     year_month: input.payMonth,
     age: input.age,
     dependents: input.dependents,
-    prefecture: { code: pref.code, name_ja: pref.name_ja, name_en: pref.name_en, source: options.prefSource },
-    standard_monthly_remuneration: {
-      health_insurance: { grade: r.grades.health.grade, amount_jpy: r.grades.health.monthly_amount },
-      employees_pension: { grade: r.grades.pension.grade, amount_jpy: r.grades.pension.monthly_amount },
+    prefecture: { code: pref.code, name_ja: pref.name_ja, name_en: pref.name_en },
+    pref_code_source: options.prefSource,
+    standard_remuneration: {
+      health_insurance: {
+        grade: r.grades.health.grade,
+        standard_monthly_remuneration_jpy: r.grades.health.monthly_amount,
+      },
+      pension: {
+        grade: r.grades.pension.grade,
+        standard_monthly_remuneration_jpy: r.grades.pension.monthly_amount,
+      },
     },
     income_tax_jpy: withholding.tax_jpy,
     health_insurance_jpy: health.employee_jpy,
@@ -126,16 +168,16 @@ export function payrollFields(
       pay_month: input.payMonth,
       premium_month: r.premium_month,
       premium_month_rule: `Premiums are deducted a month in arrears (翌月徴収): the pay of ${input.payMonth} bears the health, nursing-care, child-support and pension premiums of ${r.premium_month}, at that month's rates.`,
-      health_insurance: `Kyokai Kenpo ${health.rates.health.period} rate of ${pref.name_en} (${pref.name_ja}); health_insurance_jpy is the employee's half of health insurance${health.nursing_care_applies ? ' + nursing care (age 40-64)' : ''}${health.rates.child_support.units > 0 ? ' + the child and child-rearing support contribution' : ''}, rounded once.`,
-      employment_insurance: `${ei.rates.business_kind_name}, ${ei.rates.worker.period} worker rate ${unitsToPerMilleText(ei.rates.worker.units)}/1000 of this month's salary (the wage period is taken to close in the pay month).`,
-      child_support_rounding: CHILD_SUPPORT_ROUNDING,
-      income_tax: `${r.income_tax_table.title} (dependants declaration filed), chosen by the calendar year of payment, read on the salary after social insurance, the whole salary being taxable (no non-taxable commuting allowance); table method, not the machine-calculation method.`,
-      standard_remuneration:
+      health_insurance_rule: `Kyokai Kenpo ${health.rates.health.period} rate of ${pref.name_en} (${pref.name_ja}); health_insurance_jpy is the employee's half of health insurance${health.nursing_care_applies ? ' + nursing care (age 40-64)' : ''}${health.rates.child_support.units > 0 ? ' + the child and child-rearing support contribution' : ''}, rounded once.`,
+      employment_insurance_rule: `${ei.rates.business_kind_name}, ${ei.rates.worker.period} worker rate ${unitsToPerMilleText(ei.rates.worker.units)}/1000 of this month's salary (the wage period is taken to close in the pay month).`,
+      child_support_rounding_rule: CHILD_SUPPORT_ROUNDING,
+      income_tax_rule: `${r.income_tax_table.title} (dependents declaration filed), chosen by the calendar year of payment, read on the salary after social insurance, the whole salary being taxable (no non-taxable commuting allowance); table method, not the machine-calculation method.`,
+      standard_remuneration_rule:
         'Grade of this monthly salary taken as the monthly remuneration; an insurer applies the grade fixed at enrolment, by the yearly determination (April-June average) or by a revision, which can differ.',
     },
     notes: payrollNotes(r),
   };
-  if (options.verbose) fields.details = payrollDetails(r);
+  if (options.verbose) fields.diagnostics = payrollDiagnostics(r);
   return fields;
 }
 
@@ -166,7 +208,7 @@ function payrollNotes(r: PayrollResult): string[] {
     input.dependents > r.income_tax_table.dependantsInTable
   ) {
     notes.push(
-      `More than ${r.income_tax_table.dependantsInTable} dependants: ${r.income_tax_table.deductionPerExtraDependant.toLocaleString('en-US')} yen per extra person is deducted from the ${r.income_tax_table.dependantsInTable}-person figure (${r.withholding.column_tax_jpy} yen), not below 0.`,
+      `More than ${r.income_tax_table.dependantsInTable} dependents: ${r.income_tax_table.deductionPerExtraDependant.toLocaleString('en-US')} yen per extra person is deducted from the ${r.income_tax_table.dependantsInTable}-person figure (${r.withholding.column_tax_jpy} yen), not below 0.`,
     );
   }
   if (r.net_pay_jpy < 0) {
@@ -175,11 +217,11 @@ function payrollNotes(r: PayrollResult): string[] {
   return notes;
 }
 
-function payrollDetails(r: PayrollResult): PayrollDetails {
+function payrollDiagnostics(r: PayrollResult): PayrollDiagnostics {
   const { health, pension, employment_insurance: ei } = r;
   return {
     rates: {
-      period_health: health.rates.health.period,
+      health_insurance_period: health.rates.health.period,
       health_percent: unitsToPercentText(health.rates.health.units),
       nursing_care_percent: health.nursing_care_applies
         ? unitsToPercentText(health.rates.nursing_care.units)
@@ -196,28 +238,28 @@ function payrollDetails(r: PayrollResult): PayrollDetails {
       pension_employee_share: exactYenText(pension.employee_exact),
       employment_insurance_employee_share: exactYenText(ei.employee_exact),
     },
-    rounding:
+    rounding_rule:
       'Employee shares withheld from pay: a fraction of 50 sen or less is dropped, more than 50 sen makes a yen. Health insurance, nursing care and the support contribution are rounded once on their combined rate; the breakdown lines are differences of rounded running totals (health; health + nursing; all three), so they add up to the deduction.',
     alternative_rounding: {
-      convention:
+      rounding_rule:
         'Not applied: health insurance (with nursing care) and the support contribution each rounded on its own, as some payroll software does; shown so the difference can be checked.',
       health_and_nursing_care_jpy: health.rounded_separately.health_and_nursing_care_jpy,
       child_support_jpy: health.rounded_separately.child_support_jpy,
       health_insurance_jpy: health.rounded_separately.total_jpy,
       difference_jpy: health.rounded_separately.total_jpy - health.employee_jpy,
     },
-    withholding: r.withholding,
+    withholding: withholdingView(r.withholding),
   };
 }
 
 export const CHILD_SUPPORT_ROUNDING =
-  'The child and child-rearing support contribution is rounded together with health insurance (and nursing care): the standard monthly remuneration times the combined rate, halved, then one 50-sen rounding, as the MHLW / Children and Families Agency Q&A on the support contribution of 2026-02-12 answers; with verbose, details.alternative_rounding shows the amount if each were rounded separately.';
+  'The child and child-rearing support contribution is rounded together with health insurance (and nursing care): the standard monthly remuneration times the combined rate, halved, then one 50-sen rounding, as the MHLW / Children and Families Agency Q&A on the support contribution of 2026-02-12 answers; with verbose, diagnostics.alternative_rounding shows the amount if each were rounded separately.';
 
 const COMPONENT_NAMES: Record<PayrollComponent, string> = {
   income_tax: 'Income tax withheld',
   health_insurance: 'Health and nursing-care insurance',
   child_support: 'Child and child-rearing support contribution',
-  employees_pension: "Employees' pension rate",
+  pension: "Employees' pension rate",
   employment_insurance: 'Employment insurance',
   health_grades: 'Health-insurance grade table',
   pension_grades: "Employees' pension grade table",
@@ -229,7 +271,7 @@ const NEXT_PUBLICATION: Record<PayrollComponent, string> = {
   health_insurance:
     "Kyokai Kenpo announces each fiscal year's prefecture rates in February, for premiums from March",
   child_support: "the government sets each fiscal year's support-contribution rate before April",
-  employees_pension: 'the rate changes only by law',
+  pension: 'the rate changes only by law',
   employment_insurance: "MHLW announces each fiscal year's rates before April",
   health_grades: 'the grade table changes only by law',
   pension_grades:
@@ -244,7 +286,7 @@ function monthsText(a: { from: string | null; to: string | null }): string {
 const TABLE_NAMES: Partial<Record<PayrollComponent, string>> = {
   health_insurance: 'Kyokai Kenpo health and nursing-care rates',
   child_support: 'Child and child-rearing support contribution rate',
-  employees_pension: "Employees' pension rate",
+  pension: "Employees' pension rate",
   employment_insurance: 'Employment insurance rates',
 };
 

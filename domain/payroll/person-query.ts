@@ -16,7 +16,7 @@ export class PayrollPersonQuery {
 
   @Doc({
     description:
-      'Number of dependants for withholding (扶養親族等の数, spouse and relatives counted as in the NTA table)',
+      'Number of dependents for withholding (扶養親族等の数, spouse and relatives counted as in the NTA table)',
     example: 0,
   })
   @IsOptional()

@@ -153,15 +153,17 @@ export function applyRecord(stored: Corporation | null, record: NtaRecord): Corp
   return next;
 }
 
+/** A coded value with its Japanese and English names (docs/glossary.md: code, name_ja, name_en). */
 export interface CodeLabel {
   code: string;
-  ja: string;
-  en: string;
+  name_ja: string;
+  name_en: string;
 }
 
 function label(table: Readonly<Record<string, { ja: string; en: string }>>, code: string): CodeLabel | null {
   const l = table[code];
-  return code && l ? { code, ...l } : code ? { code, ja: '', en: 'unknown code' } : null;
+  if (!code) return null;
+  return l ? { code, name_ja: l.ja, name_en: l.en } : { code, name_ja: '', name_en: 'unknown code' };
 }
 
 export const kindLabel = (code: string): CodeLabel | null => label(KIND_LABELS, code);

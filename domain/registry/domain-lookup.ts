@@ -17,7 +17,7 @@ export type DomainMatchMode = 'domain_map' | 'domain_label';
 
 export interface DomainCandidate extends Omit<CandidateView, 'match_mode' | 'matched_on'> {
   match_mode: DomainMatchMode;
-  /** domain_map, or for label matches what the label matched (en_name, furigana, name, alias). */
+  /** domain_map, or for label matches the field the label matched (legal_name_en, furigana, legal_name, alias). */
   matched_on: string;
   /** For domain_map matches: the official documents naming the operator (may be empty). */
   domain_sources?: DomainEntry['sources'];
@@ -83,7 +83,6 @@ export async function lookupDomain(
     out.set(corporation.corporate_number, {
       ...view,
       match_mode: 'domain_label',
-      matched_on: match.matched_on,
       match_reliability: value,
       match_reliability_label: labelOf(value) as ReliabilityLabel,
     });
@@ -91,7 +90,8 @@ export async function lookupDomain(
   const candidates = [...out.values()]
     .sort(
       (a, b) =>
-        b.match_reliability - a.match_reliability || a.corporate_number.localeCompare(b.corporate_number),
+        b.match_reliability - a.match_reliability ||
+        a.corporate_number_hint.localeCompare(b.corporate_number_hint),
     )
     .slice(0, limit);
   return { candidates, found };

@@ -14,8 +14,10 @@ export interface EdinetView {
   other_edinet_codes: string[];
   /** 提出者種別, as listed (内国法人・組合, 外国法人・組合 ...). */
   filer_type: string;
-  name: string;
-  en_name: string | null;
+  /** 提出者名. */
+  legal_name: string;
+  /** 提出者名（英字）. */
+  legal_name_en: string | null;
   furigana: string | null;
   /** 証券コード: five characters; the exchange's four-character code is its first four. */
   securities_code: string | null;
@@ -31,11 +33,12 @@ export interface EdinetView {
   fiscal_year_end: string | null;
   /** The month of 決算日 (1..12). */
   fiscal_year_end_month: number | null;
-  /** 所在地 as listed. */
-  location: string | null;
+  /** 所在地 as listed, in one line. */
+  address: { line: string } | null;
   /** The list's date. */
   as_of: string;
-  source: SourceRef;
+  /** The list the filer was found in. */
+  sources: SourceRef[];
 }
 
 const orNull = (s: string): string | null => (s === '' ? null : s);
@@ -66,8 +69,8 @@ export function edinetView(filers: readonly EdinetFiler[], list: EdinetListRecor
     edinet_code: f.edinet_code,
     other_edinet_codes: others.map((o) => o.edinet_code),
     filer_type: f.filer_type,
-    name: f.name,
-    en_name: orNull(f.en_name),
+    legal_name: f.name,
+    legal_name_en: orNull(f.en_name),
     furigana: orNull(f.furigana),
     securities_code: orNull(f.securities_code),
     listed: yesNo(f.listing, '上場', '非上場'),
@@ -76,9 +79,9 @@ export function edinetView(filers: readonly EdinetFiler[], list: EdinetListRecor
     capital_jpy: capital,
     fiscal_year_end: orNull(f.fiscal_year_end),
     fiscal_year_end_month: month ? Number(month[1]) : null,
-    location: orNull(f.location),
+    address: f.location ? { line: f.location } : null,
     as_of: list.as_of,
-    source: list.source,
+    sources: [list.source],
   };
 }
 

@@ -57,8 +57,10 @@ export interface RegistrationAnswer {
   basis: RegistrationBasis;
   /** Why `confirmed` is false (null when the register answered). */
   reason: string | null;
-  name: string | null;
-  address: string | null;
+  /** 氏名又は名称 as registered. */
+  legal_name: string | null;
+  /** 本店又は主たる事務所の所在地 as registered, in one line. */
+  address: { line: string } | null;
   registration_date: string | null;
   update_date: string | null;
   disposal_date: string | null;
@@ -214,8 +216,8 @@ export class InvoiceRegister {
       confirmed: false,
       basis: 'secondary_source',
       reason: seenReason(row),
-      name: row.name,
-      address: row.address ?? null,
+      legal_name: row.name,
+      address: lineAddress(row.address),
       registration_date: row.registration_date,
       update_date: row.update_date ?? null,
       seen_on: row.seen_on,
@@ -295,8 +297,8 @@ export class InvoiceRegister {
           confirmed: true,
           basis: 'register_live',
           reason: null,
-          name: orNull(a.name),
-          address: orNull(a.address) ?? orNull(a.addressInside),
+          legal_name: orNull(a.name),
+          address: lineAddress(orNull(a.address) ?? orNull(a.addressInside)),
           registration_date: orNull(a.registrationDate),
           update_date: orNull(a.updateDate),
           disposal_date: orNull(a.disposalDate),
@@ -352,8 +354,8 @@ function fromRegisterFile(row: InvoiceRow, today: string): RegistrationAnswer {
     confirmed: true,
     basis: 'register_file',
     reason: null,
-    name: orNull(row.name),
-    address: orNull(row.address) ?? orNull(row.addressInside),
+    legal_name: orNull(row.name),
+    address: lineAddress(orNull(row.address) ?? orNull(row.addressInside)),
     registration_date: orNull(row.registrationDate),
     update_date: orNull(row.updateDate),
     disposal_date: orNull(row.disposalDate),
@@ -364,6 +366,10 @@ function fromRegisterFile(row: InvoiceRow, today: string): RegistrationAnswer {
   };
 }
 
+function lineAddress(line: string | null | undefined): { line: string } | null {
+  return line ? { line } : null;
+}
+
 /** A derived answer: T + corporate number, not checked. */
 function blank(t: string): RegistrationAnswer {
   return {
@@ -372,7 +378,7 @@ function blank(t: string): RegistrationAnswer {
     confirmed: false,
     basis: 'derived',
     reason: DERIVED_REASON,
-    name: null,
+    legal_name: null,
     address: null,
     registration_date: null,
     update_date: null,

@@ -31,7 +31,7 @@ function group(records: readonly NtaRecord[]): Map<string, Corporation> {
 
 export class LiveRegistry implements RegistrySource {
   readonly kind = 'live' as const;
-  readonly sourceTag = 'nta_web_api';
+  readonly sourceTag = 'registry_live';
   readonly attribution =
     'National Tax Agency Corporate Number System Web-API (このサービスは、国税庁法人番号システムのWeb-API機能を利用して取得した情報をもとに作成しているが、サービスの内容は国税庁によって保証されたものではない)';
 

@@ -80,8 +80,8 @@ function round3(n: number): number {
 /** The scale in words, for answers that carry it (verbose) and for docs. */
 export const RELIABILITY_SCALE = {
   formula:
-    'base(mode) x coverage x 1/(1 + 0.5 (n - 1)) x 0.9 if closed x 0.9 if a former name; n = corporations found by the same mode (exact matches on a current name: corporations bearing that name now)',
-  base: BASE,
-  coverage: 'prefix and partial only: 0.5 + 0.5 x query key length / matched key length',
-  labels: { high: `>= ${HIGH_AT}`, medium: `>= ${MEDIUM_AT}`, low: `< ${MEDIUM_AT}` },
+    'base_by_mode(mode) x coverage_factor x 1/(1 + 0.5 (n - 1)) x 0.9 if closed x 0.9 if a former name; n = corporations found by the same mode (exact matches on a current name: corporations bearing that name now)',
+  base_by_mode: BASE,
+  coverage_factor: 'prefix and partial only: 0.5 + 0.5 x query key length / matched key length',
+  label_thresholds: { high: `>= ${HIGH_AT}`, medium: `>= ${MEDIUM_AT}`, low: `< ${MEDIUM_AT}` },
 };

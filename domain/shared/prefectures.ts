@@ -76,3 +76,14 @@ const BY_CODE = new Map(PREFECTURES.map((p) => [p.code, p]));
 export function prefectureByCode(code: string): Prefecture | undefined {
   return BY_CODE.get(code);
 }
+
+/** JSON Schema of a prefecture as answers show it: a coded value (code, name_ja, name_en). */
+export const PREFECTURE_SCHEMA = {
+  type: 'object',
+  required: ['code', 'name_ja', 'name_en'],
+  properties: {
+    code: { type: 'string', pattern: '^(0[1-9]|[1-3][0-9]|4[0-7])$', description: 'JIS X 0401' },
+    name_ja: { type: 'string' },
+    name_en: { type: 'string' },
+  },
+};

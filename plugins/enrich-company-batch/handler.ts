@@ -8,16 +8,17 @@ import type {
 import { answering } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { normalizeName } from '../../domain/registry/normalize';
-import type { NameSearchResult, RegistrySourceKind } from '../../domain/registry/registry-source';
+import type { NameSearchResult } from '../../domain/registry/registry-source';
 import { candidateView, type CandidateView } from '../../domain/registry/views';
 import type { EdinetView } from '../../domain/registry/edinet-answers';
 import { splitNames, type CompanyBatchQuery } from './query';
 
 export interface BatchResult {
-  input: string;
+  /** The name of the request this result answers. */
+  name: string;
   best: (CandidateView & { edinet: EdinetView | null }) | null;
   /** Corporations found in all for this name (before keeping the best). */
-  candidates_found: number;
+  total_matched: number;
   note?: string;
 }
 
@@ -25,7 +26,6 @@ export interface CompanyBatchPayload extends EndpointPayload {
   count: number;
   resolved: number;
   results: BatchResult[];
-  source: RegistrySourceKind;
 }
 
 @injectable()
@@ -48,9 +48,9 @@ export class CompanyBatchHandler implements EndpointHandler<CompanyBatchQuery, C
     for (const name of splitNames(query.names)) {
       if (normalizeName(name).key === '') {
         results.push({
-          input: name,
+          name,
           best: null,
-          candidates_found: 0,
+          total_matched: 0,
           note: 'only a legal form: nothing to search for',
         });
         continue;
@@ -61,20 +61,19 @@ export class CompanyBatchHandler implements EndpointHandler<CompanyBatchQuery, C
         leastComplete = found;
       const top = candidates[0];
       results.push({
-        input: name,
+        name,
         best: top ? { ...candidateView(top.match, top.corporation, source.sourceTag), edinet: null } : null,
-        candidates_found: report.matches.length,
+        total_matched: report.matches.length,
       });
     }
-    const numbers = results.flatMap((r) => (r.best ? [r.best.corporate_number] : []));
+    const numbers = results.flatMap((r) => (r.best ? [r.best.corporate_number_hint] : []));
     // One lookup for every name's best candidate.
     const edinet = await this.registry.edinet(numbers);
-    for (const r of results) if (r.best) r.best.edinet = edinet.of(r.best.corporate_number);
+    for (const r of results) if (r.best) r.best.edinet = edinet.of(r.best.corporate_number_hint);
     return {
       count: results.length,
       resolved: numbers.length,
       results,
-      source: source.kind,
       _attribution: source.attribution,
       _provenance: edinet.addTo(
         await this.registry.provenance(source, ctx.now, numbers, leastComplete),

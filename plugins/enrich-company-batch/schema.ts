@@ -3,7 +3,7 @@ import { CANDIDATE_SCHEMA, EDINET_SCHEMA } from '../../domain/registry/schemas';
 
 export const companyBatchPayloadSchema = {
   type: 'object',
-  required: ['count', 'resolved', 'results', 'source', '_attribution', '_provenance'],
+  required: ['count', 'resolved', 'results', '_attribution', '_provenance'],
   properties: {
     count: { type: 'integer' },
     resolved: { type: 'integer' },
@@ -11,9 +11,9 @@ export const companyBatchPayloadSchema = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['input', 'best', 'candidates_found'],
+        required: ['name', 'best', 'total_matched'],
         properties: {
-          input: { type: 'string' },
+          name: { type: 'string', description: 'The name of the request this result answers.' },
           best: {
             oneOf: [
               {
@@ -24,12 +24,14 @@ export const companyBatchPayloadSchema = {
               { type: 'null' },
             ],
           },
-          candidates_found: { type: 'integer' },
+          total_matched: {
+            type: 'integer',
+            description: 'Corporations found for this name, before keeping the best.',
+          },
           note: { type: 'string' },
         },
       },
     },
-    source: { enum: ['snapshot', 'store', 'live'] },
     _attribution: { type: 'string' },
     _provenance: PROVENANCE_SCHEMA,
   },

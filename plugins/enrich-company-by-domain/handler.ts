@@ -11,18 +11,16 @@ import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { lookupDomain, type DomainCandidate } from '../../domain/registry/domain-lookup';
 import { DomainMap, parseHost, type ParsedHost } from '../../domain/registry/domain-map';
 import type { EdinetView } from '../../domain/registry/edinet-answers';
-import type { RegistrySourceKind } from '../../domain/registry/registry-source';
 import type { CompanyByDomainQuery } from './query';
 
 /** Candidates answered at most. */
 const CANDIDATES = 5;
 
 export interface CompanyByDomainPayload extends EndpointPayload {
-  input: string;
+  query: { domain: string };
   host: ParsedHost;
   count: number;
   candidates: Array<DomainCandidate & { edinet: EdinetView | null }>;
-  source: RegistrySourceKind;
 }
 
 const ref = (s: SourceRef): SourceRef => ({ name: s.name, ...(s.url ? { url: s.url } : {}) });
@@ -51,7 +49,7 @@ export class CompanyByDomainHandler implements EndpointHandler<CompanyByDomainQu
     const host = parseHost(query.domain)!;
     const source = await this.registry.source();
     const { candidates, found } = await lookupDomain(host, source, this.domains, CANDIDATES);
-    const numbers = candidates.map((c) => c.corporate_number);
+    const numbers = candidates.map((c) => c.corporate_number_hint);
     const edinet = await this.registry.edinet(numbers);
     const provenance = edinet.addTo(await this.registry.provenance(source, ctx.now, numbers, found), numbers);
     const mapped = candidates.filter((c) => c.match_mode === 'domain_map');
@@ -59,11 +57,10 @@ export class CompanyByDomainHandler implements EndpointHandler<CompanyByDomainQu
     const mapChecks = mapped.flatMap((c) => c.domain_cross_checked_against ?? []);
     const checks = unique([...(provenance.cross_checked_against ?? []), ...mapChecks]);
     return {
-      input: query.domain,
+      query: { domain: query.domain },
       host,
       count: candidates.length,
-      candidates: candidates.map((c) => ({ ...c, edinet: edinet.of(c.corporate_number) })),
-      source: source.kind,
+      candidates: candidates.map((c) => ({ ...c, edinet: edinet.of(c.corporate_number_hint) })),
       _attribution: `${source.attribution}; domain operators from the documents listed with each domain_map candidate`,
       _provenance: {
         ...provenance,

@@ -7,25 +7,21 @@ import type {
 } from '../../core/plugins/contract';
 import { answering } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
-import { derivedTNumber } from '../../domain/registry/corporate-number';
 import type { EdinetView } from '../../domain/registry/edinet-answers';
-import type { RegistrySourceKind } from '../../domain/registry/registry-source';
 import type { MatchMode } from '../../domain/registry/reliability';
 import { candidateView, type CandidateView } from '../../domain/registry/views';
 import type { Prefecture } from '../../domain/shared/prefectures';
 import type { CompanyByNameQuery } from './query';
 
 export interface CompanyByNameCandidate extends CandidateView {
-  t_number_if_registered: string;
   edinet: EdinetView | null;
 }
 
 export interface CompanyByNamePayload extends EndpointPayload {
-  query: { name: string; normalized_key: string; pref: Prefecture | null; limit: number };
+  query: { name: string; search_key: string; pref: Prefecture | null; limit: number };
   count: number;
   candidates: CompanyByNameCandidate[];
   found_by_mode: Record<MatchMode, number>;
-  source: RegistrySourceKind;
 }
 
 @injectable()
@@ -51,15 +47,13 @@ export class CompanyByNameHandler implements EndpointHandler<CompanyByNameQuery,
     const numbers = candidates.map((c) => c.corporation.corporate_number);
     const edinet = await this.registry.edinet(numbers);
     return {
-      query: { name: query.name, normalized_key: report.query.key, pref: pref ?? null, limit: query.limit },
+      query: { name: query.name, search_key: report.query.key, pref: pref ?? null, limit: query.limit },
       count: candidates.length,
       candidates: candidates.map((c) => ({
         ...candidateView(c.match, c.corporation, source.sourceTag),
-        t_number_if_registered: derivedTNumber(c.corporation.corporate_number),
         edinet: edinet.of(c.corporation.corporate_number),
       })),
       found_by_mode: report.found,
-      source: source.kind,
       _attribution: source.attribution,
       _provenance: edinet.addTo(await this.registry.provenance(source, ctx.now, numbers, found), numbers),
     };

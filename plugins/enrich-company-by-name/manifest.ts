@@ -12,7 +12,7 @@ export default definePlugin({
   lifecycle: 'paid_open',
   summary: 'A company name resolved to ranked corporate-number candidates with a numeric match reliability',
   description:
-    "Ranked candidates for a company name: corporate_number_hint, legal_name, kana, English name, kind, status, address, the matching mode that found it, match_reliability (0..1) with match_reliability_label, and _source. Each candidate carries edinet: what the FSA's EDINET code list (its date in edinet.as_of) says of a filer (EDINET code, English name, securities code, listing, industry, capital, fiscal year end), or null when it is not a filer there.",
+    "Ranked candidates for a company name: corporate_number_hint, legal_name, furigana, legal_name_en, kind, status, address, the matching mode that found it, match_reliability (0..1) with match_reliability_label, and _source. Each candidate carries edinet: what the FSA's EDINET code list (its date in edinet.as_of) says of a filer (EDINET code, English name, securities code, listing, industry, capital, fiscal year end), or null when it is not a filer there.",
   source: {
     name: 'NTA Corporate Number System, and a brand alias map (English and former names from EDINET, common names from public pages)',
     freshness:

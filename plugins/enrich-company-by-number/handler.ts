@@ -12,26 +12,29 @@ import { derivedTNumber } from '../../domain/registry/corporate-number';
 import type { EdinetView } from '../../domain/registry/edinet-answers';
 import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
 import { normalizeName, type LegalFormMatch } from '../../domain/registry/normalize';
-import type { RegistrySourceKind } from '../../domain/registry/registry-source';
-import { corporationView, type CorporationView } from '../../domain/registry/views';
+import {
+  corporationView,
+  formerNamesView,
+  type CorporationView,
+  type FormerNameView,
+} from '../../domain/registry/views';
 import type { CompanyByNumberQuery } from './query';
 
 export interface CompanyByNumberPayload extends EndpointPayload {
   corporate_number: string;
   corporation: CorporationView;
   names: {
-    legal: string;
-    without_legal_form: string;
+    legal_name: string;
+    name_without_legal_form: string;
     legal_form: LegalFormMatch | null;
     furigana: string | null;
-    english: string | null;
-    former: string[];
+    legal_name_en: string | null;
+    former_names: FormerNameView[];
   };
-  invoice: { t_number: string; registration: RegistrationAnswer };
+  /** The invoice registration of T + the corporate number (its basis says where it was read). */
+  registration: RegistrationAnswer;
   /** The corporation in the FSA's EDINET code list; null when it is not a filer there. */
   edinet: EdinetView | null;
-  registry_source: RegistrySourceKind;
-  invoice_source: 'live' | 'snapshot';
 }
 
 @injectable()
@@ -59,7 +62,7 @@ export class CompanyByNumberHandler implements EndpointHandler<CompanyByNumberQu
         'corporate_number_not_found',
         `No corporation with number ${query.number} in the ${source.kind === 'snapshot' ? 'registry snapshot' : source.kind === 'store' ? 'imported register' : 'NTA register'}.`,
         'The check digit is valid; resolve the company by name with enrich/company-by-name.',
-        { corporate_number: query.number, source: source.kind, searched },
+        { corporate_number: query.number, _source: source.sourceTag, searched },
       );
     }
     const tNumber = derivedTNumber(query.number);
@@ -68,19 +71,17 @@ export class CompanyByNumberHandler implements EndpointHandler<CompanyByNumberQu
     const edinet = await this.registry.edinet([query.number]);
     return {
       corporate_number: query.number,
-      corporation: corporationView(corporation),
+      corporation: corporationView(corporation, source.sourceTag),
       names: {
-        legal: corporation.name,
-        without_legal_form: n.core,
+        legal_name: corporation.name,
+        name_without_legal_form: n.core,
         legal_form: n.legal_form,
         furigana: corporation.furigana || null,
-        english: corporation.en_name || null,
-        former: corporation.former_names.map((f) => f.name),
+        legal_name_en: corporation.en_name || null,
+        former_names: formerNamesView(corporation),
       },
-      invoice: { t_number: tNumber, registration },
+      registration,
       edinet: edinet.of(query.number),
-      registry_source: source.kind,
-      invoice_source: this.invoices.live ? 'live' : 'snapshot',
       _attribution: `${source.attribution}; invoice registration: National Tax Agency qualified invoice issuer publication`,
       _provenance: combinedProvenance(
         edinet.addTo(await this.registry.provenance(source, ctx.now, [query.number]), [query.number]),

@@ -1,5 +1,10 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { CORPORATION_SCHEMA, EDINET_SCHEMA, REGISTRATION_SCHEMA } from '../../domain/registry/schemas';
+import {
+  CORPORATION_SCHEMA,
+  EDINET_SCHEMA,
+  LEGAL_FORM_SCHEMA,
+  REGISTRATION_SCHEMA,
+} from '../../domain/registry/schemas';
 
 export const companyByNumberPayloadSchema = {
   type: 'object',
@@ -7,10 +12,8 @@ export const companyByNumberPayloadSchema = {
     'corporate_number',
     'corporation',
     'names',
-    'invoice',
+    'registration',
     'edinet',
-    'registry_source',
-    'invoice_source',
     '_attribution',
     '_provenance',
   ],
@@ -21,18 +24,28 @@ export const companyByNumberPayloadSchema = {
       type: 'object',
       description:
         'Legal name, name without its legal form, the legal form, furigana, English and former names.',
-    },
-    invoice: {
-      type: 'object',
-      required: ['t_number', 'registration'],
+      required: [
+        'legal_name',
+        'name_without_legal_form',
+        'legal_form',
+        'furigana',
+        'legal_name_en',
+        'former_names',
+      ],
       properties: {
-        t_number: { type: 'string', pattern: '^T[0-9]{13}$' },
-        registration: REGISTRATION_SCHEMA,
+        legal_name: { type: 'string' },
+        name_without_legal_form: { type: 'string' },
+        legal_form: LEGAL_FORM_SCHEMA,
+        furigana: { type: ['string', 'null'] },
+        legal_name_en: { type: ['string', 'null'] },
+        former_names: CORPORATION_SCHEMA.properties.former_names,
       },
     },
+    registration: {
+      ...REGISTRATION_SCHEMA,
+      description: 'The invoice registration of T + the corporate number; basis says where it was read.',
+    },
     edinet: EDINET_SCHEMA,
-    registry_source: { enum: ['snapshot', 'store', 'live'] },
-    invoice_source: { enum: ['snapshot', 'live'] },
     _attribution: { type: 'string' },
     _provenance: PROVENANCE_SCHEMA,
   },

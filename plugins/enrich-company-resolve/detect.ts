@@ -3,7 +3,7 @@ import { parseHost, type ParsedHost } from '../../domain/registry/domain-map';
 
 export type Detected =
   | { as: 'corporate_number'; digits: string }
-  | { as: 't_number'; digits: string }
+  | { as: 'registration_number'; digits: string }
   | { as: 'domain'; host: ParsedHost }
   | { as: 'name'; name: string };
 
@@ -15,7 +15,7 @@ export function detect(input: string): Detected {
   const q = input.normalize('NFKC').trim();
   const compact = q.replace(/[\s-]/g, '');
   if (/^[0-9]{13}$/.test(compact)) return { as: 'corporate_number', digits: compact };
-  if (/^T[0-9]{13}$/i.test(compact)) return { as: 't_number', digits: compact.slice(1) };
+  if (/^T[0-9]{13}$/i.test(compact)) return { as: 'registration_number', digits: compact.slice(1) };
   if (DOMAIN_LIKE.test(q)) {
     const host = parseHost(q);
     if (host && /[a-z]/.test(host.ascii.split('.').pop() ?? '')) return { as: 'domain', host };

@@ -16,12 +16,8 @@ import { lookupDomain } from '../../domain/registry/domain-lookup';
 import { DomainMap } from '../../domain/registry/domain-map';
 import type { EdinetView } from '../../domain/registry/edinet-answers';
 import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
-import type {
-  NameSearchResult,
-  RegistrySource,
-  RegistrySourceKind,
-} from '../../domain/registry/registry-source';
-import { addressView, candidateView } from '../../domain/registry/views';
+import type { NameSearchResult, RegistrySource } from '../../domain/registry/registry-source';
+import { candidateView, shortAddressView, type ShortAddressView } from '../../domain/registry/views';
 import type { CompanyResolveQuery } from './query';
 import { detect } from './detect';
 
@@ -31,25 +27,25 @@ const ALTERNATES = 4;
 export interface ResolveCandidate {
   corporate_number_hint: string;
   legal_name: string;
-  kana: string | null;
-  en_name: string | null;
+  furigana: string | null;
+  legal_name_en: string | null;
   status: Corporation['status'];
-  prefecture_name: string | null;
+  address: ShortAddressView;
   match_mode: string;
   match_reliability: number;
   match_reliability_label: 'high' | 'medium' | 'low';
+  t_number_if_registered: string;
   _source: string;
   /** The corporation in the FSA's EDINET code list; null when it is not a filer there. */
   edinet: EdinetView | null;
 }
 
 export interface ResolvePayload extends EndpointPayload {
-  q: string;
-  detected_as: 'corporate_number' | 't_number' | 'domain' | 'name';
+  query: { q: string };
+  detected_as: 'corporate_number' | 'registration_number' | 'domain' | 'name';
   best: ResolveCandidate | null;
   alternates: ResolveCandidate[];
   registration?: RegistrationAnswer;
-  source: RegistrySourceKind;
   notes: string[];
 }
 
@@ -57,32 +53,32 @@ function byNumberCandidate(c: Corporation, mode: string, source: RegistrySource)
   return {
     corporate_number_hint: c.corporate_number,
     legal_name: c.name,
-    kana: c.furigana || null,
-    en_name: c.en_name || null,
+    furigana: c.furigana || null,
+    legal_name_en: c.en_name || null,
     status: c.status,
-    prefecture_name: addressView(c).prefecture_name,
+    address: shortAddressView(c),
     match_mode: mode,
     // Identified by its own number: no ambiguity left.
     match_reliability: 1,
     match_reliability_label: 'high',
+    t_number_if_registered: derivedTNumber(c.corporate_number),
     _source: source.sourceTag,
     edinet: null,
   };
 }
 
-function slim(
-  v: Omit<ResolveCandidate, 'prefecture_name' | 'edinet'> & { address: { prefecture_name: string | null } },
-): ResolveCandidate {
+function slim(v: Omit<ResolveCandidate, 'edinet'>): ResolveCandidate {
   return {
     corporate_number_hint: v.corporate_number_hint,
     legal_name: v.legal_name,
-    kana: v.kana,
-    en_name: v.en_name,
+    furigana: v.furigana,
+    legal_name_en: v.legal_name_en,
     status: v.status,
-    prefecture_name: v.address.prefecture_name,
+    address: v.address,
     match_mode: v.match_mode,
     match_reliability: v.match_reliability,
     match_reliability_label: v.match_reliability_label,
+    t_number_if_registered: v.t_number_if_registered,
     _source: v._source,
     edinet: null,
   };
@@ -113,7 +109,7 @@ export class CompanyResolveHandler implements EndpointHandler<CompanyResolveQuer
     let found: NameSearchResult | undefined;
     let registration: RegistrationAnswer | undefined;
     let invoiceProvenance: DataProvenance | undefined;
-    if (d.as === 'corporate_number' || d.as === 't_number') {
+    if (d.as === 'corporate_number' || d.as === 'registration_number') {
       const valid = isValidCorporateNumber(d.digits);
       if (d.as === 'corporate_number' && !valid) {
         throw new InvalidQueryError(
@@ -124,7 +120,7 @@ export class CompanyResolveHandler implements EndpointHandler<CompanyResolveQuer
           '1180301018771',
         );
       }
-      if (d.as === 't_number') {
+      if (d.as === 'registration_number') {
         const t = `T${d.digits}`;
         registration = (await this.invoices.lookupMany([t], ctx.now, ctx.log)).get(t);
         invoiceProvenance = this.invoices.provenance(ctx.now, registration ? [registration] : []);
@@ -156,16 +152,12 @@ export class CompanyResolveHandler implements EndpointHandler<CompanyResolveQuer
       numbers,
     );
     return {
-      q: query.q,
+      query: { q: query.q },
       detected_as: d.as,
       best: ranked[0] ?? null,
       alternates: ranked.slice(1, ALTERNATES + 1),
       ...(registration ? { registration } : {}),
-      source: source.kind,
-      notes: [
-        ...notes,
-        ...(ranked[0] ? [`t_number_if_registered: ${derivedTNumber(ranked[0].corporate_number_hint)}`] : []),
-      ],
+      notes,
       _attribution: source.attribution,
       _provenance: invoiceProvenance
         ? combinedProvenance(registryProv, invoiceProvenance, 'registry')

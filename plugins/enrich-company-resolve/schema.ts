@@ -1,5 +1,5 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { EDINET_SCHEMA, REGISTRATION_SCHEMA } from '../../domain/registry/schemas';
+import { CANDIDATE_SCHEMA, EDINET_SCHEMA, REGISTRATION_SCHEMA } from '../../domain/registry/schemas';
 
 const CANDIDATE = {
   type: 'object',
@@ -9,20 +9,21 @@ const CANDIDATE = {
     'match_mode',
     'match_reliability',
     'match_reliability_label',
+    't_number_if_registered',
     '_source',
     'edinet',
   ],
   properties: {
     corporate_number_hint: { type: 'string', pattern: '^[0-9]{13}$' },
     legal_name: { type: 'string' },
-    kana: { type: ['string', 'null'] },
-    en_name: { type: ['string', 'null'] },
+    furigana: { type: ['string', 'null'] },
+    legal_name_en: { type: ['string', 'null'] },
     status: { enum: ['active', 'closed', 'deleted'] },
-    prefecture_name: { type: ['string', 'null'] },
+    address: CANDIDATE_SCHEMA.properties.address,
     match_mode: {
       enum: [
         'corporate_number',
-        't_number',
+        'registration_number',
         'domain_map',
         'domain_label',
         'exact',
@@ -34,21 +35,26 @@ const CANDIDATE = {
     },
     match_reliability: { type: 'number', minimum: 0, maximum: 1 },
     match_reliability_label: { enum: ['high', 'medium', 'low'] },
-    _source: { type: 'string' },
+    t_number_if_registered: CANDIDATE_SCHEMA.properties.t_number_if_registered,
+    _source: CANDIDATE_SCHEMA.properties._source,
     edinet: EDINET_SCHEMA,
   },
 };
 
 export const companyResolvePayloadSchema = {
   type: 'object',
-  required: ['q', 'detected_as', 'best', 'alternates', 'source', 'notes', '_attribution', '_provenance'],
+  required: ['query', 'detected_as', 'best', 'alternates', 'notes', '_attribution', '_provenance'],
   properties: {
-    q: { type: 'string' },
-    detected_as: { enum: ['corporate_number', 't_number', 'domain', 'name'] },
+    query: {
+      type: 'object',
+      description: 'The parameters as given.',
+      required: ['q'],
+      properties: { q: { type: 'string' } },
+    },
+    detected_as: { enum: ['corporate_number', 'registration_number', 'domain', 'name'] },
     best: { oneOf: [CANDIDATE, { type: 'null' }] },
     alternates: { type: 'array', items: CANDIDATE },
     registration: REGISTRATION_SCHEMA,
-    source: { enum: ['snapshot', 'store', 'live'] },
     notes: { type: 'array', items: { type: 'string' } },
     _attribution: { type: 'string' },
     _provenance: PROVENANCE_SCHEMA,

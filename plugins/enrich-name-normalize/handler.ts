@@ -40,7 +40,7 @@ const SEARCHED: SearchedData = {
 };
 
 export interface NameNormalizePayload extends EndpointPayload {
-  input: string;
+  query: { name: string };
   search_key: string;
   legal_form: (LegalFormMatch & { kind_code: string | null }) | null;
   name_without_legal_form: string;
@@ -77,7 +77,7 @@ export class NameNormalizeHandler implements EndpointHandler<NameNormalizeQuery,
       furiganaKey(n.core) ??
       (latin ? furiganaKey(romajiToKatakana(englishKey(n.half_width)) ?? '') : undefined);
     return {
-      input: query.name,
+      query: { name: query.name },
       search_key: n.key,
       legal_form: n.legal_form
         ? { ...n.legal_form, kind_code: KIND_OF_FORM[n.legal_form.form] ?? null }

@@ -1,9 +1,10 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
+import { LEGAL_FORM_SCHEMA } from '../../domain/registry/schemas';
 
 export const nameNormalizePayloadSchema = {
   type: 'object',
   required: [
-    'input',
+    'query',
     'search_key',
     'legal_form',
     'name_without_legal_form',
@@ -12,16 +13,22 @@ export const nameNormalizePayloadSchema = {
     '_provenance',
   ],
   properties: {
-    input: { type: 'string' },
+    query: {
+      type: 'object',
+      description: 'The parameters as given.',
+      required: ['name'],
+      properties: { name: { type: 'string' } },
+    },
     search_key: { type: 'string', description: 'What names are compared by.' },
     legal_form: {
-      type: ['object', 'null'],
+      ...LEGAL_FORM_SCHEMA,
       properties: {
-        form: { type: 'string' },
-        form_en: { type: 'string' },
-        written: { type: 'string' },
-        position: { enum: ['before', 'after'] },
-        kind_code: { type: ['string', 'null'] },
+        ...LEGAL_FORM_SCHEMA.properties,
+        kind_code: {
+          type: ['string', 'null'],
+          description:
+            'The code of the corporation kind (法人種別) the form implies: the code of kind in answers about corporations.',
+        },
       },
     },
     name_without_legal_form: { type: 'string' },

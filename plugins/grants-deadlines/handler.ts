@@ -8,7 +8,7 @@ import { listingPayload, prefectureView, type ListingPayload } from '../../domai
 import { addDays, tokyoDateOf } from '../../domain/grants/tokyo-dates';
 import type { GrantsDeadlinesQuery } from './query';
 
-export type DeadlineItem = GrantSummary & { closes_in_days: number };
+export type DeadlineItem = GrantSummary;
 
 @injectable()
 export class GrantsDeadlinesHandler implements EndpointHandler<
@@ -40,16 +40,11 @@ export class GrantsDeadlinesHandler implements EndpointHandler<
       },
       ctx.now,
     );
-    return listingPayload(
-      found,
-      ctx.now,
-      {
-        within_days: q.within_days,
-        window: { from: today, to: last },
-        pref: prefectureView(pref),
-        limit: q.limit,
-      },
-      (s) => ({ ...s, closes_in_days: s.days_until_deadline ?? 0 }),
-    );
+    return listingPayload(found, ctx.now, {
+      within_days: q.within_days,
+      window: { from: today, to: last },
+      pref: prefectureView(pref),
+      limit: q.limit,
+    });
   }
 }

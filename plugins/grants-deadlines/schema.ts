@@ -2,10 +2,10 @@ import { GRANT_SUMMARY_SCHEMA, listingSchema } from '../../domain/grants/payload
 
 export const grantsDeadlinesPayloadSchema = listingSchema({
   ...GRANT_SUMMARY_SCHEMA,
-  required: [...GRANT_SUMMARY_SCHEMA.required, 'closes_in_days'],
+  required: [...GRANT_SUMMARY_SCHEMA.required, 'days_until_deadline'],
   properties: {
     ...GRANT_SUMMARY_SCHEMA.properties,
-    closes_in_days: {
+    days_until_deadline: {
       type: 'integer',
       description: 'Calendar days from today (Asia/Tokyo) to the last day of acceptance; 0 = closes today.',
     },

@@ -1,14 +1,7 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { GRANT_SUMMARY_SCHEMA } from '../../domain/grants/payloads';
+import { GRANT_SUMMARY_SCHEMA, LABELLED_LIST_SCHEMA } from '../../domain/grants/payloads';
 
 const NULLABLE_STRING = { type: ['string', 'null'] };
-const LABELLED = {
-  type: ['object', 'null'],
-  properties: {
-    labels: { type: 'array', items: { type: 'string' } },
-    slugs: { type: 'array', items: { type: 'string' } },
-  },
-};
 
 export const grantsDetailPayloadSchema = {
   type: 'object',
@@ -26,8 +19,8 @@ export const grantsDetailPayloadSchema = {
     catch_phrase: NULLABLE_STRING,
     institution_name: NULLABLE_STRING,
     project_end_date: NULLABLE_STRING,
-    industries: LABELLED,
-    purposes: LABELLED,
+    industries: LABELLED_LIST_SCHEMA,
+    purposes: LABELLED_LIST_SCHEMA,
     amount_evidence: {
       type: 'object',
       description: 'What the upstream states about the cap, and why the status was chosen.',

@@ -112,19 +112,19 @@ export function evaluateCriteria(
       true,
       level === 'list' ? 'industries not read yet' : 'jGrants lists no industries for this grant',
     );
-  } else if (hasLabel(r.industries.labels, p.industry.label_ja)) {
+  } else if (hasLabel(r.industries.labels, p.industry.name_ja)) {
     add(
       'industry',
       'met',
       true,
-      `lists ${p.industry.label_ja} among ${r.industries.labels.length} industries`,
+      `lists ${p.industry.name_ja} among ${r.industries.labels.length} industries`,
     );
   } else {
     add(
       'industry',
       'not_met',
       true,
-      `does not list ${p.industry.label_ja} (lists ${r.industries.labels.join(', ')})`,
+      `does not list ${p.industry.name_ja} (lists ${r.industries.labels.join(', ')})`,
     );
   }
 
@@ -164,14 +164,14 @@ export function evaluateCriteria(
       false,
       level === 'list' ? 'purposes not read yet' : 'jGrants lists no purposes for this grant',
     );
-  } else if (hasLabel(r.purposes.labels, p.purpose.label_ja)) {
-    add('purpose', 'met', false, `lists the purpose ${p.purpose.label_ja}`);
+  } else if (hasLabel(r.purposes.labels, p.purpose.name_ja)) {
+    add('purpose', 'met', false, `lists the purpose ${p.purpose.name_ja}`);
   } else {
     add(
       'purpose',
       'not_met',
       false,
-      `its purposes (${r.purposes.labels.join(', ')}) do not include ${p.purpose.label_ja}`,
+      `its purposes (${r.purposes.labels.join(', ')}) do not include ${p.purpose.name_ja}`,
     );
   }
   return out;

@@ -10,6 +10,7 @@ import { grantsAttribution } from '../../domain/grants/attribution';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import { bySoonestDeadline } from '../../domain/grants/filters';
 import { summarise, type GrantSummary } from '../../domain/grants/grant-record';
+import type { LabelledList } from '../../domain/grants/taxonomy';
 import { prefectureView } from '../../domain/grants/payloads';
 import { findIndustry, findPurpose } from '../../domain/grants/taxonomy';
 import { tokyoDateOf } from '../../domain/grants/tokyo-dates';
@@ -30,18 +31,19 @@ export interface Candidate {
   rank: number;
   review_required: true;
   fit_score: number;
-  grant: GrantSummary & { industries: string[] | null; purposes: string[] | null };
+  grant: GrantSummary & { industries: LabelledList | null; purposes: LabelledList | null };
   criteria_met: Reason[];
   criteria_failed: Reason[];
   criteria_not_checked: Reason[];
-  why: string;
+  /** Why the grant is listed, in one sentence. */
+  reason: string;
 }
 
 export interface CandidatesPayload extends EndpointPayload {
   today: string;
   review_required: true;
-  notice: string;
-  profile: Record<string, unknown>;
+  /** The company profile as read: the parameters, the prefecture, industry and purpose resolved. */
+  query: Record<string, unknown>;
   count: number;
   considered: number;
   excluded: { count: number; by_condition: Partial<Record<CriterionName, number>> };
@@ -50,9 +52,6 @@ export interface CandidatesPayload extends EndpointPayload {
 
 /** Open grants examined per call (the soonest-closing ones the source lists). */
 const EXAMINED = 50;
-
-const NOTICE =
-  'Reference data for review, not a grant-eligibility decision: candidates are grants whose conditions published on jGrants do not exclude this profile. Every candidate needs review against the call guidelines (公募要領) and, where in doubt, the grant office.';
 
 const reason = (c: CriterionResult): Reason => ({ criterion: c.criterion, reason: c.reason });
 
@@ -105,19 +104,18 @@ export class GrantsEligibilityCandidatesHandler implements EndpointHandler<
       fit_score: score,
       grant: {
         ...summarise(r),
-        industries: r.industries?.labels ?? null,
-        purposes: r.purposes?.labels ?? null,
+        industries: r.industries,
+        purposes: r.purposes,
       },
       criteria_met: results.filter((c) => c.status === 'met').map(reason),
       criteria_failed: results.filter((c) => c.status === 'not_met').map(reason),
       criteria_not_checked: results.filter((c) => c.status === 'not_checked').map(reason),
-      why: whyListed(results),
+      reason: whyListed(results),
     }));
     return {
       today: tokyoDateOf(ctx.now),
       review_required: true,
-      notice: NOTICE,
-      profile: {
+      query: {
         pref: prefectureView(profile.pref),
         industry: profile.industry ?? null,
         employees: profile.employees ?? null,

@@ -1,5 +1,9 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { GRANT_SUMMARY_SCHEMA } from '../../domain/grants/payloads';
+import {
+  GRANT_SUMMARY_SCHEMA,
+  LABELLED_LIST_SCHEMA,
+  QUERY_ECHO_PROPERTIES,
+} from '../../domain/grants/payloads';
 
 const REASONS = {
   type: 'array',
@@ -28,8 +32,7 @@ export const grantsEligibilityCandidatesPayloadSchema = {
   required: [
     'today',
     'review_required',
-    'notice',
-    'profile',
+    'query',
     'count',
     'considered',
     'excluded',
@@ -40,10 +43,10 @@ export const grantsEligibilityCandidatesPayloadSchema = {
   properties: {
     today: { type: 'string', format: 'date' },
     review_required: { const: true },
-    notice: { type: 'string', description: 'What this answer is and is not (not an eligibility decision).' },
-    profile: {
+    query: {
       type: 'object',
-      description: 'The profile as read (prefecture, industry and purpose resolved).',
+      description: 'The company profile as read (prefecture, industry and purpose resolved).',
+      properties: QUERY_ECHO_PROPERTIES,
     },
     count: { type: 'integer' },
     considered: { type: 'integer', description: 'Open grants examined.' },
@@ -51,7 +54,11 @@ export const grantsEligibilityCandidatesPayloadSchema = {
       type: 'object',
       properties: {
         count: { type: 'integer' },
-        by_condition: { type: 'object', additionalProperties: { type: 'integer' } },
+        by_condition: {
+          type: 'object',
+          description: 'Grants left out, by the criterion that left them out.',
+          additionalProperties: { type: 'integer' },
+        },
       },
     },
     candidates: {
@@ -66,7 +73,7 @@ export const grantsEligibilityCandidatesPayloadSchema = {
           'criteria_met',
           'criteria_failed',
           'criteria_not_checked',
-          'why',
+          'reason',
         ],
         properties: {
           rank: { type: 'integer', minimum: 1 },
@@ -82,8 +89,8 @@ export const grantsEligibilityCandidatesPayloadSchema = {
             ...GRANT_SUMMARY_SCHEMA,
             properties: {
               ...GRANT_SUMMARY_SCHEMA.properties,
-              industries: { type: ['array', 'null'], items: { type: 'string' } },
-              purposes: { type: ['array', 'null'], items: { type: 'string' } },
+              industries: LABELLED_LIST_SCHEMA,
+              purposes: LABELLED_LIST_SCHEMA,
             },
           },
           criteria_met: REASONS,
@@ -93,7 +100,7 @@ export const grantsEligibilityCandidatesPayloadSchema = {
               'Preferences the grant does not match (purpose); a failed condition leaves the grant out.',
           },
           criteria_not_checked: REASONS,
-          why: { type: 'string' },
+          reason: { type: 'string', description: 'Why the grant is listed, in one sentence.' },
         },
       },
     },

@@ -32,14 +32,14 @@ export class GrantsSearchHandler implements EndpointHandler<GrantsSearchQuery, L
         request: {
           keyword,
           acceptingOnly: q.open_only,
-          industryLabel: industry?.label_ja,
-          purposeLabel: purpose?.label_ja,
+          industryLabel: industry?.name_ja,
+          purposeLabel: purpose?.name_ja,
         },
         keep: (r, level) =>
           (!q.open_only || r.status === 'open') &&
           (!pref || availableIn(r, pref.code)) &&
-          (!industry || listsIndustry(r, industry.label_ja, level)) &&
-          (!purpose || listsPurpose(r, purpose.label_ja, level)) &&
+          (!industry || listsIndustry(r, industry.name_ja, level)) &&
+          (!purpose || listsPurpose(r, purpose.name_ja, level)) &&
           (q.employees === undefined || admitsEmployees(r, q.employees)),
         order: byRelevance,
         limit: q.limit,

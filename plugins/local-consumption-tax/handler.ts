@@ -17,15 +17,30 @@ import {
 } from '../../domain/tax/consumption-tax';
 import type { ConsumptionTaxQuery } from './query';
 
+/** The invoice-system phase in force: the same fields as each history.invoice_phases entry. */
 interface InvoiceSystemView {
   phase: string;
   name_ja: string;
   description: string;
   qualified_invoice_required: boolean;
   non_registered_purchase_credit_percent: number | null;
-  period: { from: string; to: string | null };
+  from: string;
+  to: string | null;
   basis: string;
   transitional_credit_cap: TransitionalCreditCap | null;
+}
+
+/** A rate period of the history, named as the rates in force are (standard_rate, reduced_rate). */
+interface RatePeriodView {
+  from: string;
+  to: string | null;
+  standard_rate: RateSplit;
+  reduced_rate: (RateSplit & { applies_to: string }) | null;
+  basis: string;
+}
+
+function ratePeriodView(p: RatePeriod): RatePeriodView {
+  return { from: p.from, to: p.to, standard_rate: p.standard, reduced_rate: p.reduced, basis: p.basis };
 }
 
 export interface ConsumptionTaxPayload extends EndpointPayload {
@@ -37,7 +52,7 @@ export interface ConsumptionTaxPayload extends EndpointPayload {
   rate_period: { from: string | null; to: string | null; basis: string };
   invoice_system: InvoiceSystemView | null;
   note?: string;
-  history?: { rate_periods: readonly RatePeriod[]; invoice_phases: readonly InvoicePhase[] };
+  history?: { rate_periods: RatePeriodView[]; invoice_phases: readonly InvoicePhase[] };
 }
 
 @injectable()
@@ -62,7 +77,12 @@ export class ConsumptionTaxHandler implements EndpointHandler<ConsumptionTaxQuer
     };
     const tail = {
       ...(query.verbose
-        ? { history: { rate_periods: this.table.ratePeriods, invoice_phases: this.table.invoicePhases } }
+        ? {
+            history: {
+              rate_periods: this.table.ratePeriods.map(ratePeriodView),
+              invoice_phases: this.table.invoicePhases,
+            },
+          }
         : {}),
       _attribution:
         'National Tax Agency (国税庁) and the Consumption Tax Act / Local Tax Act, as summarised in the sources listed',
@@ -97,7 +117,8 @@ export class ConsumptionTaxHandler implements EndpointHandler<ConsumptionTaxQuer
             description: phase.description,
             qualified_invoice_required: phase.qualified_invoice_required,
             non_registered_purchase_credit_percent: phase.non_registered_purchase_credit_percent,
-            period: { from: phase.from, to: phase.to },
+            from: phase.from,
+            to: phase.to,
             basis: phase.basis,
             transitional_credit_cap: phase.transitional_credit_cap,
           }

@@ -14,6 +14,51 @@ const RATE = {
   },
 };
 
+/** An invoice-system phase: the one in force (invoice_system) and each of history.invoice_phases. */
+const INVOICE_PHASE = {
+  type: 'object',
+  required: ['phase', 'qualified_invoice_required', 'non_registered_purchase_credit_percent', 'from', 'to'],
+  properties: {
+    phase: {
+      enum: ['before_itemised_invoice_method', 'itemised_invoice_method', 'qualified_invoice_system'],
+    },
+    name_ja: { type: 'string' },
+    description: { type: 'string' },
+    qualified_invoice_required: { type: 'boolean' },
+    non_registered_purchase_credit_percent: {
+      type: ['integer', 'null'],
+      description:
+        'Share of deemed input tax creditable on purchases from businesses that are not registered issuers.',
+    },
+    from: { type: 'string', format: 'date' },
+    to: { type: ['string', 'null'] },
+    basis: { type: 'string' },
+    transitional_credit_cap: {
+      description:
+        "Yearly cap on purchases from one non-registered supplier that can take the transitional credit, by the buyer's tax period; null where no cap applies.",
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['yearly_purchases_per_supplier_jpy', 'tax_periods_starting_from', 'basis'],
+          properties: {
+            yearly_purchases_per_supplier_jpy: { type: 'integer' },
+            tax_periods_starting_from: { type: 'string', format: 'date' },
+            basis: { type: 'string' },
+            previous: {
+              type: 'object',
+              properties: {
+                yearly_purchases_per_supplier_jpy: { type: 'integer' },
+                tax_periods_starting_from: { type: 'string', format: 'date' },
+              },
+            },
+          },
+        },
+      ],
+    },
+  },
+};
+
 export const consumptionTaxPayloadSchema = {
   type: 'object',
   required: [
@@ -29,7 +74,10 @@ export const consumptionTaxPayloadSchema = {
   ],
   properties: {
     date: { type: 'string', format: 'date' },
-    date_source: { enum: ['query', 'default_today_asia_tokyo'] },
+    date_source: {
+      enum: ['query', 'default_today_asia_tokyo'],
+      description: 'query: date was given; otherwise today in Asia/Tokyo was applied.',
+    },
     consumption_tax_applies: { type: 'boolean' },
     standard_rate: { oneOf: [RATE, { type: 'null' }] },
     reduced_rate: { oneOf: [RATE, { type: 'null' }] },
@@ -42,63 +90,29 @@ export const consumptionTaxPayloadSchema = {
         basis: { type: 'string' },
       },
     },
-    invoice_system: {
-      oneOf: [
-        { type: 'null' },
-        {
-          type: 'object',
-          required: [
-            'phase',
-            'qualified_invoice_required',
-            'non_registered_purchase_credit_percent',
-            'period',
-          ],
-          properties: {
-            phase: {
-              enum: ['before_itemised_invoice_method', 'itemised_invoice_method', 'qualified_invoice_system'],
+    invoice_system: { oneOf: [{ type: 'null' }, INVOICE_PHASE] },
+    note: { type: 'string' },
+    history: {
+      type: 'object',
+      description: 'With verbose: every rate period and invoice-system phase.',
+      properties: {
+        rate_periods: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['from', 'to', 'standard_rate', 'reduced_rate', 'basis'],
+            properties: {
+              from: { type: 'string', format: 'date' },
+              to: { type: ['string', 'null'] },
+              standard_rate: RATE,
+              reduced_rate: { oneOf: [RATE, { type: 'null' }] },
+              basis: { type: 'string' },
             },
-            name_ja: { type: 'string' },
-            description: { type: 'string' },
-            transitional_credit_cap: {
-              description:
-                "Yearly cap on purchases from one non-registered supplier that can take the transitional credit, by the buyer's tax period; null where no cap applies.",
-              oneOf: [
-                { type: 'null' },
-                {
-                  type: 'object',
-                  required: ['yearly_purchases_per_supplier_jpy', 'tax_periods_starting_from', 'basis'],
-                  properties: {
-                    yearly_purchases_per_supplier_jpy: { type: 'integer' },
-                    tax_periods_starting_from: { type: 'string', format: 'date' },
-                    basis: { type: 'string' },
-                    previous: {
-                      type: 'object',
-                      properties: {
-                        yearly_purchases_per_supplier_jpy: { type: 'integer' },
-                        tax_periods_starting_from: { type: 'string', format: 'date' },
-                      },
-                    },
-                  },
-                },
-              ],
-            },
-            qualified_invoice_required: { type: 'boolean' },
-            non_registered_purchase_credit_percent: {
-              type: ['integer', 'null'],
-              description:
-                'Share of deemed input tax creditable on purchases from businesses that are not registered issuers.',
-            },
-            period: {
-              type: 'object',
-              properties: { from: { type: 'string' }, to: { type: ['string', 'null'] } },
-            },
-            basis: { type: 'string' },
           },
         },
-      ],
+        invoice_phases: { type: 'array', items: INVOICE_PHASE },
+      },
     },
-    note: { type: 'string' },
-    history: { type: 'object', description: 'With verbose: every rate period and invoice-system phase.' },
     _attribution: { type: 'string' },
     _provenance: PROVENANCE_SCHEMA,
   },

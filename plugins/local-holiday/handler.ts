@@ -14,6 +14,7 @@ import type { HolidayQuery } from './query';
 
 export interface HolidayPayload extends EndpointPayload {
   year: number;
+  year_source: 'query' | 'default_current_year_asia_tokyo';
   count: number;
   holidays: Array<{
     date: string;
@@ -24,7 +25,6 @@ export interface HolidayPayload extends EndpointPayload {
     substitute_for?: string;
   }>;
   diagnostics?: {
-    year_source: 'query' | 'default_current_year_asia_tokyo';
     coverage: { first_year: number; last_year: number };
     counts_by_kind: Record<HolidayKind, number>;
     rules: string[];
@@ -71,6 +71,7 @@ export class HolidayHandler implements EndpointHandler<HolidayQuery, HolidayPayl
     }));
     const payload: HolidayPayload = {
       year,
+      year_source: query.year === undefined ? 'default_current_year_asia_tokyo' : 'query',
       count: holidays.length,
       holidays,
       _attribution:
@@ -85,7 +86,6 @@ export class HolidayHandler implements EndpointHandler<HolidayQuery, HolidayPayl
       };
       for (const h of holidays) counts[h.kind]++;
       payload.diagnostics = {
-        year_source: query.year === undefined ? 'default_current_year_asia_tokyo' : 'query',
         coverage: { first_year: this.calendar.firstYear, last_year: this.calendar.lastYear },
         counts_by_kind: counts,
         rules: [

@@ -2,9 +2,13 @@ import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
 
 export const holidayPayloadSchema = {
   type: 'object',
-  required: ['year', 'count', 'holidays', '_attribution', '_provenance'],
+  required: ['year', 'year_source', 'count', 'holidays', '_attribution', '_provenance'],
   properties: {
     year: { type: 'integer' },
+    year_source: {
+      enum: ['query', 'default_current_year_asia_tokyo'],
+      description: 'query: year was given; otherwise the current year in Asia/Tokyo was applied.',
+    },
     count: { type: 'integer' },
     holidays: {
       type: 'array',
@@ -27,7 +31,22 @@ export const holidayPayloadSchema = {
     },
     diagnostics: {
       type: 'object',
-      description: 'With verbose: year source, coverage, counts by kind and the rules applied.',
+      description: 'With verbose: the years the data covers, counts by kind and the rules applied.',
+      properties: {
+        coverage: {
+          type: 'object',
+          properties: { first_year: { type: 'integer' }, last_year: { type: 'integer' } },
+        },
+        counts_by_kind: {
+          type: 'object',
+          properties: {
+            national_holiday: { type: 'integer' },
+            substitute_holiday: { type: 'integer' },
+            citizens_holiday: { type: 'integer' },
+          },
+        },
+        rules: { type: 'array', items: { type: 'string' } },
+      },
     },
     _attribution: { type: 'string' },
     _provenance: PROVENANCE_SCHEMA,

@@ -9,10 +9,13 @@ import { isFlagOn } from '../../core/plugins/query-rules';
 import { answering } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import type { EdinetView } from '../../domain/registry/edinet-answers';
-import type { NormalizedName } from '../../domain/registry/normalize';
-import type { RegistrySourceKind } from '../../domain/registry/registry-source';
 import { RELIABILITY_SCALE, type MatchMode } from '../../domain/registry/reliability';
-import { candidateView, type CandidateView } from '../../domain/registry/views';
+import {
+  candidateView,
+  normalizedNameView,
+  type CandidateView,
+  type NormalizedNameView,
+} from '../../domain/registry/views';
 import type { Prefecture } from '../../domain/shared/prefectures';
 import type { HoujinLookupQuery } from './query';
 
@@ -20,9 +23,8 @@ export interface HoujinLookupPayload extends EndpointPayload {
   query: { name: string; pref: Prefecture | null; limit: number };
   count: number;
   candidates: Array<CandidateView & { edinet: EdinetView | null }>;
-  source: RegistrySourceKind;
   diagnostics?: {
-    normalized: NormalizedName;
+    normalized: NormalizedNameView;
     found_by_mode: Record<MatchMode, number>;
     reliability_scale: typeof RELIABILITY_SCALE;
   };
@@ -57,13 +59,12 @@ export class HoujinLookupHandler implements EndpointHandler<HoujinLookupQuery, H
         ...candidateView(c.match, c.corporation, source.sourceTag),
         edinet: edinet.of(c.corporation.corporate_number),
       })),
-      source: source.kind,
       _attribution: source.attribution,
       _provenance: edinet.addTo(await this.registry.provenance(source, ctx.now, numbers, found), numbers),
     };
     if (isFlagOn(query.verbose)) {
       payload.diagnostics = {
-        normalized: report.query,
+        normalized: normalizedNameView(report.query),
         found_by_mode: report.found,
         reliability_scale: RELIABILITY_SCALE,
       };

@@ -9,7 +9,6 @@ import { NotFoundError } from '../../core/plugins/errors';
 import { answering } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import type { EdinetView } from '../../domain/registry/edinet-answers';
-import type { RegistrySourceKind } from '../../domain/registry/registry-source';
 import { corporationView, type CorporationView } from '../../domain/registry/views';
 import type { HoujinNumberQuery } from './query';
 
@@ -18,10 +17,8 @@ export interface HoujinNumberPayload extends EndpointPayload {
   corporation: CorporationView;
   /** The corporation in the FSA's EDINET code list; null when it is not a filer there. */
   edinet: EdinetView | null;
-  source: RegistrySourceKind;
   diagnostics?: {
-    check_digit: 'valid';
-    source: RegistrySourceKind;
+    check_digit_valid: true;
     history_records: number;
   };
 }
@@ -52,15 +49,14 @@ export class HoujinNumberHandler implements EndpointHandler<HoujinNumberQuery, H
         source.kind === 'snapshot'
           ? 'The check digit is valid, and the snapshot is a sample (see searched), so the number may well exist: check it on the NTA Corporate Number Publication Site, https://www.houjin-bangou.nta.go.jp/.'
           : 'The check digit is valid but no corporation holds this number; check the digits against the source document.',
-        { corporate_number: query.number, source: source.kind, searched },
+        { corporate_number: query.number, _source: source.sourceTag, searched },
       );
     }
     const edinet = await this.registry.edinet([query.number]);
     const payload: HoujinNumberPayload = {
       corporate_number: query.number,
-      corporation: corporationView(corporation),
+      corporation: corporationView(corporation, source.sourceTag),
       edinet: edinet.of(query.number),
-      source: source.kind,
       _attribution: source.attribution,
       _provenance: edinet.addTo(await this.registry.provenance(source, ctx.now, [query.number]), [
         query.number,
@@ -68,8 +64,7 @@ export class HoujinNumberHandler implements EndpointHandler<HoujinNumberQuery, H
     };
     if (query.verbose) {
       payload.diagnostics = {
-        check_digit: 'valid',
-        source: source.kind,
+        check_digit_valid: true,
         history_records: corporation.former_names.length,
       };
     }

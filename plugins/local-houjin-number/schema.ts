@@ -3,19 +3,18 @@ import { CORPORATION_SCHEMA, EDINET_SCHEMA } from '../../domain/registry/schemas
 
 export const houjinNumberPayloadSchema = {
   type: 'object',
-  required: ['corporate_number', 'corporation', 'edinet', 'source', '_attribution', '_provenance'],
+  required: ['corporate_number', 'corporation', 'edinet', '_attribution', '_provenance'],
   properties: {
     corporate_number: { type: 'string', pattern: '^[0-9]{13}$' },
     corporation: CORPORATION_SCHEMA,
     edinet: EDINET_SCHEMA,
-    source: {
-      enum: ['snapshot', 'store', 'live'],
-      description:
-        'snapshot: a curated, dated sample of real corporations (not the register; see _provenance.searched); store: imported NTA bulk download; live: NTA Web-API.',
-    },
     diagnostics: {
       type: 'object',
-      description: 'With verbose: check digit, source, number of former names.',
+      description: 'With verbose: the check digit and the number of former names.',
+      properties: {
+        check_digit_valid: { const: true },
+        history_records: { type: 'integer' },
+      },
     },
     _attribution: { type: 'string' },
     _provenance: PROVENANCE_SCHEMA,

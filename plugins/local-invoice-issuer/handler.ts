@@ -10,12 +10,11 @@ import { answering, combinedProvenance } from '../../domain/registry/answers';
 import { CorporateRegistry } from '../../domain/registry/corporate-registry';
 import { derivedTNumber } from '../../domain/registry/corporate-number';
 import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
-import type { RegistrySourceKind } from '../../domain/registry/registry-source';
 import { candidateView, type CandidateView } from '../../domain/registry/views';
 import type { InvoiceIssuerQuery } from './query';
 
 export interface IssuerCandidate extends CandidateView {
-  t_number: string;
+  /** The registration of t_number_if_registered; its basis says where it was read. */
   registration: RegistrationAnswer;
 }
 
@@ -23,9 +22,7 @@ export interface InvoiceIssuerPayload extends EndpointPayload {
   query: { name: string; limit: number };
   count: number;
   candidates: IssuerCandidate[];
-  registry_source: RegistrySourceKind;
-  invoice_source: 'live' | 'snapshot';
-  diagnostics?: { how: string[] };
+  diagnostics?: { rules: string[] };
 }
 
 @injectable()
@@ -57,11 +54,8 @@ export class InvoiceIssuerHandler implements EndpointHandler<InvoiceIssuerQuery,
       count: candidates.length,
       candidates: candidates.map((c, i) => ({
         ...candidateView(c.match, c.corporation, source.sourceTag),
-        t_number: tNumbers[i],
         registration: registrations.get(tNumbers[i])!,
       })),
-      registry_source: source.kind,
-      invoice_source: this.invoices.live ? 'live' : 'snapshot',
       _attribution: `${source.attribution}; invoice registrations: National Tax Agency qualified invoice issuer publication (適格請求書発行事業者公表サイト)`,
       _provenance: combinedProvenance(
         await this.registry.provenance(
@@ -76,12 +70,12 @@ export class InvoiceIssuerHandler implements EndpointHandler<InvoiceIssuerQuery,
     };
     if (isFlagOn(query.verbose)) {
       payload.diagnostics = {
-        how: [
+        rules: [
           'Candidates come from the corporate registry by name (five modes, ranked by match_reliability).',
-          "A corporation's registration number, if it registered, is T + its corporate number (t_number).",
+          "A corporation's registration number, if it registered, is T + its corporate number (t_number_if_registered).",
           this.invoices.live
-            ? 'Each t_number was checked against the NTA invoice-issuer Web-API (confirmed: true).'
-            : 'Not confirmed against the live register: each t_number was looked up in a dated list of registrations seen in public copies of NTA register data (status registered, confirmed: false); any other is derived only (status not_checked, confirmed: false). registration.reason says which.',
+            ? 'Each t_number_if_registered was checked against the NTA invoice-issuer Web-API (confirmed: true).'
+            : 'Not confirmed against the live register: each t_number_if_registered was looked up in a dated list of registrations seen in public copies of NTA register data (status registered, confirmed: false); any other is derived only (status not_checked, confirmed: false). registration.reason says which.',
         ],
       };
     }

@@ -3,33 +3,34 @@ import { CANDIDATE_SCHEMA, REGISTRATION_SCHEMA } from '../../domain/registry/sch
 
 export const invoiceIssuerPayloadSchema = {
   type: 'object',
-  required: [
-    'query',
-    'count',
-    'candidates',
-    'registry_source',
-    'invoice_source',
-    '_attribution',
-    '_provenance',
-  ],
+  required: ['query', 'count', 'candidates', '_attribution', '_provenance'],
   properties: {
-    query: { type: 'object' },
+    query: {
+      type: 'object',
+      description: 'The parameters as understood.',
+      required: ['name', 'limit'],
+      properties: { name: { type: 'string' }, limit: { type: 'integer' } },
+    },
     count: { type: 'integer' },
     candidates: {
       type: 'array',
       items: {
         ...CANDIDATE_SCHEMA,
-        required: [...CANDIDATE_SCHEMA.required, 't_number', 'registration'],
+        required: [...CANDIDATE_SCHEMA.required, 'registration'],
         properties: {
           ...CANDIDATE_SCHEMA.properties,
-          t_number: { type: 'string', pattern: '^T[0-9]{13}$' },
-          registration: REGISTRATION_SCHEMA,
+          registration: {
+            ...REGISTRATION_SCHEMA,
+            description: 'The registration of t_number_if_registered; basis says where it was read.',
+          },
         },
       },
     },
-    registry_source: { enum: ['snapshot', 'store', 'live'] },
-    invoice_source: { enum: ['snapshot', 'live'] },
-    diagnostics: { type: 'object' },
+    diagnostics: {
+      type: 'object',
+      description: 'With verbose: how candidates and registrations were found.',
+      properties: { rules: { type: 'array', items: { type: 'string' } } },
+    },
     _attribution: { type: 'string' },
     _provenance: PROVENANCE_SCHEMA,
   },

@@ -16,15 +16,16 @@ import {
 import type { Corporation } from '../../domain/registry/corporation';
 import { kindLabel, type CodeLabel } from '../../domain/registry/corporation';
 import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
-import type { RegistrySourceKind } from '../../domain/registry/registry-source';
+import { closureView, type ClosureView } from '../../domain/registry/views';
 import type { InvoiceLookupQuery } from './query';
 
 export interface InvoiceLookupPayload extends EndpointPayload {
   registration_number: string;
-  input: { number: string; had_t_prefix: boolean };
+  query: { number: string; had_t_prefix: boolean };
   registration: RegistrationAnswer;
   corporate_number_check: {
-    digits: string;
+    /** The 13 digits of the registration number, read as a corporate number. */
+    corporate_number: string;
     check_digit_valid: boolean;
     expected_check_digit: number;
     /** corporation: a valid corporate number; not_a_corporate_number: the digits fail the check digit. */
@@ -32,14 +33,13 @@ export interface InvoiceLookupPayload extends EndpointPayload {
   };
   corporation: {
     corporate_number: string;
-    name: string;
+    legal_name: string;
     kind: CodeLabel | null;
     status: Corporation['status'];
-    close_date: string | null;
+    closure: ClosureView;
+    _source: string;
   } | null;
   registry_cross_check: 'found' | 'not_found' | 'not_applicable' | 'unavailable';
-  registry_source: RegistrySourceKind | null;
-  invoice_source: 'live' | 'snapshot';
   notes: string[];
 }
 
@@ -69,11 +69,11 @@ export class InvoiceLookupHandler implements EndpointHandler<InvoiceLookupQuery,
     let corporation: Corporation | null = null;
     let crossCheck: InvoiceLookupPayload['registry_cross_check'] = 'not_applicable';
     let registryProv;
-    let registrySource: RegistrySourceKind | null = null;
+    let registrySource: string | null = null;
     if (validCorporate) {
       try {
         const source = await this.registry.source();
-        registrySource = source.kind;
+        registrySource = source.sourceTag;
         corporation = await source.getByNumber(parsed.digits);
         crossCheck = corporation ? 'found' : 'not_found';
         registryProv = await this.registry.provenance(source, ctx.now, corporation ? [parsed.digits] : []);
@@ -97,26 +97,26 @@ export class InvoiceLookupHandler implements EndpointHandler<InvoiceLookupQuery,
     const invoiceProv = this.invoices.provenance(ctx.now, [registration]);
     return {
       registration_number: parsed.tNumber,
-      input: { number: query.number, had_t_prefix: parsed.hadPrefix },
+      query: { number: query.number, had_t_prefix: parsed.hadPrefix },
       registration,
       corporate_number_check: {
-        digits: parsed.digits,
+        corporate_number: parsed.digits,
         check_digit_valid: validCorporate,
         expected_check_digit: checkDigitOf(parsed.digits.slice(1)),
         holder: validCorporate ? 'corporation' : 'not_a_corporate_number',
       },
-      corporation: corporation
-        ? {
-            corporate_number: corporation.corporate_number,
-            name: corporation.name,
-            kind: kindLabel(corporation.kind),
-            status: corporation.status,
-            close_date: corporation.close_date || null,
-          }
-        : null,
+      corporation:
+        corporation && registrySource
+          ? {
+              corporate_number: corporation.corporate_number,
+              legal_name: corporation.name,
+              kind: kindLabel(corporation.kind),
+              status: corporation.status,
+              closure: closureView(corporation),
+              _source: registrySource,
+            }
+          : null,
       registry_cross_check: crossCheck,
-      registry_source: registrySource,
-      invoice_source: this.invoices.live ? 'live' : 'snapshot',
       notes,
       _attribution:
         'National Tax Agency qualified invoice issuer publication (適格請求書発行事業者公表サイト) and corporate-number data (国税庁法人番号公表サイト)',

@@ -1,5 +1,5 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { REGISTRATION_SCHEMA } from '../../domain/registry/schemas';
+import { CORPORATION_SCHEMA, REGISTRATION_SCHEMA } from '../../domain/registry/schemas';
 
 export const invoiceLookupPayloadSchema = {
   type: 'object',
@@ -9,19 +9,47 @@ export const invoiceLookupPayloadSchema = {
     'corporate_number_check',
     'corporation',
     'registry_cross_check',
-    'invoice_source',
     '_attribution',
     '_provenance',
   ],
   properties: {
     registration_number: { type: 'string', pattern: '^T[0-9]{13}$' },
-    input: { type: 'object' },
-    registration: REGISTRATION_SCHEMA,
-    corporate_number_check: { type: 'object' },
-    corporation: { type: ['object', 'null'] },
+    query: {
+      type: 'object',
+      description: 'The parameter as given, and whether it began with T.',
+      required: ['number', 'had_t_prefix'],
+      properties: { number: { type: 'string' }, had_t_prefix: { type: 'boolean' } },
+    },
+    registration: { ...REGISTRATION_SCHEMA, description: 'basis says where the registration was read.' },
+    corporate_number_check: {
+      type: 'object',
+      required: ['corporate_number', 'check_digit_valid', 'expected_check_digit', 'holder'],
+      properties: {
+        corporate_number: {
+          type: 'string',
+          pattern: '^[0-9]{13}$',
+          description: 'The 13 digits of the registration number, read as a corporate number.',
+        },
+        check_digit_valid: { type: 'boolean' },
+        expected_check_digit: { type: 'integer' },
+        holder: { enum: ['corporation', 'not_a_corporate_number'] },
+      },
+    },
+    corporation: {
+      type: ['object', 'null'],
+      description:
+        'The corporation of the corporate number in the registry (the cross-check); null when not found or not checked.',
+      required: ['corporate_number', 'legal_name', 'kind', 'status', 'closure', '_source'],
+      properties: {
+        corporate_number: CORPORATION_SCHEMA.properties.corporate_number,
+        legal_name: CORPORATION_SCHEMA.properties.legal_name,
+        kind: CORPORATION_SCHEMA.properties.kind,
+        status: CORPORATION_SCHEMA.properties.status,
+        closure: CORPORATION_SCHEMA.properties.closure,
+        _source: CORPORATION_SCHEMA.properties._source,
+      },
+    },
     registry_cross_check: { enum: ['found', 'not_found', 'not_applicable', 'unavailable'] },
-    registry_source: { enum: ['snapshot', 'store', 'live', null] },
-    invoice_source: { enum: ['snapshot', 'live'] },
     notes: { type: 'array', items: { type: 'string' } },
     _attribution: { type: 'string' },
     _provenance: PROVENANCE_SCHEMA,

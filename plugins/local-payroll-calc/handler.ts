@@ -18,7 +18,7 @@ import { tokyoDate } from '../../domain/shared/tokyo-time';
 import type { PayrollCalcQuery } from './query';
 
 export interface PayrollCalcPayload extends EndpointPayload, PayrollFields {
-  year_month_source: 'current_month_asia_tokyo';
+  year_month_source: 'default_current_month_asia_tokyo';
 }
 
 @injectable()
@@ -41,10 +41,10 @@ export class PayrollCalcHandler implements EndpointHandler<PayrollCalcQuery, Pay
     });
     return {
       ...payrollFields(result, {
-        prefSource: query.pref_code === undefined ? 'default' : 'query',
+        prefSource: query.pref_code === undefined ? 'default_tokyo' : 'query',
         verbose: query.verbose,
       }),
-      year_month_source: 'current_month_asia_tokyo',
+      year_month_source: 'default_current_month_asia_tokyo',
       _attribution: PAYROLL_ATTRIBUTION,
       _provenance: this.provenance.for(result),
     };

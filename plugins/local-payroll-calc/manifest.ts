@@ -24,7 +24,7 @@ export default definePlugin({
   examples: [
     { title: 'Salary of 300,000 yen in Tokyo', query: { monthly_salary: 300000, pref_code: '13' } },
     {
-      title: 'Aged 45 in Osaka with two dependants, with rates and exact amounts',
+      title: 'Aged 45 in Osaka with two dependents, with rates and exact amounts',
       query: { monthly_salary: 450000, age: 45, dependents: 2, pref_code: '27', verbose: true },
     },
   ],

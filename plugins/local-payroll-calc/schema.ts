@@ -7,7 +7,7 @@ export const payrollCalcPayloadSchema = {
   properties: {
     ...PAYROLL_FIELD_PROPERTIES,
     year_month_source: {
-      enum: ['current_month_asia_tokyo'],
+      enum: ['default_current_month_asia_tokyo'],
       description:
         'The month applied is always the current month in Asia/Tokyo (this endpoint takes no month).',
     },

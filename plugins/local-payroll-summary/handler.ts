@@ -24,7 +24,8 @@ export interface PayrollSummaryPayload extends EndpointPayload, PayrollFields {
   /** null when the month is outside the national holiday list's years. */
   calendar: {
     working_days: number;
-    national_holidays: Array<{
+    /** The month's holidays (national, substitute and citizens' holidays, as holiday/jp lists them). */
+    holidays: Array<{
       date: string;
       weekday: Weekday;
       name_ja: string;
@@ -59,7 +60,7 @@ export class PayrollSummaryHandler implements EndpointHandler<PayrollSummaryQuer
       payMonth: month,
     });
     const fields = payrollFields(result, {
-      prefSource: query.pref_code === undefined ? 'default' : 'query',
+      prefSource: query.pref_code === undefined ? 'default_tokyo' : 'query',
       verbose: query.verbose,
     });
     const holidaysKnown = inSpan(month, this.holidayMonths);
@@ -84,7 +85,7 @@ export class PayrollSummaryHandler implements EndpointHandler<PayrollSummaryQuer
   private monthCalendar(month: string): NonNullable<PayrollSummaryPayload['calendar']> {
     return {
       working_days: this.calendar.workingDaysInMonth(month),
-      national_holidays: this.calendar.holidaysInMonth(month).map((h) => ({
+      holidays: this.calendar.holidaysInMonth(month).map((h) => ({
         date: h.date,
         weekday: h.weekday,
         name_ja: h.name_ja,

@@ -24,7 +24,7 @@ export default definePlugin({
   examples: [
     { title: 'May 2026 pay, 300,000 yen in Tokyo', query: { monthly_salary: 300000, year_month: '2026-05' } },
     {
-      title: 'Aged 45 in Fukuoka, 3 dependants, with rates',
+      title: 'Aged 45 in Fukuoka, 3 dependents, with rates',
       query: {
         monthly_salary: 520000,
         age: 45,

@@ -6,15 +6,19 @@ export const payrollSummaryPayloadSchema = {
   required: [...PAYROLL_REQUIRED_FIELDS, 'year_month_source', 'calendar'],
   properties: {
     ...PAYROLL_FIELD_PROPERTIES,
-    year_month_source: { enum: ['query', 'default_current_month_asia_tokyo'] },
+    year_month_source: {
+      enum: ['query', 'default_current_month_asia_tokyo'],
+      description: 'query: year_month was given; otherwise the current month in Asia/Tokyo was applied.',
+    },
     calendar: {
       type: ['object', 'null'],
       description: "The month's working days and national holidays; null outside the holiday list's years.",
-      required: ['working_days', 'national_holidays', 'working_day_rule'],
+      required: ['working_days', 'holidays', 'working_day_rule'],
       properties: {
         working_days: { type: 'integer', description: 'Weekdays of the month that are not holidays.' },
-        national_holidays: {
+        holidays: {
           type: 'array',
+          description: "The month's holidays, as holiday/jp lists them.",
           items: {
             type: 'object',
             required: ['date', 'weekday', 'name_ja', 'name_en', 'kind'],

@@ -23,14 +23,16 @@ interface GradeView {
 
 export interface StandardRemunerationPayload extends EndpointPayload {
   monthly_salary: number;
-  month_applied: string;
+  /** The month whose grade scales were applied (this endpoint takes no month: the current one). */
+  year_month: string;
+  year_month_source: 'default_current_month_asia_tokyo';
   health_insurance: GradeView & { grades_in_scale: number; table: string };
-  employees_pension: GradeView & { grades_in_scale: number; table: string };
+  pension: GradeView & { grades_in_scale: number; table: string };
   /** true when a grade table for the month is not loaded and the latest known scale was applied. */
   provisional: boolean;
   provisional_reasons: string[];
   notes: string[];
-  grade_table?: { health_insurance: GradeView[]; employees_pension: GradeView[] };
+  grade_table?: { health_insurance: GradeView[]; pension: GradeView[] };
 }
 
 @injectable()
@@ -59,13 +61,14 @@ export class StandardRemunerationHandler implements EndpointHandler<
     const reasons = provisionalReasons(uses);
     const payload: StandardRemunerationPayload = {
       monthly_salary: query.monthly_salary,
-      month_applied: month,
+      year_month: month,
+      year_month_source: 'default_current_month_asia_tokyo',
       health_insurance: {
         ...view(g.health),
         grades_in_scale: scales.health.value.length,
         table: scales.health.label,
       },
-      employees_pension: {
+      pension: {
         ...view(g.pension),
         grades_in_scale: scales.pension.value.length,
         table: scales.pension.label,
@@ -83,7 +86,7 @@ export class StandardRemunerationHandler implements EndpointHandler<
     if (query.verbose) {
       payload.grade_table = {
         health_insurance: scales.health.value.map(view),
-        employees_pension: scales.pension.value.map(view),
+        pension: scales.pension.value.map(view),
       };
     }
     return payload;

@@ -24,9 +24,10 @@ export const standardRemunerationPayloadSchema = {
   type: 'object',
   required: [
     'monthly_salary',
-    'month_applied',
+    'year_month',
+    'year_month_source',
     'health_insurance',
-    'employees_pension',
+    'pension',
     'provisional',
     'provisional_reasons',
     'notes',
@@ -35,12 +36,16 @@ export const standardRemunerationPayloadSchema = {
   ],
   properties: {
     monthly_salary: { type: 'integer' },
-    month_applied: {
+    year_month: {
       type: 'string',
       description: 'The month (YYYY-MM, Asia/Tokyo) whose grade tables were applied: the current month.',
     },
+    year_month_source: {
+      enum: ['default_current_month_asia_tokyo'],
+      description: 'This endpoint takes no month: the current month in Asia/Tokyo is always applied.',
+    },
     health_insurance: { ...GRADE, description: 'Health insurance grade (1-50), also used for nursing care.' },
-    employees_pension: { ...GRADE, description: "Employees' pension grade (1-32)." },
+    pension: { ...GRADE, description: "Employees' pension grade (1-32)." },
     provisional: {
       type: 'boolean',
       description: 'true when no grade table for the month is loaded and the latest known scale was applied.',
@@ -52,7 +57,7 @@ export const standardRemunerationPayloadSchema = {
       description: 'With verbose: every grade of both scales.',
       properties: {
         health_insurance: { type: 'array', items: GRADE },
-        employees_pension: { type: 'array', items: GRADE },
+        pension: { type: 'array', items: GRADE },
       },
     },
     _attribution: { type: 'string' },

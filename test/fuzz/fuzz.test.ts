@@ -1003,7 +1003,8 @@ describe(`fuzz: ${CASES} seeded requests (seed ${SEED}) against every operation 
         }
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         targets.set(c.target, (targets.get(c.target) ?? 0) + 1);
-        if (res.status >= 200 && res.status < 300 && c.path.startsWith('/v1/')) paid2xx++;
+        // Only a GET is paid for (an OPTIONS answers 204 with Allow; a HEAD gets the challenge).
+        if (c.method === 'GET' && res.status >= 200 && res.status < 300 && /^\/v1\//i.test(c.path)) paid2xx++;
         const found = [...errorModelProblems(c, res), ...ledger.record(c, res)];
         if (c.blank && res.status >= 200 && res.status < 300)
           found.push(`${describeCase(c)} -> ${res.status}: whitespace alone was served`);

@@ -15,7 +15,7 @@ describe('enrich-company-batch (enrich/company-batch)', () => {
     const res = await get(gw, 'トヨタ自動車, 任天堂 ,NEC,存在しない名前');
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ count: 4, resolved: 3 });
-    expect(res.body.results.map((r: { input: string }) => r.input)).to.deep.equal([
+    expect(res.body.results.map((r: { name: string }) => r.name)).to.deep.equal([
       'トヨタ自動車',
       '任天堂',
       'NEC',

@@ -58,7 +58,7 @@ describe('enrich-company-by-domain (enrich/company-by-domain)', () => {
     expect(res.body.candidates[0]).to.include({
       corporate_number_hint: '1180301018771',
       match_mode: 'domain_label',
-      matched_on: 'en_name',
+      matched_on: 'legal_name_en',
     });
     expect(res.body.candidates[0].match_reliability).to.be.below(0.95);
     const exact = await get(gw, 'www.tdk.com');

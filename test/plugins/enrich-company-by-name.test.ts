@@ -24,13 +24,17 @@ describe('enrich-company-by-name (enrich/company-by-name)', () => {
     expect(c.match_reliability_label).to.equal('high');
     expect(c._source).to.be.a('string').and.equal('registry_snapshot');
     expect(c).to.include({
-      kana: 'ヒタチセイサクショ',
-      en_name: 'Hitachi, Ltd.',
+      furigana: 'ヒタチセイサクショ',
+      legal_name_en: 'Hitachi, Ltd.',
       status: 'active',
       match_mode: 'exact',
     });
     expect(c.kind.code).to.equal('301');
     expect(c.address.prefecture_name).to.equal('東京都');
+    expect(c.closure).to.equal(null);
+    expect(c, "a candidate carries the spec's corporate_number_hint only").to.not.have.property(
+      'corporate_number',
+    );
     expect(c.t_number_if_registered).to.equal('T7010001008844');
     expect(res.body.found_by_mode).to.have.keys(['exact', 'alias', 'reading', 'prefix', 'partial']);
   });

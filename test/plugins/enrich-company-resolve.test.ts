@@ -25,8 +25,14 @@ describe('enrich-company-resolve (enrich/company-resolve)', () => {
 
   it('detects a T-number and answers the registration too', async () => {
     const res = await get(gw, 'T5010401067252');
-    expect(res.body.detected_as).to.equal('t_number');
-    expect(res.body.best.legal_name).to.equal('ソニーグループ株式会社');
+    expect(res.body.detected_as).to.equal('registration_number');
+    expect(res.body.query).to.deep.equal({ q: 'T5010401067252' });
+    expect(res.body.best).to.include({
+      legal_name: 'ソニーグループ株式会社',
+      match_mode: 'registration_number',
+      t_number_if_registered: 'T5010401067252',
+    });
+    expect(res.body.best.address).to.include({ prefecture_name: '東京都' });
     expect(res.body.registration).to.include({ confirmed: false, basis: 'derived' });
     expect(res.body.registration.reason).to.match(/^not confirmed against the live register: /);
   });

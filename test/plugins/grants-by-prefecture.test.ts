@@ -23,7 +23,7 @@ describe('grants-by-prefecture (grants/by-prefecture)', () => {
       [IDS.tokyoTourismOk]: 'prefecture',
       [IDS.tokyoForkliftUnknown]: 'prefecture',
     });
-    expect(res.body.filters.pref).to.deep.equal({ code: '13', name_ja: '東京都', name_en: 'Tokyo' });
+    expect(res.body.query.pref).to.deep.equal({ code: '13', name_ja: '東京都', name_en: 'Tokyo' });
     expect(res.body._provenance).to.include({ kind: 'snapshot', as_of: '2026-10-03' });
     expect(res.body._gateway).to.include({ endpoint_id: 'grants-by-prefecture', price_micro_usdc: 20000 });
   });

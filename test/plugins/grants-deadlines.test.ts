@@ -6,7 +6,7 @@ const PATH = '/preview/v1/grants/deadlines';
 type Item = {
   grant_id: string;
   deadline_date: string;
-  closes_in_days: number;
+  days_until_deadline: number;
   acceptance: { end_at: string };
 };
 
@@ -29,11 +29,11 @@ describe('grants-deadlines (grants/deadlines)', () => {
   it('lists open grants closing within 30 days by default, soonest first, with days left in Japan time', async () => {
     const res = await gw.get(PATH);
     expect(res.status).to.equal(200);
-    expect(res.body.filters).to.deep.include({
+    expect(res.body.query).to.deep.include({
       within_days: 30,
       window: { from: '2026-11-22', to: '2026-12-22' },
     });
-    const rows = res.body.grants.map((g: Item) => [g.grant_id, g.deadline_date, g.closes_in_days]);
+    const rows = res.body.grants.map((g: Item) => [g.grant_id, g.deadline_date, g.days_until_deadline]);
     expect(rows).to.deep.equal([
       // Same closing instant: ordered by id.
       [IDS.sdsOk, '2026-11-30', 8],
@@ -56,7 +56,7 @@ describe('grants-deadlines (grants/deadlines)', () => {
     expect((await gw.get(`${PATH}?within_days=1`)).body.count).to.equal(0);
     const year = await gw.get(`${PATH}?within_days=365&limit=50`);
     expect(year.body.count).to.equal(10);
-    expect(year.body.filters.window).to.deep.equal({ from: '2026-11-22', to: '2027-11-22' });
+    expect(year.body.query.window).to.deep.equal({ from: '2026-11-22', to: '2027-11-22' });
   });
 
   it('counts to the month end: 8 days reach 30 November, 7 days stop at the 29th', async () => {
@@ -67,11 +67,11 @@ describe('grants-deadlines (grants/deadlines)', () => {
   it('lists a grant on its last day until its closing time in Japan, not after', async () => {
     // 23:00 on 30 November in Japan (14:00Z): the 23:59 deadlines are still open, 0 days left.
     const lastEvening = await at('2026-11-30T14:00:00Z', 'within_days=1');
-    expect(lastEvening.body.grants.map((g: Item) => g.closes_in_days)).to.deep.equal([0, 0, 0, 0]);
+    expect(lastEvening.body.grants.map((g: Item) => g.days_until_deadline)).to.deep.equal([0, 0, 0, 0]);
     // 00:00 on 1 December in Japan (15:00Z on the 30th in UTC): they have closed.
     const nextMorning = await at('2026-11-30T15:00:00Z', 'within_days=30');
     expect(nextMorning.body.today).to.equal('2026-12-01');
-    expect(nextMorning.body.grants.map((g: Item) => [g.grant_id, g.closes_in_days])).to.deep.equal([
+    expect(nextMorning.body.grants.map((g: Item) => [g.grant_id, g.days_until_deadline])).to.deep.equal([
       [IDS.tokushimaPatentAmbiguous, 17],
       [IDS.munakataUnknown, 24],
       [IDS.tokyoTourismOk, 24],
@@ -80,15 +80,17 @@ describe('grants-deadlines (grants/deadlines)', () => {
 
   it('crosses the year end: from 20 December, 14 days reach 3 January', async () => {
     const res = await at('2026-12-20T03:00:00Z', 'within_days=14');
-    expect(res.body.filters.window).to.deep.equal({ from: '2026-12-20', to: '2027-01-03' });
+    expect(res.body.query.window).to.deep.equal({ from: '2026-12-20', to: '2027-01-03' });
     // 宗像 closes at 11:00 on 25 December, the Tokyo tourism grant at 23:59 the same day.
-    expect(res.body.grants.map((g: Item) => [g.grant_id, g.deadline_date, g.closes_in_days])).to.deep.equal([
+    expect(
+      res.body.grants.map((g: Item) => [g.grant_id, g.deadline_date, g.days_until_deadline]),
+    ).to.deep.equal([
       [IDS.munakataUnknown, '2026-12-25', 5],
       [IDS.tokyoTourismOk, '2026-12-25', 5],
     ]);
     const newYear = await at('2026-12-31T15:30:00Z', 'within_days=90');
     expect(newYear.body.today).to.equal('2027-01-01');
-    expect(newYear.body.grants.map((g: Item) => [g.deadline_date, g.closes_in_days])).to.deep.equal([
+    expect(newYear.body.grants.map((g: Item) => [g.deadline_date, g.days_until_deadline])).to.deep.equal([
       ['2027-02-28', 58],
       ['2027-03-31', 89],
       ['2027-03-31', 89],

@@ -14,7 +14,7 @@ type Candidate = {
   criteria_met: Reason[];
   criteria_failed: Reason[];
   criteria_not_checked: Reason[];
-  why: string;
+  reason: string;
 };
 const KUMAMOTO_MAKER =
   'pref=43&industry=manufacturing&employees=45&capital_jpy=30000000&purpose=equipment_it';
@@ -39,7 +39,7 @@ describe('grants-eligibility-candidates (grants/eligibility-candidates)', () => 
       [3, IDS.naritaNoCapAreaDetail, 0.7],
     ]);
     expect(c.every((x) => x.review_required === true)).to.equal(true);
-    expect(res.body.profile).to.deep.include({
+    expect(res.body.query).to.deep.include({
       pref: { code: '43', name_ja: '熊本県', name_en: 'Kumamoto' },
       employees: 45,
       capital_jpy: 30000000,
@@ -90,7 +90,7 @@ describe('grants-eligibility-candidates (grants/eligibility-candidates)', () => 
     expect(narita.criteria_not_checked[0].reason).to.match(
       /^the grant narrows its area in words: 「成田国際空港の区域において/,
     );
-    expect(narita.why).to.equal(
+    expect(narita.reason).to.equal(
       'Listed for review: the stated conditions on target area, industry, employees fit the profile; it differs on purpose; area detail, capital could not be checked. Confirm every condition in the call guidelines before applying; this is not an eligibility decision.',
     );
   });
@@ -134,10 +134,10 @@ describe('grants-eligibility-candidates (grants/eligibility-candidates)', () => 
   it('never states an eligibility decision', async () => {
     const res = await gw.get(`${PATH}?${KUMAMOTO_MAKER}`);
     expect(res.text).to.not.match(/"eligible"|"is_eligible"|"eligibility":\s*(true|false)/);
-    expect(res.body.notice).to.match(/not a grant-eligibility decision/);
+    expect(res.body._notice).to.match(/not a grant-eligibility decision/);
     expect(res.body._attribution).to.match(/not a grant-eligibility decision/);
     for (const c of res.body.candidates as Candidate[])
-      expect(c.why).to.match(/this is not an eligibility decision\.$/);
+      expect(c.reason).to.match(/this is not an eligibility decision\.$/);
   });
 
   it('checks its parameters at their bounds', async () => {

@@ -16,7 +16,7 @@ describe('grants-recent (grants/recent)', () => {
   it('lists open grants that opened in the last 14 days, newest first', async () => {
     const res = await gw.get(PATH);
     expect(res.status).to.equal(200);
-    expect(res.body.filters).to.deep.include({ days: 14, window: { from: '2026-09-21', to: '2026-10-05' } });
+    expect(res.body.query).to.deep.include({ days: 14, window: { from: '2026-09-21', to: '2026-10-05' } });
     expect(
       res.body.grants.map((g: Item) => [g.grant_id, g.acceptance.start_date, g.opened_days_ago]),
     ).to.deep.equal([
@@ -42,7 +42,7 @@ describe('grants-recent (grants/recent)', () => {
     expect((await gw.get(`${PATH}?days=1`)).body.count).to.equal(0);
     expect((await gw.get(`${PATH}?days=3`)).body.count).to.equal(3);
     const quarter = await gw.get(`${PATH}?days=90&limit=50`);
-    expect(quarter.body.filters.window).to.deep.equal({ from: '2026-07-07', to: '2026-10-05' });
+    expect(quarter.body.query.window).to.deep.equal({ from: '2026-07-07', to: '2026-10-05' });
     expect(quarter.body.count).to.equal(quarter.body.total_matched);
   });
 

@@ -85,7 +85,7 @@ describe('grants-search (grants/search)', () => {
       const res = await gw.get(`${PATH}?pref=${encodeURIComponent(pref)}`);
       expect(res.status, pref).to.equal(200);
       expect(ids(res.body), pref).to.have.members(expected);
-      expect(res.body.filters.pref).to.deep.equal({ code: '13', name_ja: '東京都', name_en: 'Tokyo' });
+      expect(res.body.query.pref).to.deep.equal({ code: '13', name_ja: '東京都', name_en: 'Tokyo' });
     }
     for (const bad of ['00', '48', 'xx', '東京府']) {
       const hint = await expectRefused(`pref=${encodeURIComponent(bad)}`, 'pref', 'unknown_prefecture');

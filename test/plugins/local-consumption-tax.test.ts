@@ -90,8 +90,8 @@ describe('local-consumption-tax (local/tax/consumption/rate)', () => {
       const body = await at(date);
       expect(body.invoice_system).to.include({ phase, non_registered_purchase_credit_percent: credit });
       expect(body.invoice_system.qualified_invoice_required).to.equal(phase === 'qualified_invoice_system');
-      expect(body.invoice_system.period.from <= date).to.equal(true);
-      expect(body.invoice_system.period.to === null || date <= body.invoice_system.period.to).to.equal(true);
+      expect(body.invoice_system.from <= date).to.equal(true);
+      expect(body.invoice_system.to === null || date <= body.invoice_system.to).to.equal(true);
     });
   }
 

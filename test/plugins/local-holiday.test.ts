@@ -141,7 +141,8 @@ describe('local-holiday (local/holiday/jp)', () => {
   it('treats verbose as a string flag: diagnostics for any value but empty/0/false/no/off', async () => {
     for (const v of ['1', 'yes', 'true', 'anything']) {
       const res = await gw.get(`/preview/v1/local/holiday/jp?year=2026&verbose=${v}`);
-      expect(res.body.diagnostics, v).to.include({ year_source: 'query' });
+      expect(res.body, v).to.include({ year_source: 'query' });
+      expect(res.body.diagnostics.coverage, v).to.deep.equal({ first_year: 2024, last_year: 2027 });
       expect(res.body.diagnostics.counts_by_kind).to.deep.equal({
         national_holiday: 16,
         substitute_holiday: 1,
@@ -167,7 +168,7 @@ describe('local-holiday (local/holiday/jp)', () => {
       surface: 'preview',
       preview: true,
       price_micro_usdc: 1000,
-      price_usd: '0.001',
+      price_usdc: '0.001',
     });
     expect(res.body._gateway.notice).to.match(/preview for evaluation only/i);
   });

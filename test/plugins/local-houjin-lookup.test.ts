@@ -44,15 +44,15 @@ describe('local-houjin-lookup (local/houjin-lookup/by-name)', () => {
     });
     const reading = await gw.get(q({ name: 'ひたちせいさくしょ' }));
     expect(reading.body.candidates[0]).to.include({
-      corporate_number: '7010001008844',
+      corporate_number_hint: '7010001008844',
       match_mode: 'reading',
       matched_on: 'furigana',
     });
     const english = await gw.get(q({ name: 'Mitsubishi Electric Corp.' }));
     expect(english.body.candidates[0]).to.include({
-      corporate_number: '4010001008772',
+      corporate_number_hint: '4010001008772',
       match_mode: 'reading',
-      matched_on: 'en_name',
+      matched_on: 'legal_name_en',
     });
     const prefix = await gw.get(q({ name: '三菱' }));
     expect(prefix.body.candidates.map((c: { match_mode: string }) => c.match_mode)).to.deep.equal([
@@ -66,7 +66,7 @@ describe('local-houjin-lookup (local/houjin-lookup/by-name)', () => {
     const former = await gw.get(q({ name: '国際石油開発帝石' }));
     expect(former.body.candidates[0]).to.include({
       legal_name: '株式会社ＩＮＰＥＸ',
-      matched_on: 'former_name',
+      matched_on: 'former_names',
       matched_text: '国際石油開発帝石株式会社',
     });
   });
@@ -74,14 +74,17 @@ describe('local-houjin-lookup (local/houjin-lookup/by-name)', () => {
   it('ranks the registered name above a brand alias and says an ambiguous alias is ambiguous', async () => {
     const res = await gw.get(q({ name: 'ソニー株式会社' }));
     expect(res.body.candidates[0]).to.include({
-      corporate_number: '7010401045660',
+      corporate_number_hint: '7010401045660',
       match_mode: 'exact',
       match_reliability: 0.97,
     });
-    expect(res.body.candidates[1]).to.include({ corporate_number: '5010401067252', match_mode: 'alias' });
+    expect(res.body.candidates[1]).to.include({
+      corporate_number_hint: '5010401067252',
+      match_mode: 'alias',
+    });
     const sony = await gw.get(q({ name: 'SONY' }));
     const top2 = sony.body.candidates.slice(0, 2);
-    expect(top2.map((c: { corporate_number: string }) => c.corporate_number)).to.have.members([
+    expect(top2.map((c: { corporate_number_hint: string }) => c.corporate_number_hint)).to.have.members([
       '5010401067252',
       '7010401045660',
     ]);
@@ -157,6 +160,12 @@ describe('local-houjin-lookup (local/houjin-lookup/by-name)', () => {
     for (const v of ['1', 'yes', 'anything']) {
       const res = await gw.get(q({ name: '日立', verbose: v }));
       expect(res.body.diagnostics, v).to.have.keys(['normalized', 'found_by_mode', 'reliability_scale']);
+      expect(res.body.diagnostics.normalized, v).to.have.keys([
+        'search_key',
+        'name_without_legal_form',
+        'legal_form',
+        'widths',
+      ]);
     }
     for (const v of ['', '0', 'false', 'no', 'off']) {
       const res = await gw.get(q({ name: '日立', verbose: v }));
@@ -190,11 +199,11 @@ describe('local-houjin-lookup (local/houjin-lookup/by-name)', () => {
 
     it('asks the Web-API for a partial match of the name and ranks the page with the same modes', async () => {
       const res = await live.get(q({ name: '株式会社大林組', pref: 'Tokyo' }));
-      expect(res.body.source).to.equal('live');
+      expect(res.body._provenance.kind).to.equal('live');
       expect(res.body.candidates[0]).to.include({
-        corporate_number: '7010401088742',
+        corporate_number_hint: '7010401088742',
         match_mode: 'exact',
-        _source: 'nta_web_api',
+        _source: 'registry_live',
       });
       const call = standin.requests.find((r) => r.path === '/4/name')!;
       expect(call.query.get('name')).to.equal('大林組');

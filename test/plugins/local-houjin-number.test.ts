@@ -18,12 +18,13 @@ describe('local-houjin-number (local/houjin-number/lookup)', () => {
     const c = res.body.corporation;
     expect(c).to.include({
       corporate_number: '7000012050002',
-      name: '国税庁',
+      legal_name: '国税庁',
       furigana: 'コクゼイチョウ',
-      en_name: 'National Tax Agency',
+      legal_name_en: 'National Tax Agency',
       status: 'active',
+      _source: 'registry_snapshot',
     });
-    expect(c.kind).to.deep.equal({ code: '101', ja: '国の機関', en: 'national government body' });
+    expect(c.kind).to.deep.equal({ code: '101', name_ja: '国の機関', name_en: 'national government body' });
     expect(c.address).to.include({
       prefecture_code: '13',
       prefecture_name: '東京都',
@@ -37,7 +38,6 @@ describe('local-houjin-number (local/houjin-number/lookup)', () => {
       correction: true,
     });
     expect(c.t_number_if_registered).to.equal('T7000012050002');
-    expect(res.body.source).to.equal('snapshot');
     expect(res.body._provenance.kind).to.equal('snapshot');
     expect(res.body._provenance.sources.length).to.be.greaterThan(0);
   });
@@ -47,16 +47,16 @@ describe('local-houjin-number (local/houjin-number/lookup)', () => {
     expect(res.body.corporation.status).to.equal('closed');
     expect(res.body.corporation.closure).to.deep.equal({
       date: '2017-03-02',
-      cause: { code: '11', ja: '合併による解散等', en: 'dissolved by merger etc.' },
+      cause: { code: '11', name_ja: '合併による解散等', name_en: 'dissolved by merger etc.' },
       successor_corporate_number: '2430001000813',
     });
   });
 
   it('answers a renamed corporation with its former name and the change date', async () => {
     const res = await gw.get(`${PATH}?number=5010401067252`);
-    expect(res.body.corporation.name).to.equal('ソニーグループ株式会社');
+    expect(res.body.corporation.legal_name).to.equal('ソニーグループ株式会社');
     expect(res.body.corporation.former_names).to.deep.equal([
-      { name: 'ソニー株式会社', furigana: null, until: '2021-04-01' },
+      { legal_name: 'ソニー株式会社', furigana: null, until: '2021-04-01' },
     ]);
   });
 
@@ -102,7 +102,7 @@ describe('local-houjin-number (local/houjin-number/lookup)', () => {
     expect((await gw.get(`${PATH}?number=1180301018771`)).body.diagnostics).to.equal(undefined);
     expect((await gw.get(`${PATH}?number=1180301018771&verbose=false`)).body.diagnostics).to.equal(undefined);
     const on = await gw.get(`${PATH}?number=1180301018771&verbose=true`);
-    expect(on.body.diagnostics).to.include({ check_digit: 'valid', source: 'snapshot' });
+    expect(on.body.diagnostics).to.deep.equal({ check_digit_valid: true, history_records: 0 });
     const bad = await gw.get(`${PATH}?number=1180301018771&verbose=yes`);
     expect(bad.status).to.equal(422);
     expect(bad.body.correction_hints[0]).to.include({ parameter: 'verbose', code: 'not_a_boolean' });
@@ -127,11 +127,11 @@ describe('local-houjin-number (local/houjin-number/lookup)', () => {
     it('answers from the Web-API, says it is live, with history', async () => {
       const res = await live.get(`${PATH}?number=5010401067252`);
       expect(res.status).to.equal(200);
-      expect(res.body.source).to.equal('live');
+      expect(res.body.corporation._source).to.equal('registry_live');
       expect(res.body._provenance).to.include({ kind: 'live', as_of: '2026-11-22T03:00:00.000Z' });
-      expect(res.body.corporation.former_names.map((f: { name: string }) => f.name)).to.deep.equal([
-        'ソニー株式会社',
-      ]);
+      expect(
+        res.body.corporation.former_names.map((f: { legal_name: string }) => f.legal_name),
+      ).to.deep.equal(['ソニー株式会社']);
       const call = standin.requests.find((r) => r.path === '/4/num')!;
       expect(call.query.get('history')).to.equal('1');
     });

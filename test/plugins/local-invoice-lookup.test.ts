@@ -19,23 +19,28 @@ describe('local-invoice-lookup (local/invoice/issuer-registration-lookup)', () =
       status: 'registered',
       confirmed: false,
       basis: 'secondary_source',
-      name: '苫小牧市',
-      address: '北海道苫小牧市旭町４丁目５－６',
+      legal_name: '苫小牧市',
       registration_date: '2023-10-01',
       seen_on: '2026-07-31',
     });
+    expect(res.body.registration.address).to.deep.equal({ line: '北海道苫小牧市旭町４丁目５－６' });
     expect(res.body.registration.reason).to.match(/^not confirmed against the live register: /);
     expect(res.body.registration.sources[0].url).to.match(/^https:\/\/www\.invoice-kohyo\.nta\.go\.jp\//);
     expect(res.body.registration.cross_checked_against.length).to.be.greaterThan(0);
     expect(res.body.corporate_number_check).to.include({ check_digit_valid: true, holder: 'corporation' });
-    expect(res.body.corporation).to.include({ name: '苫小牧市', status: 'active' });
+    expect(res.body.corporation).to.include({
+      legal_name: '苫小牧市',
+      status: 'active',
+      closure: null,
+      _source: 'registry_snapshot',
+    });
     expect(res.body.registry_cross_check).to.equal('found');
     expect(res.body.notes.join(' ')).to.match(/not confirmed against the live register/);
   });
 
   it('accepts the number without its T and derives T + number, marked not checked', async () => {
     const res = await gw.get(`${PATH}?number=1180301018771`);
-    expect(res.body.input).to.deep.equal({ number: '1180301018771', had_t_prefix: false });
+    expect(res.body.query).to.deep.equal({ number: '1180301018771', had_t_prefix: false });
     expect(res.body.registration_number).to.equal('T1180301018771');
     expect(res.body.registration).to.include({ status: 'not_checked', confirmed: false, basis: 'derived' });
     expect(res.body.registration.reason).to.match(/^not confirmed against the live register: /);
@@ -46,7 +51,7 @@ describe('local-invoice-lookup (local/invoice/issuer-registration-lookup)', () =
     const res = await gw.get(`${PATH}?number=T1234567890123`);
     expect(res.status).to.equal(200);
     expect(res.body.corporate_number_check).to.deep.equal({
-      digits: '1234567890123',
+      corporate_number: '1234567890123',
       check_digit_valid: false,
       expected_check_digit: 9,
       holder: 'not_a_corporate_number',
@@ -57,7 +62,8 @@ describe('local-invoice-lookup (local/invoice/issuer-registration-lookup)', () =
 
   it('notes that a closed corporation’s registration ends with it', async () => {
     const res = await gw.get(`${PATH}?number=T1010001012570`);
-    expect(res.body.corporation).to.include({ status: 'closed', close_date: '2022-01-19' });
+    expect(res.body.corporation).to.include({ status: 'closed' });
+    expect(res.body.corporation.closure).to.include({ date: '2022-01-19' });
     expect(res.body.notes.join(' ')).to.match(/closed/);
   });
 
@@ -121,14 +127,13 @@ describe('local-invoice-lookup (local/invoice/issuer-registration-lookup)', () =
 
     it('confirms a registration from the register, with its dates', async () => {
       const res = await live.get(`${PATH}?number=1180301018771`);
-      expect(res.body.invoice_source).to.equal('live');
       expect(res.body.registration).to.include({
         status: 'registered',
         confirmed: true,
         basis: 'register_live',
         reason: null,
         registration_date: '2023-10-01',
-        name: 'トヨタ自動車株式会社',
+        legal_name: 'トヨタ自動車株式会社',
       });
       expect(res.body._provenance.kind).to.equal('snapshot');
       expect(res.body._provenance.notes[0]).to.match(/invoice register: live/);

@@ -21,7 +21,7 @@ describe('local-payroll-calc (local/payroll/calc-by-salary)', () => {
     expect(b).to.include({
       monthly_salary: 300000,
       year_month: '2026-11',
-      year_month_source: 'current_month_asia_tokyo',
+      year_month_source: 'default_current_month_asia_tokyo',
       dependents: 0,
       age: 39,
       income_tax_jpy: 6320,
@@ -36,11 +36,11 @@ describe('local-payroll-calc (local/payroll/calc-by-salary)', () => {
       code: '13',
       name_ja: '東京都',
       name_en: 'Tokyo',
-      source: 'default',
     });
-    expect(b.standard_monthly_remuneration).to.deep.equal({
-      health_insurance: { grade: 22, amount_jpy: 300000 },
-      employees_pension: { grade: 19, amount_jpy: 300000 },
+    expect(b.pref_code_source).to.equal('default_tokyo');
+    expect(b.standard_remuneration).to.deep.equal({
+      health_insurance: { grade: 22, standard_monthly_remuneration_jpy: 300000 },
+      pension: { grade: 19, standard_monthly_remuneration_jpy: 300000 },
     });
     expect(b.health_insurance_breakdown).to.deep.equal({
       health_jpy: 14775,
@@ -49,7 +49,7 @@ describe('local-payroll-calc (local/payroll/calc-by-salary)', () => {
     });
     expect(b.conventions).to.include({ pay_month: '2026-11', premium_month: '2026-10' });
     expect(b.conventions.premium_month_rule).to.match(/month in arrears/);
-    expect(b.details).to.equal(undefined);
+    expect(b.diagnostics).to.equal(undefined);
   });
 
   it('defaults: age 40 (nursing care applies) and 0 dependants', async () => {
@@ -64,7 +64,8 @@ describe('local-payroll-calc (local/payroll/calc-by-salary)', () => {
 
   it('applies the prefecture given (Osaka 10.13%) and says so', async () => {
     const b = (await get('monthly_salary=500000&age=30&pref_code=27&dependents=2')).body;
-    expect(b.prefecture).to.deep.equal({ code: '27', name_ja: '大阪府', name_en: 'Osaka', source: 'query' });
+    expect(b.prefecture).to.deep.equal({ code: '27', name_ja: '大阪府', name_en: 'Osaka' });
+    expect(b.pref_code_source).to.equal('query');
     // 500,000 x (10.13 + 0.23)% / 2 = 25,900; pension 45,750; EI 2,500
     expect(b).to.include({ health_insurance_jpy: 25900, pension_jpy: 45750, employment_insurance_jpy: 2500 });
     // 500,000 - 74,150 = 425,850: row 425,000-428,000, 2 dependants: 11,390
@@ -77,7 +78,7 @@ describe('local-payroll-calc (local/payroll/calc-by-salary)', () => {
 
   it('verbose adds the rates, exact amounts before rounding and the table lookup', async () => {
     const b = (await get('monthly_salary=1030000&age=45&pref_code=01&verbose=true')).body;
-    expect(b.details.rates).to.include({
+    expect(b.diagnostics.rates).to.include({
       health_percent: '10.28',
       nursing_care_percent: '1.62',
       child_support_percent: '0.23',
@@ -86,14 +87,14 @@ describe('local-payroll-calc (local/payroll/calc-by-salary)', () => {
       employment_insurance_worker_per_mille: '5',
     });
     // grade 44 (1,030,000): 1,030,000 x 12.13% / 2 = 62,469.5 -> 62,469
-    expect(b.details.exact_before_rounding.health_insurance_employee_share).to.equal('62469.5');
+    expect(b.diagnostics.exact_before_rounding.health_insurance_employee_share).to.equal('62469.5');
     expect(b.health_insurance_jpy).to.equal(62469);
     expect(b.pension_jpy).to.equal(59475);
     expect(b.employment_insurance_jpy).to.equal(5150);
     // 1,030,000 - 127,094 = 902,906: segment from 790,000, 23.483% on 112,906 = 26,513.71598 -> 26,513
     expect(b.taxable_amount_jpy).to.equal(902906);
-    expect(b.details.withholding).to.include({ basis: 'above_table', tax_jpy: 81890 + 26513 });
-    expect(b.details.withholding.above_table).to.deep.equal({
+    expect(b.diagnostics.withholding).to.include({ basis: 'above_table', income_tax_jpy: 81890 + 26513 });
+    expect(b.diagnostics.withholding.above_table).to.deep.equal({
       base_tax_jpy: 81890,
       rate_percent: '23.483',
       excess_jpy: 112906,
@@ -163,7 +164,7 @@ describe('local-payroll-calc (local/payroll/calc-by-salary)', () => {
       const tax = res.body.tables_in_force.find((t: { component: string }) => t.component === 'income_tax');
       expect(tax).to.include({ chosen_by: 'pay_month', month: '2027-01', status: 'confirmed' });
       expect(tax.table).to.match(/令和9年分/);
-      expect(res.body.conventions.income_tax).to.match(/令和9年分/);
+      expect(res.body.conventions.income_tax_rule).to.match(/令和9年分/);
     } finally {
       await jan.close();
     }

@@ -46,9 +46,9 @@ describe('local-payroll-summary (local/combined/payroll-summary)', () => {
         nursing_care_jpy: 0,
         child_support_jpy: 345,
       });
-      expect(res.body.standard_monthly_remuneration).to.deep.equal({
-        health_insurance: { grade: 22, amount_jpy: 300000 },
-        employees_pension: { grade: 19, amount_jpy: 300000 },
+      expect(res.body.standard_remuneration).to.deep.equal({
+        health_insurance: { grade: 22, standard_monthly_remuneration_jpy: 300000 },
+        pension: { grade: 19, standard_monthly_remuneration_jpy: 300000 },
       });
     });
 
@@ -94,9 +94,9 @@ describe('local-payroll-summary (local/combined/payroll-summary)', () => {
       const march = await at('2026-03', '&verbose=true');
       const april = await at('2026-04', '&verbose=true');
       expect(march.conventions.premium_month).to.equal('2026-02');
-      expect(march.details.rates).to.include({ health_percent: '9.91', nursing_care_percent: '1.59' });
+      expect(march.diagnostics.rates).to.include({ health_percent: '9.91', nursing_care_percent: '1.59' });
       expect(march.health_insurance_jpy).to.equal(17250);
-      expect(april.details.rates).to.include({ health_percent: '9.85', nursing_care_percent: '1.62' });
+      expect(april.diagnostics.rates).to.include({ health_percent: '9.85', nursing_care_percent: '1.62' });
       expect(april.health_insurance_jpy).to.equal(17205);
     });
 
@@ -179,25 +179,24 @@ describe('local-payroll-summary (local/combined/payroll-summary)', () => {
   it("adds the month's working days and national holidays", async () => {
     const sept = (await get('monthly_salary=300000&year_month=2026-09')).body.calendar;
     expect(sept.working_days).to.equal(19);
-    expect(sept.national_holidays.map((h: { date: string; kind: string }) => [h.date, h.kind])).to.deep.equal(
-      [
-        ['2026-09-21', 'national_holiday'],
-        ['2026-09-22', 'citizens_holiday'],
-        ['2026-09-23', 'national_holiday'],
-      ],
-    );
+    expect(sept.holidays.map((h: { date: string; kind: string }) => [h.date, h.kind])).to.deep.equal([
+      ['2026-09-21', 'national_holiday'],
+      ['2026-09-22', 'citizens_holiday'],
+      ['2026-09-23', 'national_holiday'],
+    ]);
     const may = (await get('monthly_salary=300000&year_month=2026-05')).body.calendar;
     expect(may.working_days).to.equal(18);
-    expect(may.national_holidays).to.have.length(4);
+    expect(may.holidays).to.have.length(4);
     const dec = (await get('monthly_salary=300000&year_month=2026-12')).body.calendar;
     expect(dec).to.include({ working_days: 23 });
-    expect(dec.national_holidays).to.deep.equal([]);
+    expect(dec.holidays).to.deep.equal([]);
   });
 
   it('defaults year_month to the current month in Asia/Tokyo and the prefecture to Tokyo, saying so', async () => {
     const b = (await get('monthly_salary=300000')).body;
     expect(b).to.include({ year_month: '2026-11', year_month_source: 'default_current_month_asia_tokyo' });
-    expect(b.prefecture).to.include({ code: '13', source: 'default' });
+    expect(b.prefecture).to.include({ code: '13' });
+    expect(b.pref_code_source).to.equal('default_tokyo');
     expect(b.calendar.working_days).to.equal(19);
     // 2027-01-02 in Tokyo: the default month moves into 2027 and is answered.
     const later = await startTestGateway({
@@ -211,9 +210,7 @@ describe('local-payroll-summary (local/combined/payroll-summary)', () => {
         year_month: '2027-01',
         year_month_source: 'default_current_month_asia_tokyo',
       });
-      expect(res.body.calendar.national_holidays.map((h: { date: string }) => h.date)).to.include(
-        '2027-01-01',
-      );
+      expect(res.body.calendar.holidays.map((h: { date: string }) => h.date)).to.include('2027-01-01');
     } finally {
       await later.close();
     }
@@ -223,26 +220,26 @@ describe('local-payroll-summary (local/combined/payroll-summary)', () => {
     const b = (await get('monthly_salary=300000&year_month=2026-07')).body;
     expect(b.conventions).to.include({ pay_month: '2026-07', premium_month: '2026-06' });
     expect(b.conventions.premium_month_rule).to.match(/翌月徴収/);
-    expect(b.conventions.employment_insurance).to.match(/General business/);
-    expect(b.conventions.income_tax).to.match(/column 甲/);
+    expect(b.conventions.employment_insurance_rule).to.match(/General business/);
+    expect(b.conventions.income_tax_rule).to.match(/column 甲/);
   });
 
   it('states the support-contribution rounding, and with verbose the amount if rounded separately', async () => {
     // Aomori 9.85%, grade 7 (110,000): health half 5,417.5 and support half 126.5; rounded together
     // 110,000 x 10.08% / 2 = 5,544.0 -> 5,544; each on its own 5,417 + 126 = 5,543.
     const b = (await get('monthly_salary=110000&age=30&pref_code=02&year_month=2026-05&verbose=true')).body;
-    expect(b.conventions.child_support_rounding).to.match(/rounded together with health insurance/);
-    expect(b.conventions.child_support_rounding).to.match(/2026-02-12/);
+    expect(b.conventions.child_support_rounding_rule).to.match(/rounded together with health insurance/);
+    expect(b.conventions.child_support_rounding_rule).to.match(/2026-02-12/);
     expect(b.health_insurance_jpy).to.equal(5544);
-    expect(b.details.alternative_rounding).to.include({
+    expect(b.diagnostics.alternative_rounding).to.include({
       health_and_nursing_care_jpy: 5417,
       child_support_jpy: 126,
       health_insurance_jpy: 5543,
       difference_jpy: -1,
     });
     const plain = (await get('monthly_salary=110000&age=30&pref_code=02&year_month=2026-05')).body;
-    expect(plain.conventions.child_support_rounding).to.equal(b.conventions.child_support_rounding);
-    expect(plain.details).to.equal(undefined);
+    expect(plain.conventions.child_support_rounding_rule).to.equal(b.conventions.child_support_rounding_rule);
+    expect(plain.diagnostics).to.equal(undefined);
   });
 
   const bounds: QueryCase[] = [

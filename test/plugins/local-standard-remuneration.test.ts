@@ -18,7 +18,7 @@ describe('local-standard-remuneration (local/social-insurance/standard-remunerat
   it('answers the health and pension grade of a salary with the bracket bounds (以上/未満)', async () => {
     const res = await get('monthly_salary=300000');
     expect(res.status).to.equal(200);
-    expect(res.body).to.include({ monthly_salary: 300000, month_applied: '2026-11' });
+    expect(res.body).to.include({ monthly_salary: 300000, year_month: '2026-11' });
     expect(res.body.health_insurance).to.deep.equal({
       grade: 22,
       standard_monthly_remuneration_jpy: 300000,
@@ -26,7 +26,7 @@ describe('local-standard-remuneration (local/social-insurance/standard-remunerat
       grades_in_scale: 50,
       table: 'Health Insurance Act Art. 40 grades 1-50 (from April 2016)',
     });
-    expect(res.body.employees_pension).to.deep.equal({
+    expect(res.body.pension).to.deep.equal({
       grade: 19,
       standard_monthly_remuneration_jpy: 300000,
       bracket: { from_jpy: 290000, below_jpy: 310000 },
@@ -55,22 +55,22 @@ describe('local-standard-remuneration (local/social-insurance/standard-remunerat
     it(`${salary} yen: health grade ${hg} (${ha}), pension grade ${pg} (${pa})`, async () => {
       const res = await get(`monthly_salary=${salary}`);
       expect(res.body.health_insurance).to.include({ grade: hg, standard_monthly_remuneration_jpy: ha });
-      expect(res.body.employees_pension).to.include({ grade: pg, standard_monthly_remuneration_jpy: pa });
+      expect(res.body.pension).to.include({ grade: pg, standard_monthly_remuneration_jpy: pa });
     });
   }
 
   it('shows open brackets at the ends of the scales', async () => {
     const low = await get('monthly_salary=1000');
-    expect(low.body.employees_pension.bracket).to.deep.equal({ from_jpy: 0, below_jpy: 93000 });
+    expect(low.body.pension.bracket).to.deep.equal({ from_jpy: 0, below_jpy: 93000 });
     const high = await get('monthly_salary=2000000');
     expect(high.body.health_insurance.bracket).to.deep.equal({ from_jpy: 1355000, below_jpy: null });
-    expect(high.body.employees_pension.bracket).to.deep.equal({ from_jpy: 635000, below_jpy: null });
+    expect(high.body.pension.bracket).to.deep.equal({ from_jpy: 635000, below_jpy: null });
   });
 
   it('verbose adds both whole grade tables', async () => {
     const res = await get('monthly_salary=300000&verbose=true');
     expect(res.body.grade_table.health_insurance).to.have.length(50);
-    expect(res.body.grade_table.employees_pension).to.have.length(32);
+    expect(res.body.grade_table.pension).to.have.length(32);
     expect(res.body.grade_table.health_insurance[49]).to.deep.equal({
       grade: 50,
       standard_monthly_remuneration_jpy: 1390000,
@@ -103,22 +103,22 @@ describe('local-standard-remuneration (local/social-insurance/standard-remunerat
       }
     };
     const aug = await at('2027-08-31T12:00:00+09:00', 700_000);
-    expect(aug.employees_pension).to.include({
+    expect(aug.pension).to.include({
       grade: 32,
       standard_monthly_remuneration_jpy: 650_000,
       grades_in_scale: 32,
     });
     const sept = await at('2027-09-01T09:00:00+09:00', 700_000);
-    expect(sept).to.include({ month_applied: '2027-09', provisional: false });
-    expect(sept.employees_pension).to.deep.include({
+    expect(sept).to.include({ year_month: '2027-09', provisional: false });
+    expect(sept.pension).to.deep.include({
       grade: 33,
       standard_monthly_remuneration_jpy: 680_000,
       bracket: { from_jpy: 665_000, below_jpy: null },
       grades_in_scale: 33,
     });
-    expect(sept.employees_pension.table).to.match(/令和7年法律第74号/);
+    expect(sept.pension.table).to.match(/令和7年法律第74号/);
     const later = await at('2030-01-15T09:00:00+09:00', 2_000_000);
-    expect(later.employees_pension).to.include({ grade: 35, standard_monthly_remuneration_jpy: 750_000 });
+    expect(later.pension).to.include({ grade: 35, standard_monthly_remuneration_jpy: 750_000 });
     // Health grades are unchanged by that law.
     expect(later.health_insurance).to.include({ grade: 50, standard_monthly_remuneration_jpy: 1_390_000 });
   });
@@ -133,7 +133,7 @@ describe('local-standard-remuneration (local/social-insurance/standard-remunerat
     try {
       const res = await early.get(`${PATH}?monthly_salary=300000`);
       expect(res.status).to.equal(200);
-      expect(res.body).to.include({ month_applied: before, provisional: true });
+      expect(res.body).to.include({ year_month: before, provisional: true });
       expect(res.body.provisional_reasons).to.have.length(1);
       expect(res.body.provisional_reasons[0])
         .to.match(/pension grade table/)

@@ -139,7 +139,10 @@ describe('registry, invoice and enrichment answers say what they searched', () =
 
   it('a candidate found by a brand alias cites the documents naming the alias, official ones as sources', async () => {
     const res = await get('local/houjin-lookup/by-name', { name: 'NEC' });
-    expect(res.body.candidates[0]).to.include({ corporate_number: '7010401022916', match_mode: 'alias' });
+    expect(res.body.candidates[0]).to.include({
+      corporate_number_hint: '7010401022916',
+      match_mode: 'alias',
+    });
     const hosts = (list: Array<{ url?: string }>) => list.map((s) => new URL(s.url!).hostname);
     expect(hosts(res.body._provenance.sources)).to.include('disclosure2.edinet-fsa.go.jp');
     expect(hosts(res.body._provenance.cross_checked_against)).to.include('kotobank.jp');

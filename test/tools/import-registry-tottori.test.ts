@@ -153,13 +153,13 @@ const count = <T>(xs: readonly T[], key: (x: T) => string) => {
     for (const surface of surfaces) {
       it(`${surface}: 鳥取県 by its number, from the store, with what was searched`, async () => {
         const body = ok(await call(surface, 'local-houjin-number', { number: pref.number }));
-        expect(body.source).to.equal('store');
         expect(body.corporation).to.include({
           corporate_number: pref.number,
-          name: '鳥取県',
+          legal_name: '鳥取県',
           status: 'active',
+          _source: 'registry_import',
         });
-        expect(body.corporation.kind).to.include({ code: '201', ja: '地方公共団体' });
+        expect(body.corporation.kind).to.include({ code: '201', name_ja: '地方公共団体' });
         const newest = rows.map((r) => r.updateDate).reduce((a, b) => (b > a ? b : a));
         expect(body._provenance.searched).to.include({
           kind: 'snapshot',
@@ -173,28 +173,28 @@ const count = <T>(xs: readonly T[], key: (x: T) => string) => {
 
       it(`${surface}: a corporation closed by merger, with its close date and cause`, async () => {
         const body = ok(await call(surface, 'local-houjin-number', { number: closed.number }));
-        expect(body.corporation).to.include({ name: closed.name, status: 'closed' });
+        expect(body.corporation).to.include({ legal_name: closed.name, status: 'closed' });
         expect(body.corporation.closure).to.deep.include({
           date: closed.closeDate,
           successor_corporate_number: closed.successor,
         });
-        expect(body.corporation.closure.cause).to.include({ code: '11', ja: '合併による解散等' });
+        expect(body.corporation.closure.cause).to.include({ code: '11', name_ja: '合併による解散等' });
         expect(body.corporation.last_change.process).to.include({ code: '21' });
       });
 
       it(`${surface}: a Tottori company found by its kanji name and by its furigana`, async () => {
         const byName = ok(await call(surface, 'local-houjin-lookup', { name: company.name.slice(4) }));
         expect(byName.candidates[0]).to.include({
-          corporate_number: company.number,
+          corporate_number_hint: company.number,
           legal_name: company.name,
           match_mode: 'exact',
           _source: 'registry_import',
         });
         const byReading = ok(await call(surface, 'local-houjin-lookup', { name: company.furigana }));
         expect(byReading.candidates[0]).to.include({
-          corporate_number: company.number,
+          corporate_number_hint: company.number,
           matched_on: 'furigana',
-          kana: company.furigana,
+          furigana: company.furigana,
         });
         expect(byReading._provenance.searched.records).to.equal(new Set(rows.map((r) => r.number)).size);
       });

@@ -238,7 +238,7 @@ describe('registry importer (npm run import:registry)', () => {
       await store.close();
     });
 
-    it('answers from the imported registry (source: store), not from the snapshot', async () => {
+    it('answers from the imported registry (_source registry_import), not from the snapshot', async () => {
       const gw = await startTestGateway({
         plugins: ['local-houjin-number', 'local-houjin-lookup'],
         env: { DATA_DIR: dir },
@@ -247,8 +247,7 @@ describe('registry importer (npm run import:registry)', () => {
       try {
         const one = await gw.get(`/preview/v1/local/houjin-number/lookup?number=${closing.corporateNumber}`);
         expect(one.status).to.equal(200);
-        expect(one.body.source).to.equal('store');
-        expect(one.body.corporation).to.include({ status: 'closed' });
+        expect(one.body.corporation).to.include({ status: 'closed', _source: 'registry_import' });
         expect(one.body._provenance).to.include({ kind: 'snapshot', as_of: '2026-11-15' });
         // A nationwide full file was imported (00_zenkoku_all_...): the whole register as of that date.
         expect(one.body._provenance.searched).to.include({
@@ -269,7 +268,7 @@ describe('registry importer (npm run import:registry)', () => {
           `/preview/v1/local/houjin-lookup/by-name?name=${encodeURIComponent('新名称商事')}`,
         );
         expect(found.body.candidates[0]).to.include({
-          corporate_number: renamed.corporateNumber,
+          corporate_number_hint: renamed.corporateNumber,
           _source: 'registry_import',
         });
         // The snapshot's corporations are not in this import: the store answers alone.

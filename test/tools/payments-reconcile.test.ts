@@ -71,7 +71,7 @@ describe('npm run payments:reconcile', function () {
       state: 'settle_unknown',
       endpoint_id: 'local-holiday',
       resource: '/v1/local/holiday/jp',
-      amount_usd: '0.001',
+      amount_usdc: '0.001',
       transaction: standin.transfersFrom(buyer.address)[0].transaction,
       redemption_ticket_issued: true,
     });

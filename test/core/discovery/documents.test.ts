@@ -21,7 +21,7 @@ describe('discovery documents', () => {
     expect(m.get_a_key).to.include({ method: 'POST', url: 'http://gateway.test/keys/create' });
     expect(m.call).to.include({ method: 'POST', url: 'http://gateway.test/broker/call' });
     expect(m.call.headers).to.have.property('X-API-Key');
-    expect(m.trial_credit).to.include({ micro_usdc: 123000, usd: '0.123' });
+    expect(m.trial_credit).to.include({ micro_usdc: 123000, usdc: '0.123' });
     const sold = gw.gateway.registry.sold();
     expect(m.endpoints.map((e: { product_id: string }) => e.product_id)).to.deep.equal(
       sold.map((p) => p.brokerId),
@@ -30,7 +30,7 @@ describe('discovery documents', () => {
     expect(holiday).to.deep.include({
       product: 'jp-local-pack',
       tail: 'local/holiday/jp',
-      price: { micro_usdc: 1000, usd: '0.001' },
+      price: { micro_usdc: 1000, usdc: '0.001' },
       preview_url: 'http://gateway.test/preview/v1/local/holiday/jp',
     });
     expect(holiday.parameters.find((p: { name: string }) => p.name === 'year')).to.include({

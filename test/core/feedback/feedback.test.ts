@@ -130,9 +130,10 @@ describe('feedback', () => {
     ],
   ];
   for (const [what, body, field, code] of refusals) {
-    it(`refuses feedback with ${what} (422 naming ${field})`, async () => {
+    it(`refuses feedback with ${what} (400 invalid_body naming ${field})`, async () => {
       const res = await gw.post('/feedback', body);
-      expect(res.status).to.equal(422);
+      expect(res.status).to.equal(400);
+      expect(res.body.error).to.equal('invalid_body');
       expect(res.body.invalid_fields).to.include(field);
       expect(res.body.correction_hints.find((h: { parameter: string }) => h.parameter === field)).to.include({
         code,
@@ -140,7 +141,7 @@ describe('feedback', () => {
     });
   }
 
-  it('refuses personal data with the documented 422 before anything is stored', async () => {
+  it('refuses personal data with the documented 400 invalid_body before anything is stored', async () => {
     // A gateway of its own, so its feedback repository holds only what this test sends.
     const fresh = await startTestGateway({ plugins: ['local-holiday'] });
     try {
@@ -155,7 +156,7 @@ describe('feedback', () => {
           rating: 2,
           message: `Please contact me: ${secret}`,
         });
-        expect(res.status, secret).to.equal(422);
+        expect(res.status, secret).to.equal(400);
         expect(res.body.error).to.equal('invalid_body');
         expect(res.body.invalid_fields).to.deep.equal(['message']);
         expect(res.body.correction_hints[0]).to.include({

@@ -55,7 +55,7 @@ describe('gateway endpoints', () => {
       broker_id: 'jp-local-pack-v1-holiday',
       tail: 'local/holiday/jp',
       price_micro_usdc: 1000,
-      price_usd: '0.001',
+      price_usdc: '0.001',
     });
     expect(holiday.urls.preview).to.equal('http://gateway.test/preview/v1/local/holiday/jp');
     expect(holiday.parameters.find((p: { name: string }) => p.name === 'year')).to.include({

@@ -27,7 +27,7 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
     expect(b).to.include({ owner_label: 'agent smith' });
     expect(b.key_id).to.match(/^key_/);
     expect(Date.parse(b.created_at)).to.be.a('number');
-    expect(b.trial_credit).to.deep.equal({ micro_usdc: 5000, usd: '0.005' });
+    expect(b.trial_credit).to.deep.equal({ micro_usdc: 5000, usdc: '0.005' });
     expect(b.entitlements.map((e: { product_id: string }) => e.product_id)).to.deep.equal([
       'jp-local-pack',
       'jp-data-enrich',
@@ -58,9 +58,9 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
     ['null', { owner_label: null }, 'missing_required'],
   ];
   for (const [what, body, code] of badLabels) {
-    it(`refuses an owner_label that is ${what} with 422 and correction_hints`, async () => {
+    it(`refuses an owner_label that is ${what} with 400 invalid_body and correction_hints`, async () => {
       const res = await gw.post('/keys/create', body);
-      expect(res.status).to.equal(422);
+      expect(res.status).to.equal(400);
       expect(res.body.error).to.equal('invalid_body');
       expect(res.body.correction_hints[0]).to.include({ parameter: 'owner_label', code });
       expect(res.body.correction_hints[0].hint).to.be.a('string');
@@ -74,7 +74,8 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
 
   it('refuses unknown fields, non-JSON and oversized bodies with stable codes', async () => {
     const extra = await gw.post('/keys/create', { owner_label: 'a', admin: true });
-    expect(extra.status).to.equal(422);
+    expect(extra.status).to.equal(400);
+    expect(extra.body.error).to.equal('invalid_body');
     expect(extra.body.correction_hints[0]).to.include({ parameter: 'admin', code: 'unknown_parameter' });
     const broken = await gw.post('/keys/create', '{"owner_label": ');
     expect(broken.status).to.equal(400);
@@ -82,6 +83,7 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
     const notObject = await gw.post('/keys/create', '["a"]');
     expect(notObject.status).to.equal(400);
     expect(notObject.body.error).to.equal('invalid_body');
+    expect(notObject.body.hint).to.equal('Send a JSON object, e.g. {"owner_label":"my agent"}.');
     const huge = await gw.post('/keys/create', { owner_label: 'x', pad: 'y'.repeat(40_000) });
     expect(huge.status).to.equal(413);
     expect(huge.body.error).to.equal('body_too_large');
@@ -108,8 +110,8 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
       owner_label: 'status',
       created_at: body.created_at,
     });
-    expect(res.body.balance).to.deep.equal({ micro_usdc: 4000, usd: '0.004' });
-    expect(res.body.spent).to.deep.equal({ micro_usdc: 1000, usd: '0.001', calls: 1 });
+    expect(res.body.balance).to.deep.equal({ micro_usdc: 4000, usdc: '0.004' });
+    expect(res.body.spent).to.deep.equal({ micro_usdc: 1000, usdc: '0.001', calls: 1 });
     expect(res.body.entitlements).to.have.length(3);
     expect(res.body.recent_usage).to.have.length(1);
     expect(res.body.recent_usage[0]).to.include({
@@ -309,7 +311,7 @@ describe('key creation against trial-credit farming (issue 15)', () => {
       time.set('2026-11-24T00:00:00Z');
       const nextDay = await create(gw, '192.0.2.5');
       expect(nextDay.status).to.equal(201);
-      expect(nextDay.body.trial_credit).to.deep.equal({ micro_usdc: 1000, usd: '0.001' });
+      expect(nextDay.body.trial_credit).to.deep.equal({ micro_usdc: 1000, usdc: '0.001' });
     } finally {
       await gw.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -35,7 +35,7 @@ describe('MCP in the discovery documents', () => {
     });
     expect(card.authentication.schemes).to.deep.equal(['api_key', 'x402']);
     expect(card.authentication.api_key).to.include({ header: 'X-API-Key' });
-    expect(card.authentication.api_key.trial_credit).to.deep.equal({ micro_usdc: 123000, usd: '0.123' });
+    expect(card.authentication.api_key.trial_credit).to.deep.equal({ micro_usdc: 123000, usdc: '0.123' });
     expect(card.authentication.x402).to.include({
       status: 'not_configured',
       network: 'eip155:8453',
@@ -47,7 +47,7 @@ describe('MCP in the discovery documents', () => {
       sold.map((p) => ({
         name: p.endpointId,
         title: p.manifest.summary,
-        price: { micro_usdc: p.priceMicroUsdc, usd: p.priceUsd },
+        price: { micro_usdc: p.priceMicroUsdc, usdc: p.priceUsd },
       })),
     );
     expect(card.client_config.mcpServers[info.name]).to.deep.equal({

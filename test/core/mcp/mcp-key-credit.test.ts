@@ -9,6 +9,13 @@ import { callTool, connectMcp, structured } from '../../support/mcp-client';
 
 const HOLIDAY = { year: 2026 };
 
+/** An answer without its `_gateway.credit` block (which differs between a call and its replay). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function withoutCredit(body: any): unknown {
+  const { credit: _credit, ...gateway } = body._gateway;
+  return { ...body, _gateway: gateway };
+}
+
 describe('MCP /mcp paid from API-key credit (X-API-Key)', () => {
   let gw: TestGateway;
   let fixtures: string;
@@ -78,8 +85,14 @@ describe('MCP /mcp paid from API-key credit (X-API-Key)', () => {
       { 'X-API-Key': key },
     );
     expect(http.status).to.equal(422);
-    expect(body.correction_hints).to.deep.equal(http.body.correction_hints);
+    // The same problems; the hint writes the parameter where each client sends it.
+    const asBroker = (h: { hint: string }) => ({
+      ...h,
+      hint: h.hint.replace(/"arguments"/g, '"query"'),
+    });
+    expect(body.correction_hints.map(asBroker)).to.deep.equal(http.body.correction_hints);
     expect(body.correction_hints[0]).to.include({ parameter: 'year', code: 'out_of_range' });
+    expect(body.correction_hints[0].hint).to.include('"arguments": {"year": 2026}');
     const after = await status(key);
     expect(after.balance).to.deep.equal(before.balance);
     expect(after.spent).to.deep.equal(before.spent);
@@ -105,7 +118,10 @@ describe('MCP /mcp paid from API-key credit (X-API-Key)', () => {
       const meta = { 'idempotency-key': 'mcp-call-1' };
       const first = await callTool(client, 'local-holiday', HOLIDAY, meta);
       const second = await callTool(client, 'local-holiday', HOLIDAY, meta);
-      expect(structured(second)).to.deep.equal(structured(first));
+      // The same answer; the replay charged nothing and names the original charge.
+      expect(withoutCredit(structured(second))).to.deep.equal(withoutCredit(structured(first)));
+      expect(structured(second)._gateway.credit).to.deep.include({ charged_micro_usdc: 0 });
+      expect(structured(second)._gateway.credit.original_charge).to.include({ charged_micro_usdc: 1000 });
       expect(first._meta?.['idempotent-replayed']).to.equal(undefined);
       expect(second._meta?.['idempotent-replayed']).to.equal(true);
       expect((await status(key)).balance.micro_usdc).to.equal(before - 1000);
@@ -118,7 +134,10 @@ describe('MCP /mcp paid from API-key credit (X-API-Key)', () => {
       const all = await Promise.all(
         Array.from({ length: 8 }, () => callTool(client, 'local-holiday', HOLIDAY, meta)),
       );
-      for (const r of all) expect(structured(r)).to.deep.equal(structured(all[0]));
+      for (const r of all)
+        expect(withoutCredit(structured(r))).to.deep.equal(withoutCredit(structured(all[0])));
+      const charged = all.map((r) => structured(r)._gateway.credit.charged_micro_usdc);
+      expect(charged.filter((c) => c === 1000)).to.have.length(1);
       const after = await status(key);
       expect(after.balance.micro_usdc).to.equal(before - 1000);
       expect(after.spent.calls).to.equal(1);
@@ -199,10 +218,11 @@ describe('MCP /mcp key credit: exhausted credit and limits shared with the broke
       expect(result.isError).to.equal(true);
       const body = structured(result);
       expect(body.error).to.equal('insufficient_credit');
-      expect(body.balance).to.deep.equal({ micro_usdc: 500, usd: '0.0005' });
-      expect(body.price).to.deep.equal({ micro_usdc: 1000, usd: '0.001' });
-      expect(body.buy_more.x402).to.equal('http://gateway.test/v1/local/holiday/jp');
-      // Payments are not configured on this gateway: no payment request.
+      expect(body.balance).to.deep.equal({ micro_usdc: 500, usdc: '0.0005' });
+      expect(body.price).to.deep.equal({ micro_usdc: 1000, usdc: '0.001' });
+      // Payments are not configured on this gateway: no x402 offered, no payment request.
+      expect(body.buy_more).to.deep.equal({});
+      expect(body.preview_url).to.equal('http://gateway.test/preview/v1/local/holiday/jp');
       expect(body).to.not.have.property('accepts');
       const status = (await gw.get('/keys/status', { 'X-API-Key': key })).body;
       expect(status.balance.micro_usdc).to.equal(500);

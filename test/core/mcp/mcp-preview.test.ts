@@ -80,7 +80,10 @@ describe('MCP preview surface /preview/mcp (SDK client, Streamable HTTP)', () =>
     }
   });
 
-  it('answers invalid arguments with a tool error carrying the same correction_hints as the 422', async () => {
+  it('answers invalid arguments with a tool error carrying the same correction_hints as the broker 422', async () => {
+    // Arguments are a JSON object, as the broker's `query`: the same problems, and hints that
+    // write the parameter where each client sends it.
+    const key = (await gw.post('/keys/create', { owner_label: 'mcp preview hints' })).body.api_key;
     for (const args of [
       { year: 1999 },
       { year: 'soon' },
@@ -90,20 +93,20 @@ describe('MCP preview surface /preview/mcp (SDK client, Streamable HTTP)', () =>
       const result = await callTool(client, 'local-holiday', args);
       expect(result.isError).to.equal(true);
       const body = structured(result);
-      const qs = Object.entries(args)
-        .map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? v[0] : v)}`)
-        .join('&');
-      const http = await gw.get(
-        Array.isArray(args.year)
-          ? '/preview/v1/local/holiday/jp?year=2026&year=2026'
-          : `/preview/v1/local/holiday/jp?${qs}`,
+      const http = await gw.post(
+        '/broker/call',
+        { product_id: 'jp-local-pack-v1-holiday', query: args },
+        { 'X-API-Key': key },
       );
       expect(http.status).to.equal(422);
       expect(body.error).to.equal('invalid_query');
-      const { request_id: _a, ...mcp } = body;
-      const { request_id: _b, ...rest } = http.body;
-      // A list argument reads as a repeated query parameter.
-      expect(mcp, JSON.stringify(args)).to.deep.equal(rest);
+      const asBroker = (h: { hint: string }) => ({
+        ...h,
+        hint: h.hint.replace(/"arguments"/g, '"query"'),
+      });
+      expect(body.correction_hints.map(asBroker), JSON.stringify(args)).to.deep.equal(
+        http.body.correction_hints,
+      );
     }
   });
 

@@ -132,19 +132,19 @@ describe('broker: POST /broker/call', () => {
     expect(await balanceOf(key)).to.equal(10000);
   });
 
-  it('answers 402 insufficient_credit with balance, price and where to buy more', async () => {
+  it('answers 402 insufficient_credit with balance, price, and no way to buy where none is configured', async () => {
     const key = await newKey();
     for (let i = 0; i < 10; i++)
       expect((await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key })).status).to.equal(200);
     const res = await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key });
     expect(res.status).to.equal(402);
     expect(res.body.error).to.equal('insufficient_credit');
-    expect(res.body.balance).to.deep.equal({ micro_usdc: 0, usd: '0' });
-    expect(res.body.price).to.deep.equal({ micro_usdc: 1000, usd: '0.001' });
-    expect(res.body.buy_more.x402).to.equal('http://gateway.test/v1/local/holiday/jp');
-    expect(res.body.buy_more.marketplace).to.equal(
-      'http://gateway.test/marketplace/partner/v1/local/holiday/jp',
-    );
+    expect(res.body.balance).to.deep.equal({ micro_usdc: 0, usdc: '0' });
+    expect(res.body.price).to.deep.equal({ micro_usdc: 1000, usdc: '0.001' });
+    // Neither x402 nor a marketplace secret is configured on this gateway: neither is offered.
+    expect(res.body.buy_more).to.deep.equal({});
+    expect(res.body.hint).to.match(/no paid channel \(x402, marketplace\) is configured/);
+    expect(res.body.preview_url).to.equal('http://gateway.test/preview/v1/local/holiday/jp');
   });
 
   it('releases the reservation when the handler fails: the buyer pays nothing', async () => {
@@ -186,8 +186,23 @@ describe('broker: POST /broker/call', () => {
       const first = await gw.post('/broker/call', HOLIDAY, h);
       const second = await gw.post('/broker/call', HOLIDAY, h);
       expect(second.status).to.equal(first.status);
-      expect(second.body).to.deep.equal(first.body);
+      const { _gateway: g1, ...payload1 } = first.body;
+      const { _gateway: g2, ...payload2 } = second.body;
+      expect(payload2).to.deep.equal(payload1);
+      expect({ ...g2, credit: undefined }).to.deep.equal({ ...g1, credit: undefined });
       expect(second.headers.get('idempotent-replayed')).to.equal('true');
+      // The replay charged nothing, and names the original charge elsewhere.
+      expect(first.headers.get('x-credit-charged-micro-usdc')).to.equal('1000');
+      expect(second.headers.get('x-credit-charged-micro-usdc')).to.equal('0');
+      expect(second.headers.get('x-credit-original-charge-micro-usdc')).to.equal('1000');
+      expect(second.headers.get('x-credit-balance-micro-usdc')).to.equal('9000');
+      expect(g2.credit).to.deep.equal({
+        charged_micro_usdc: 0,
+        charged_usdc: '0',
+        balance_micro_usdc: 9000,
+        balance_usdc: '0.009',
+        original_charge: { charged_micro_usdc: 1000, charged_usdc: '0.001', request_id: g1.request_id },
+      });
       expect(await balanceOf(key)).to.equal(9000);
     });
 
@@ -195,10 +210,20 @@ describe('broker: POST /broker/call', () => {
       const key = await newKey();
       const h = { 'X-API-Key': key, 'Idempotency-Key': 'burst-1' };
       const all = await Promise.all(Array.from({ length: 12 }, () => gw.post('/broker/call', HOLIDAY, h)));
+      const withoutCredit = (b: { _gateway: object }) => ({
+        ...b,
+        _gateway: { ...b._gateway, credit: null },
+      });
       for (const r of all) {
         expect(r.status).to.equal(200);
-        expect(r.body).to.deep.equal(all[0].body);
+        expect(withoutCredit(r.body)).to.deep.equal(withoutCredit(all[0].body));
       }
+      // One call was charged; every other answer is a replay that says it charged nothing.
+      const charged = all.map((r) => r.headers.get('x-credit-charged-micro-usdc'));
+      expect(charged.filter((c) => c === '1000')).to.have.length(1);
+      expect(charged.filter((c) => c === '0')).to.have.length(11);
+      for (const r of all.filter((x) => x.headers.get('idempotent-replayed') === 'true'))
+        expect(r.headers.get('x-credit-original-charge-micro-usdc')).to.equal('1000');
       expect(await balanceOf(key)).to.equal(9000);
       const status = (await gw.get('/keys/status', { 'X-API-Key': key })).body;
       expect(status.spent.calls).to.equal(1);

@@ -184,10 +184,10 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
       expect(res.body._gateway.payment).to.deep.equal({
         payer: payer.address,
         amount_micro_usdc: '1000',
-        amount_usd: '0.001',
+        amount_usdc: '0.001',
         network: 'eip155:8453',
         asset: USDC_ON_BASE,
-        pay_to: terms.payTo,
+        payTo: terms.payTo,
         scheme: 'exact',
         transaction: transfer.transaction,
         x402_version: 1,

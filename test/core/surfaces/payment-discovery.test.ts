@@ -41,7 +41,7 @@ describe('payment discovery: /.well-known/x402, /supported, openapi.json, CORS',
           payTo: PAY_TO,
           scheme: 'exact',
           amount_micro_usdc: String(p.priceMicroUsdc),
-          price_usd: p.priceUsd,
+          price_usdc: p.priceUsd,
           preview_url: `http://gateway.test/preview/v1/${p.tail}`,
           description: p.manifest.summary,
           mimeType: 'application/json',
@@ -117,10 +117,9 @@ describe('payment discovery: /.well-known/x402, /supported, openapi.json, CORS',
       }
     });
 
-    it('gives paid operations x-x402 with the configured terms and the 402/503 responses', () => {
+    it('gives every data operation x-x402 (spec 2.3) with the surface it applies to: the paid path', () => {
       for (const p of gw.gateway.registry.sold()) {
-        const op = doc.paths[`/v1/${p.tail}`].get;
-        expect(op['x-x402']).to.deep.equal({
+        const terms = {
           amount_micro_usdc: String(p.priceMicroUsdc),
           price_usdc: p.priceUsd,
           network: 'eip155:8453',
@@ -129,7 +128,17 @@ describe('payment discovery: /.well-known/x402, /supported, openapi.json, CORS',
           scheme: 'exact',
           preview_url: `/preview/v1/${p.tail}`,
           mimeType: 'application/json',
-        });
+          surface: 'x402',
+          resource: `/v1/${p.tail}`,
+        };
+        for (const path of [`/v1/${p.tail}`, `/preview/v1/${p.tail}`, `/marketplace/partner/v1/${p.tail}`])
+          expect(doc.paths[path].get['x-x402'], path).to.deep.equal(terms);
+      }
+    });
+
+    it('gives paid operations the configured terms and the 402/503 responses', () => {
+      for (const p of gw.gateway.registry.sold()) {
+        const op = doc.paths[`/v1/${p.tail}`].get;
         expect(op['x-product-id']).to.equal(p.product.id);
         expect(op['x-lifecycle']).to.equal('paid_open');
         expect(op.responses['402'].content['application/json'].schema.$ref).to.equal(
@@ -158,7 +167,7 @@ describe('payment discovery: /.well-known/x402, /supported, openapi.json, CORS',
       for (const p of gw.gateway.registry.sold()) {
         const op = doc.paths[`/marketplace/partner/v1/${p.tail}`].get;
         expect(op['x-sales-channel']).to.equal('marketplace_partner');
-        expect(op).to.not.have.property('x-x402');
+        expect(op['x-x402']).to.include({ surface: 'x402', resource: `/v1/${p.tail}` });
         for (const status of ['401', '403', '503', '422'])
           expect(op.responses[status], status).to.be.an('object');
         expect(

@@ -60,7 +60,7 @@ describe('x402 reference client (@x402/fetch + @x402/evm) against the paid surfa
     expect(body._gateway.payment).to.include({
       payer: account.address,
       amount_micro_usdc: '1000',
-      pay_to: payTo,
+      payTo: payTo,
       x402_version: 2,
     });
     const settlement = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!);

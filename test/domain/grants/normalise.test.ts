@@ -91,7 +91,7 @@ describe('grants: normalisation of a jGrants record', () => {
   });
 
   it('accepts industries and purposes as slugs or jGrants labels, width-insensitively', () => {
-    expect(findIndustry('manufacturing')?.label_ja).to.equal('製造業');
+    expect(findIndustry('manufacturing')?.name_ja).to.equal('製造業');
     expect(findIndustry('サービス業(他に分類されないもの)')?.slug).to.equal('other_services');
     expect(findPurpose('設備整備・IT導入をしたい')?.slug).to.equal('equipment_it');
     expect(findIndustry('software')).to.equal(undefined);

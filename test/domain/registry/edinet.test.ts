@@ -305,11 +305,11 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
       const expected = rowOf(parsed, TOYOTA);
       const res = await gw.get(`/preview/v1/local/houjin-number/lookup?number=${TOYOTA}`);
       expect(res.status).to.equal(200);
-      expect(res.body.source).to.equal('snapshot');
+      expect(res.body.corporation._source).to.equal('registry_snapshot');
       expect(res.body.edinet).to.include({
         edinet_code: expected['ＥＤＩＮＥＴコード'],
-        name: expected['提出者名'],
-        en_name: expected['提出者名（英字）'],
+        legal_name: expected['提出者名'],
+        legal_name_en: expected['提出者名（英字）'],
         securities_code: expected['証券コード'],
         industry: expected['提出者業種'],
         listed: expected['上場区分'] === '上場',
@@ -317,7 +317,8 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
         fiscal_year_end: expected['決算日'],
         as_of: '2024-07-21',
       });
-      expect(res.body.edinet.source.url).to.equal('https://disclosure2.edinet-fsa.go.jp/');
+      expect(res.body.edinet.sources[0].url).to.equal('https://disclosure2.edinet-fsa.go.jp/');
+      expect(res.body.edinet.address).to.deep.equal({ line: expected['所在地'] });
       const notes: string[] = res.body._provenance.notes;
       expect(
         notes.some((n) => n.includes(`EDINET code list of 2024-07-21 (${parsed.rows.length} filers`)),
@@ -330,7 +331,7 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
     it('answers the same through /broker/call, and on name searches and enrichment', async () => {
       const expected = rowOf(parsed, TOYOTA);
       const preview = await gw.get(`/preview/v1/enrich/company-by-number?number=${TOYOTA}`);
-      expect(preview.body.edinet.en_name).to.equal(expected['提出者名（英字）']);
+      expect(preview.body.edinet.legal_name_en).to.equal(expected['提出者名（英字）']);
       const brokerId: string = preview.body._gateway.production.broker.product_id;
       const paid = await gw.post(
         '/broker/call',
@@ -347,9 +348,9 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
         `/preview/v1/enrich/company-by-name?name=${encodeURIComponent('トヨタ自動車')}`,
       );
       const top = byName.body.candidates.find(
-        (c: { corporate_number: string }) => c.corporate_number === TOYOTA,
+        (c: { corporate_number_hint: string }) => c.corporate_number_hint === TOYOTA,
       );
-      expect(top.edinet.en_name).to.equal(expected['提出者名（英字）']);
+      expect(top.edinet.legal_name_en).to.equal(expected['提出者名（英字）']);
       const lookup = await gw.get(
         `/preview/v1/local/houjin-lookup/by-name?name=${encodeURIComponent('トヨタ自動車')}`,
       );
@@ -399,10 +400,10 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
       gw = await startTestGateway({ env });
       const res = await gw.get(`/preview/v1/local/houjin-number/lookup?number=${KANEKO}`);
       expect(res.status).to.equal(200);
-      expect(res.body.source).to.equal('store');
+      expect(res.body.corporation._source).to.equal('registry_import');
       expect(res.body.edinet).to.include({
         edinet_code: expected['ＥＤＩＮＥＴコード'],
-        en_name: expected['提出者名（英字）'],
+        legal_name_en: expected['提出者名（英字）'],
         securities_code: expected['証券コード'],
       });
     });

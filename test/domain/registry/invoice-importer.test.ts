@@ -156,7 +156,7 @@ describe('invoice register files: the gateway answers from them', function () {
           status: 'registered',
           confirmed: true,
           basis: 'register_file',
-          name: 'トヨタ自動車株式会社',
+          legal_name: 'トヨタ自動車株式会社',
           registration_date: '2023-10-01',
         });
         expect(toyota.body.registration.sources[0].url).to.equal(
@@ -167,7 +167,6 @@ describe('invoice register files: the gateway answers from them', function () {
           records: 2,
           as_of: '2026-11-04',
         });
-        expect(toyota.body.invoice_source).to.equal('snapshot');
 
         const sony = await gw.get(
           '/preview/v1/local/invoice/issuer-registration-lookup?number=5010401067252',
