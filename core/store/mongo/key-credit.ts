@@ -261,7 +261,9 @@ export class MongoKeyCredit implements KeyCreditRepository {
         $pull: { holds: { id: hold.id } },
         $inc: charged ? { spent: int64(amount), calls: 1 } : { balance: int64(amount) },
         $push: {
-          recent: { $each: [record], $sort: { at: -1 }, $slice: RECENT_CALLS },
+          // Newest first in the order calls closed, as SQLite's (at, rowid) order gives: a sort by
+          // `at` alone leaves calls closed in the same millisecond in no defined order.
+          recent: { $each: [record], $position: 0, $slice: RECENT_CALLS },
           outbox: record,
         },
       },

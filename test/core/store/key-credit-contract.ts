@@ -132,6 +132,15 @@ export function keyCreditContract(open: Opener<KeyCreditRepository>): void {
     expect(key!.calls).to.equal(Math.ceil((RECENT_CALLS + 3) / 2));
   });
 
+  it('orders calls closed in the same millisecond by when they closed, newest first, on every store', async () => {
+    const id = await newKey(100_000);
+    for (const h of ['t1', 't2', 't3']) {
+      await repo().reserve(id, hold(h, 10, 5));
+      await repo().commit(id, call(h, 7));
+    }
+    expect((await repo().status(id))!.recent.map((c) => c.holdId)).to.deep.equal(['t3', 't2', 't1']);
+  });
+
   it('lists the holds older than a time (left by a stopped process) and nothing else', async () => {
     const id = await newKey(1_000);
     await repo().reserve(id, hold('old', 100, 0));
