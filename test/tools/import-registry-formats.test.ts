@@ -37,7 +37,7 @@ describe('import:registry: one command for every file format', function () {
     expect(await formatOf(TOTTORI)).to.equal('nta');
     expect(await formatOf(invoice)).to.equal('invoice');
     const zipped = path.join(dir, 'zenken_20261031.zip');
-    writeFileSync(zipped, makeZip([{ name: 'zenken_20261031.csv', data: readFileSync(invoice) }]));
+    writeFileSync(zipped, await makeZip([{ name: 'zenken_20261031.csv', data: readFileSync(invoice) }]));
     expect(await formatOf(zipped)).to.equal('invoice');
   });
 

@@ -198,7 +198,7 @@ describe('registry importer (npm run import:registry)', () => {
       name: '株式会社ジップ',
       process: '01',
     });
-    writeFileSync(zip, makeZip([{ name: 'diff_20261115.csv', data: Buffer.from(csv([rec])) }]));
+    writeFileSync(zip, await makeZip([{ name: 'diff_20261115.csv', data: Buffer.from(csv([rec])) }]));
     const summary = await importRegistryFile(registry, zip);
     expect(summary).to.include({ rows: 1, created: 1 });
   });

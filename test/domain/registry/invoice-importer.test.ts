@@ -65,7 +65,7 @@ describe('invoice register files: import', () => {
     const csv = path.join(dir, 'zenken_20261031.csv');
     writeInvoiceFile(csv, [TOYOTA, SONY]);
     const zip = path.join(dir, 'zenken_20261031.zip');
-    writeFileSync(zip, makeZip([{ name: 'zenken_20261031.csv', data: readFileSync(csv) }]));
+    writeFileSync(zip, await makeZip([{ name: 'zenken_20261031.csv', data: readFileSync(csv) }]));
     expect(await importInvoiceFile(register, zip)).to.include({ rows: 2, as_of: '2023-10-01' });
     expect((await register.getMany([TOYOTA.registratedNumber])).get(TOYOTA.registratedNumber)).to.deep.equal({
       ...TOYOTA,

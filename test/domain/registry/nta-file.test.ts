@@ -100,7 +100,7 @@ async function refusal(file: string, encoding?: NtaEncoding): Promise<NtaFileErr
     it('reads a zip of the Shift_JIS file, as the NTA publishes it', async () => {
       const zip = write(
         '31_tottori_all_20260731.zip',
-        makeZip([{ name: '31_tottori_all_20260731.csv', data: sjis }]),
+        await makeZip([{ name: '31_tottori_all_20260731.csv', data: sjis }]),
       );
       const { records, encoding } = await readAll(zip);
       expect(encoding).to.equal('shift_jis');
