@@ -16,7 +16,8 @@ header.top { display: flex; flex-wrap: wrap; align-items: baseline; gap: .25rem 
 header.top .brand { font-weight: 700; text-decoration: none; }
 .top-links { display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
 .top-links a { text-decoration: none; }
-.top-links a:hover, .top-links a:focus { text-decoration: underline; }
+.top-links a:hover, .top-links a:focus, .top-links a[aria-current] { text-decoration: underline; }
+a[aria-current] { font-weight: 700; }
 .layout { display: grid; grid-template-columns: 15rem minmax(0, 1fr); grid-template-areas: "side main"; gap: 2rem; max-width: 80rem; margin: 0 auto; padding: 0 1.25rem; }
 main { grid-area: main; min-width: 0; padding: 1rem 0 3rem; }
 nav.side { grid-area: side; padding: 1rem 0; font-size: .95rem; min-width: 0; }

@@ -56,7 +56,11 @@ describe('buyer portal in headless chromium', function () {
   let gw: TestGateway;
   let browser: Browser;
   before(async () => {
-    gw = await startTestGateway({ clock: '2026-11-22T03:00:00Z' });
+    // Key creation restricted to another origin: the portal's own calls are same-origin and unaffected.
+    gw = await startTestGateway({
+      clock: '2026-11-22T03:00:00Z',
+      env: { KEYS_CREATE_ALLOWED_ORIGINS: 'https://partner.example' },
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
     mkdirSync(SCREENSHOTS, { recursive: true });
   });
@@ -170,6 +174,7 @@ describe('buyer portal in headless chromium', function () {
     page.on('request', (r) => origins.add(new URL(r.url()).origin));
     await page.goto(`${gw.url}/portal/endpoints/local-holiday`);
     expect(await page.locator('.key-note').textContent()).to.include('No API key in this tab');
+    expect(await page.locator('nav.side a[aria-current="page"]').textContent()).to.equal('local-holiday');
 
     await page.goto(`${gw.url}/portal/keys`);
     await page.locator('#key-create input[name="owner_label"]').fill('browser test');

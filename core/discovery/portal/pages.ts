@@ -60,18 +60,20 @@ export class PortalPages {
   }
 
   /** The whole page: header, persistent navigation with the endpoint filter, content. */
-  layout(page: PortalPage): string {
+  layout(page: PortalPage, current = ''): string {
+    const link = (href: string, label: HtmlValue) =>
+      html`<a href="${href}" ${raw(href === current ? ' aria-current="page"' : '')}>${label}</a>`;
     const nav = this.productsWithEndpoints().map(
       (g) =>
         html`<section class="nav-group">
-          <h2><a href="/portal/products/${g.product.id}">${g.product.name}</a></h2>
+          <h2>${link(`/portal/products/${g.product.id}`, g.product.name)}</h2>
           <ul>
             ${g.endpoints.map(
               (e) =>
                 html`<li
                   data-search="${[e.endpoint_id, e.summary, e.tail, e.broker_id].join(' ').toLowerCase()}"
                 >
-                  <a href="/portal/endpoints/${e.endpoint_id}">${e.endpoint_id}</a>
+                  ${link(`/portal/endpoints/${e.endpoint_id}`, e.endpoint_id)}
                 </li>`,
             )}
           </ul>
@@ -92,12 +94,10 @@ export class PortalPages {
           <header class="top">
             <a class="brand" href="/portal">${this.s.service.name}</a>
             <nav class="top-links" aria-label="Portal">
-              <a href="/portal">Home</a>
+              ${link('/portal', 'Home')}
               <a href="/portal#endpoints">Endpoints</a>
-              <a href="/portal/keys">API keys</a>
-              <a href="/portal/mcp">MCP</a>
-              <a href="/portal/errors">Errors</a>
-              <a href="/portal/reference">API reference</a>
+              ${link('/portal/keys', 'API keys')} ${link('/portal/mcp', 'MCP')}
+              ${link('/portal/errors', 'Errors')} ${link('/portal/reference', 'API reference')}
             </nav>
           </header>
           <div class="layout">

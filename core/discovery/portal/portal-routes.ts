@@ -48,12 +48,13 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
   // Built on first use, after every route has been mounted.
   const site = () => (pages ??= new PortalPages(s, ERRORS));
   const cache = new Map<string, DiscoveryDocument>();
+  // Keyed by the page's own path (the one its navigation marks as current).
   const page = (key: string, build: (p: PortalPages) => PortalPage | undefined) => {
     let doc = cache.get(key);
     if (!doc) {
       const built = build(site());
       if (!built) return undefined;
-      doc = new DiscoveryDocument(site().layout(built), HTML_TYPE);
+      doc = new DiscoveryDocument(site().layout(built, key), HTML_TYPE);
       cache.set(key, doc);
     }
     return doc;
@@ -97,7 +98,7 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
       operationId: 'getPortal',
       ...htmlPage('The buyer portal: what we sell, the ways to pay, quick start, every endpoint'),
     },
-    (req, res) => sendPage(req, res, 'home', (p) => p.home()),
+    (req, res) => sendPage(req, res, '/portal', (p) => p.home()),
   );
   mount(
     router,
@@ -110,7 +111,7 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
       parameters: [idParam('productId', 'jp-local-pack')],
     },
     (req, res) =>
-      sendPage(req, res, `product:${String(req.params.productId)}`, (p) =>
+      sendPage(req, res, `/portal/products/${String(req.params.productId)}`, (p) =>
         p.product(String(req.params.productId)),
       ),
   );
@@ -127,7 +128,7 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
       parameters: [idParam('endpointId', 'local-holiday')],
     },
     (req, res) =>
-      sendPage(req, res, `endpoint:${String(req.params.endpointId)}`, (p) =>
+      sendPage(req, res, `/portal/endpoints/${String(req.params.endpointId)}`, (p) =>
         p.endpoint(String(req.params.endpointId)),
       ),
   );
@@ -137,7 +138,7 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
     'get',
     '/portal/errors',
     { operationId: 'getPortalErrors', ...htmlPage('Errors and what to do; limits') },
-    (req, res) => sendPage(req, res, 'errors', (p) => p.errorsPage()),
+    (req, res) => sendPage(req, res, '/portal/errors', (p) => p.errorsPage()),
   );
   mount(
     router,
@@ -148,7 +149,7 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
       operationId: 'getPortalKeys',
       ...htmlPage('Create an API key in the browser and watch its balance and recent calls'),
     },
-    (req, res) => sendPage(req, res, 'keys', (p) => p.keys()),
+    (req, res) => sendPage(req, res, '/portal/keys', (p) => p.keys()),
   );
   mount(
     router,
@@ -156,7 +157,7 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
     'get',
     '/portal/mcp',
     { operationId: 'getPortalMcp', ...htmlPage('The MCP server: configuration, payment, tools') },
-    (req, res) => sendPage(req, res, 'mcp', (p) => p.mcp()),
+    (req, res) => sendPage(req, res, '/portal/mcp', (p) => p.mcp()),
   );
   mount(
     router,
@@ -167,7 +168,7 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
       operationId: 'getPortalReference',
       ...htmlPage('The API reference, rendered from /openapi.json by Swagger UI'),
     },
-    (req, res) => sendPage(req, res, 'reference', (p) => p.reference()),
+    (req, res) => sendPage(req, res, '/portal/reference', (p) => p.reference()),
   );
 
   const css = documentOnce(() => PORTAL_CSS, 'text/css; charset=utf-8');
