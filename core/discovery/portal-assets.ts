@@ -77,6 +77,12 @@ form.try-it .buttons { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: .
   table.stack td:last-child { border-bottom: 0; }
   table.stack td::before { content: attr(data-label); display: block; font-size: .8rem; font-weight: 600; color: var(--muted); }
   table.stack td:empty { display: none; }
+  .reference .swagger-ui .opblock-tag { flex-wrap: wrap; }
+  .reference .swagger-ui .opblock-tag small { flex: 1 1 100%; padding: .25rem 0 0; }
+  .reference .swagger-ui .opblock .opblock-summary { flex-wrap: wrap; }
+  .reference .swagger-ui .opblock .opblock-summary-path { max-width: 100%; overflow-wrap: anywhere; word-break: break-all; }
+  .reference .swagger-ui .info { margin: 1rem 0; }
+  .reference .swagger-ui .wrapper { padding: 0; }
   dl.facts { grid-template-columns: minmax(0, 1fr); }
   dl.facts dd { margin-bottom: .4rem; }
 }
