@@ -65,13 +65,20 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
     key: string,
     build: (p: PortalPages) => PortalPage | undefined,
   ) => {
-    res.setHeader('Content-Security-Policy', PORTAL_CSP);
     const doc = page(key, build);
     if (doc) {
+      res.setHeader('Content-Security-Policy', PORTAL_CSP);
       doc.send(req, res);
       return;
     }
+    // Errors are JSON with a stable code, except for a browser asking for HTML.
+    if (req.accepts(['json', 'html']) !== 'html') {
+      const code = key.startsWith('/portal/products/') ? 'unknown_product_id' : 'unknown_endpoint';
+      throw new HttpError(404, code, 'No portal page has that id.', { hint: 'See /portal.' });
+    }
     res.status(404).setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Security-Policy', PORTAL_CSP);
+    res.vary('Accept');
     res.type('html').send(
       site().layout({
         title: 'Not found',

@@ -133,8 +133,12 @@ describe('discovery documents', () => {
     expect(errors)
       .to.include('<code>insufficient_credit</code>')
       .and.include('<code>source_unavailable</code>');
-    expect((await gw.get('/portal/endpoints/nope')).status).to.equal(404);
-    expect((await gw.get('/portal/products/nope')).status).to.equal(404);
+    expect((await gw.get('/portal/endpoints/nope')).body.error).to.equal('unknown_endpoint');
+    expect((await gw.get('/portal/products/nope')).body.error).to.equal('unknown_product_id');
+    const browser = await gw.get('/portal/endpoints/nope', { Accept: 'text/html,*/*;q=0.8' });
+    expect(browser.status).to.equal(404);
+    expect(browser.headers.get('content-type')).to.match(/^text\/html/);
+    expect(browser.text).to.include('href="/portal/endpoints/local-holiday"');
     expect((await gw.get('/portal.js')).headers.get('content-type')).to.match(/javascript/);
     expect((await gw.get('/portal.css')).headers.get('content-type')).to.match(/text\/css/);
     const swagger = await gw.get('/portal/assets/swagger-ui/swagger-ui-bundle.js');
