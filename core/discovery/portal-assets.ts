@@ -211,7 +211,8 @@ export const PORTAL_SCRIPT = `"use strict";
           if (!res.ok) return res.text().then(function (t) { fail("/keys/status answered " + res.status + ": " + t); });
           return res.json().then(function (st) {
             text("key-balance", money(st.balance));
-            text("key-spent", money(st.spent) + " in " + (st.spent && st.spent.calls) + " calls");
+            var calls = st.spent ? st.spent.calls : 0;
+            text("key-spent", money(st.spent) + " in " + calls + (calls === 1 ? " call" : " calls"));
             text("key-trial", money(st.trial_credit));
             var tbody = document.querySelector("#key-recent tbody");
             tbody.textContent = "";

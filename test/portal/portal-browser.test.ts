@@ -212,7 +212,7 @@ describe('buyer portal in headless chromium', function () {
     await page.goto(`${gw.url}/portal/keys`);
     const recent = page.locator('#key-recent tbody');
     await recent.filter({ hasText: 'jp-local-pack-v1-holiday' }).waitFor({ timeout: 15_000 });
-    expect(await page.locator('#key-spent').textContent()).to.include('in 1 calls');
+    expect(await page.locator('#key-spent').textContent()).to.include('in 1 call');
     expect(await page.locator('#key-created').isVisible()).to.equal(false); // shown once only
     await page.screenshot({ path: path.join(SCREENSHOTS, 'keys-usage-1280.png'), fullPage: true });
 
