@@ -104,7 +104,7 @@ function paramRow(p: ParameterDescription): string {
   return `| \`${p.name}\` | ${p.type} | ${p.required ? 'yes' : 'no'} | ${mdEscape(p.accepts)} | ${mdEscape(def)} | ${mdEscape(p.description)} |`;
 }
 
-/** The heading of an endpoint's section: also the anchor the HTML page puts its try-it form after. */
+/** The heading of an endpoint's section in /portal.md. */
 export function endpointHeading(e: EndpointDescription): string {
   return `${e.endpoint_id}: ${e.summary}`;
 }
@@ -123,6 +123,7 @@ function endpointSection(s: GatewayServices, e: EndpointDescription): string[] {
     `| Source | ${mdEscape(e.source)}${e.source_url ? ` (<${e.source_url}>)` : ''} |`,
     `| Freshness | ${mdEscape(e.freshness)} |`,
     `| Broker id | \`${e.broker_id}\` |`,
+    `| Portal page | <${s.config.baseUrl}/portal/endpoints/${e.endpoint_id}> (try-it, code samples) |`,
     `| Paths | \`GET ${e.paths.preview}\` (preview) · \`GET ${e.paths.x402}\` (x402) · \`GET ${e.paths.marketplace}\` (marketplace) |`,
     `| MCP tool | \`${e.endpoint_id}\` on \`${MCP_PATH}\` (key credit or x402) and \`${PREVIEW_MCP_PATH}\` (free preview) |`,
     '',
@@ -177,7 +178,7 @@ export function buildPortalMarkdown(s: GatewayServices): string {
     '',
     '### Free preview',
     '',
-    'No credential. Same handler and JSON shape as production; `_gateway.preview` is `true` and `_gateway.notice` says the answer is for evaluation only. Every endpoint below has a try-it form.',
+    'No credential. Same handler and JSON shape as production; `_gateway.preview` is `true` and `_gateway.notice` says the answer is for evaluation only. Every endpoint has a page with a try-it form at `/portal/endpoints/<endpoint-id>`.',
     '',
     '### API key and broker',
     '',
