@@ -64,7 +64,8 @@ button { padding: .3rem .9rem; cursor: pointer; }
 form.try-it .buttons { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: .75rem; }
 .warn { border-color: var(--accent); border-width: 2px; }
 .error { color: var(--accent); font-weight: 600; }
-.reference { min-height: 20rem; }
+/* Swagger UI draws dark text on the page's background: keep its panel light in a dark scheme too. */
+.reference { min-height: 20rem; color-scheme: light; background: #fff; color: #3b4151; border-radius: 8px; }
 @media (max-width: 760px) {
   .layout { grid-template-columns: minmax(0, 1fr); grid-template-areas: "main" "side"; gap: 0; }
   nav.side { border-top: 1px solid var(--line); }
