@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'var/', 'coverage/', 'bench/results/', '.tmp/'] },
+  { ignores: ['dist/', 'node_modules/', 'var/', 'coverage/', 'bench/results/', '.tmp/', 'test-output/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

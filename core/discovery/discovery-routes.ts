@@ -12,25 +12,13 @@ import type { GatewayServices } from '../http/services';
 import { buildBrokerManifest } from './broker-manifest';
 import { buildLlmsTxt } from './llms';
 import { buildMcpServerCard } from './mcp-card';
-import { buildPortalMarkdown, renderPortalHtml } from './portal';
-import { PORTAL_CSS, PORTAL_SCRIPT } from './portal-assets';
-import { describeEndpoint } from './describe';
-
-/** The portal runs no inline code: everything it loads comes from this origin. */
-export const PORTAL_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
-  "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+import { buildPortalMarkdown } from './portal';
+import { mountPortalRoutes } from './portal/portal-routes';
 
 const text = (description: string, type: string) => ({
   description,
   content: { [type]: { schema: { type: 'string' } } },
 });
-
-/** Builds a value on first use (after every route has been mounted) and keeps it. */
-function once<T>(build: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= build());
-}
 
 function sameSecret(a: string, b: string): boolean {
   const h = (x: string) => createHash('sha256').update(x).digest();
@@ -43,11 +31,7 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
     'application/json; charset=utf-8',
   );
   const llms = documentOnce(() => buildLlmsTxt(s), 'text/plain; charset=utf-8');
-  const markdownText = once(() => buildPortalMarkdown(s));
-  const markdown = documentOnce(markdownText, 'text/markdown; charset=utf-8');
-  const html = documentOnce(() => renderPortalHtml(s, markdownText()), 'text/html; charset=utf-8');
-  const css = documentOnce(() => PORTAL_CSS, 'text/css; charset=utf-8');
-  const script = documentOnce(() => PORTAL_SCRIPT, 'text/javascript; charset=utf-8');
+  const markdown = documentOnce(() => buildPortalMarkdown(s), 'text/markdown; charset=utf-8');
   const mcpCard = documentOnce(
     () => JSON.stringify(buildMcpServerCard(s)),
     'application/json; charset=utf-8',
@@ -115,88 +99,7 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
     (req, res) => markdown().send(req, res),
   );
 
-  mount(
-    router,
-    s.catalog,
-    'get',
-    '/portal',
-    {
-      operationId: 'getPortal',
-      summary: 'The buyer portal as an HTML page, with a try-it form per endpoint',
-      tags: ['discovery'],
-      responses: { '200': text('The portal page (works without JavaScript).', 'text/html') },
-    },
-    (req, res) => {
-      res.setHeader('Content-Security-Policy', PORTAL_CSP);
-      html().send(req, res);
-    },
-  );
-
-  mount(
-    router,
-    s.catalog,
-    'get',
-    '/portal.css',
-    {
-      operationId: 'getPortalCss',
-      summary: "The portal's stylesheet",
-      tags: ['discovery'],
-      responses: { '200': text('CSS.', 'text/css') },
-    },
-    (req, res) => css().send(req, res),
-  );
-
-  mount(
-    router,
-    s.catalog,
-    'get',
-    '/portal.js',
-    {
-      operationId: 'getPortalJs',
-      summary: "The portal's try-it script",
-      tags: ['discovery'],
-      responses: { '200': text('JavaScript.', 'text/javascript') },
-    },
-    (req, res) => script().send(req, res),
-  );
-
-  mount(
-    router,
-    s.catalog,
-    'get',
-    '/portal/try/:endpointId',
-    {
-      operationId: 'portalTry',
-      summary:
-        "The portal's try-it form without JavaScript: drops empty fields and redirects to the preview path",
-      tags: ['discovery'],
-      parameters: [
-        {
-          name: 'endpointId',
-          in: 'path',
-          required: true,
-          schema: { type: 'string' },
-          example: 'local-holiday',
-        },
-      ],
-      responses: {
-        '303': { description: 'Redirect to the preview path with the filled-in parameters.' },
-        '404': jsonResponse('Unknown endpoint id (code `unknown_endpoint`).', ERROR_REF),
-      },
-    },
-    (req, res) => {
-      const plugin = s.registry.sold().find((p) => p.endpointId === req.params.endpointId);
-      if (!plugin)
-        throw new HttpError(404, 'unknown_endpoint', 'No endpoint has that id.', { hint: 'See /portal.' });
-      const params = new URLSearchParams();
-      for (const [k, v] of Object.entries(req.query)) {
-        for (const value of Array.isArray(v) ? v : [v])
-          if (typeof value === 'string' && value !== '') params.append(k, value);
-      }
-      const qs = params.toString();
-      res.redirect(303, describeEndpoint(plugin, s.config).paths.preview + (qs ? `?${qs}` : ''));
-    },
-  );
+  mountPortalRoutes(router, s);
 
   mount(
     router,

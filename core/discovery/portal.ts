@@ -1,8 +1,8 @@
 /**
- * The buyer portal: one Markdown document (GET /portal.md) and the same content as an HTML page
- * (GET /portal), rendered from that Markdown with a try-it form after each endpoint heading.
+ * The buyer portal as one Markdown document (GET /portal.md), for agents and readers of plain
+ * text. The HTML portal (GET /portal and its pages) is rendered in portal/pages.ts from the same
+ * endpoint descriptions.
  */
-import { Marked, type Tokens } from 'marked';
 import type { GatewayServices } from '../http/services';
 import { formatUsd } from '../util/money';
 import { channelStatuses } from './channels';
@@ -16,7 +16,8 @@ import {
   type ParameterDescription,
 } from './describe';
 
-const ERRORS: Array<[string, string, string, string]> = [
+/** The errors table of /portal.md and /portal/errors: status, code, where, what to do. */
+export const ERRORS: Array<[string, string, string, string]> = [
   [
     '422',
     '`invalid_query`',
@@ -103,7 +104,7 @@ function paramRow(p: ParameterDescription): string {
   return `| \`${p.name}\` | ${p.type} | ${p.required ? 'yes' : 'no'} | ${mdEscape(p.accepts)} | ${mdEscape(def)} | ${mdEscape(p.description)} |`;
 }
 
-/** The heading of an endpoint's section: also the anchor the HTML page puts its try-it form after. */
+/** The heading of an endpoint's section in /portal.md. */
 export function endpointHeading(e: EndpointDescription): string {
   return `${e.endpoint_id}: ${e.summary}`;
 }
@@ -122,6 +123,7 @@ function endpointSection(s: GatewayServices, e: EndpointDescription): string[] {
     `| Source | ${mdEscape(e.source)}${e.source_url ? ` (<${e.source_url}>)` : ''} |`,
     `| Freshness | ${mdEscape(e.freshness)} |`,
     `| Broker id | \`${e.broker_id}\` |`,
+    `| Portal page | <${s.config.baseUrl}/portal/endpoints/${e.endpoint_id}> (try-it, code samples) |`,
     `| Paths | \`GET ${e.paths.preview}\` (preview) · \`GET ${e.paths.x402}\` (x402) · \`GET ${e.paths.marketplace}\` (marketplace) |`,
     `| MCP tool | \`${e.endpoint_id}\` on \`${MCP_PATH}\` (key credit or x402) and \`${PREVIEW_MCP_PATH}\` (free preview) |`,
     '',
@@ -176,7 +178,7 @@ export function buildPortalMarkdown(s: GatewayServices): string {
     '',
     '### Free preview',
     '',
-    'No credential. Same handler and JSON shape as production; `_gateway.preview` is `true` and `_gateway.notice` says the answer is for evaluation only. Every endpoint below has a try-it form.',
+    'No credential. Same handler and JSON shape as production; `_gateway.preview` is `true` and `_gateway.notice` says the answer is for evaluation only. Every endpoint has a page with a try-it form at `/portal/endpoints/<endpoint-id>`.',
     '',
     '### API key and broker',
     '',
@@ -269,117 +271,4 @@ export function buildPortalMarkdown(s: GatewayServices): string {
     '',
   );
   return lines.join('\n');
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
-
-function slug(text: string): string {
-  return (
-    text
-      .toLowerCase()
-      .replace(/<[^>]+>/g, '')
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '') || 'section'
-  );
-}
-
-function field(p: ParameterDescription, example: string | undefined): string {
-  const value = example ?? (p.default !== undefined ? String(p.default) : '');
-  const label = `${escapeHtml(p.name)}${p.required ? ' *' : ''}`;
-  const title = escapeHtml(`${p.description}. Accepts ${p.accepts}.`);
-  if (p.type === 'boolean') {
-    const opts = ['', 'true', 'false']
-      .map(
-        (v) => `<option value="${v}"${v === value ? ' selected' : ''}>${v === '' ? '(default)' : v}</option>`,
-      )
-      .join('');
-    return `<label title="${title}">${label} <select name="${escapeHtml(p.name)}">${opts}</select></label>`;
-  }
-  if (p.enum) {
-    const opts = ['', ...p.enum.map(String)]
-      .map(
-        (v) =>
-          `<option value="${escapeHtml(v)}"${v === value ? ' selected' : ''}>${v === '' ? '(none)' : escapeHtml(v)}</option>`,
-      )
-      .join('');
-    return `<label title="${title}">${label} <select name="${escapeHtml(p.name)}">${opts}</select></label>`;
-  }
-  const attrs = [
-    `name="${escapeHtml(p.name)}"`,
-    `value="${escapeHtml(value)}"`,
-    `placeholder="${escapeHtml(p.example)}"`,
-    p.type === 'integer' ? 'type="number" step="1"' : 'type="text"',
-    p.minimum !== undefined ? `min="${p.minimum}"` : '',
-    p.maximum !== undefined ? `max="${p.maximum}"` : '',
-    p.required ? 'required' : '',
-  ].filter(Boolean);
-  return `<label title="${title}">${label} <input ${attrs.join(' ')}></label>`;
-}
-
-/** A try-it form: works without JavaScript (via /portal/try), and in-page with /portal.js. */
-export function tryItForm(e: EndpointDescription): string {
-  const example = e.examples[0]?.query ?? {};
-  const fields = e.parameters
-    .map((p) => field(p, example[p.name] !== undefined ? String(example[p.name]) : undefined))
-    .join('\n');
-  return [
-    `<form class="try-it" method="get" action="/portal/try/${escapeHtml(e.endpoint_id)}" data-preview="${escapeHtml(e.paths.preview)}" data-endpoint="${escapeHtml(e.endpoint_id)}">`,
-    '<fieldset>',
-    `<legend>Try it on the free preview: <code>GET ${escapeHtml(e.paths.preview)}</code></legend>`,
-    fields,
-    '<button type="submit">Send</button>',
-    '</fieldset>',
-    '<pre class="result" aria-live="polite"></pre>',
-    '</form>',
-  ].join('\n');
-}
-
-export function renderPortalHtml(s: GatewayServices, markdown: string): string {
-  const byHeading = new Map(
-    s.registry.sold().map((p) => {
-      const e = describeEndpoint(p, s.config);
-      return [endpointHeading(e), e] as const;
-    }),
-  );
-  const marked = new Marked({ gfm: true });
-  marked.use({
-    renderer: {
-      heading(
-        this: { parser: { parseInline(tokens: Tokens.Heading['tokens']): string } },
-        token: Tokens.Heading,
-      ) {
-        const inner = this.parser.parseInline(token.tokens);
-        const html = `<h${token.depth} id="${slug(token.text)}">${inner}</h${token.depth}>\n`;
-        const endpoint = token.depth === 4 ? byHeading.get(token.text) : undefined;
-        return endpoint ? html + tryItForm(endpoint) + '\n' : html;
-      },
-    },
-  });
-  const body = marked.parse(markdown, { async: false }) as string;
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(s.service.name)}: buyer portal</title>`,
-    '<link rel="stylesheet" href="/portal.css">',
-    // An empty icon: browsers would otherwise request /favicon.ico and log a 404.
-    '<link rel="icon" href="data:,">',
-    '<link rel="alternate" type="text/markdown" href="/portal.md">',
-    '</head>',
-    '<body>',
-    '<main>',
-    body,
-    '</main>',
-    '<script src="/portal.js" defer></script>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
 }

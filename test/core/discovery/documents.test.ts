@@ -91,7 +91,7 @@ describe('discovery documents', () => {
       .and.include('`marketplace_proxy_secret_mismatch`');
   });
 
-  it('the HTML portal renders the same content, with a try-it form per endpoint and a strict CSP', async () => {
+  it('the HTML portal: a home page linking every page, a page per product and per endpoint, under a strict CSP', async () => {
     const res = await gw.get('/portal');
     expect(res.headers.get('content-type')).to.match(/^text\/html/);
     const csp = res.headers.get('content-security-policy') ?? '';
@@ -99,15 +99,64 @@ describe('discovery documents', () => {
       .to.include("script-src 'self'")
       .and.include("frame-ancestors 'none'")
       .and.not.include('unsafe-inline');
-    const html = res.text;
-    expect(html.match(/<form class="try-it"/g)?.length).to.equal(gw.gateway.registry.sold().length);
-    expect(html).to.not.match(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
-    expect(html).to.not.match(/ style=/); // no inline style
-    for (const p of gw.gateway.registry.sold())
-      expect(html).to.include(`action="/portal/try/${p.endpointId}"`);
-    expect(html).to.include('<h2 id="errors-and-what-to-do">');
+    const home = res.text;
+    for (const link of ['/portal/keys', '/portal/mcp', '/portal/errors', '/portal/reference'])
+      expect(home).to.include(`href="${link}"`);
+    for (const p of gw.gateway.registry.products) expect(home).to.include(`href="/portal/products/${p.id}"`);
+    const pages = ['/portal', '/portal/keys', '/portal/mcp', '/portal/errors', '/portal/reference'];
+    for (const p of gw.gateway.registry.sold()) {
+      expect(home).to.include(`href="/portal/endpoints/${p.endpointId}"`);
+      pages.push(`/portal/endpoints/${p.endpointId}`);
+    }
+    for (const path of pages) {
+      const page = await gw.get(path);
+      expect(page.status, path).to.equal(200);
+      expect(page.headers.get('content-security-policy'), path).to.equal(csp);
+      expect(page.headers.get('cache-control'), path).to.equal('public, max-age=300');
+      expect(page.text, path).to.not.match(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
+      expect(page.text, path).to.not.match(/ style=/); // no inline style
+    }
+    for (const p of gw.gateway.registry.sold()) {
+      const e = describeEndpoint(p, gw.gateway.services.config);
+      const page = (await gw.get(`/portal/endpoints/${p.endpointId}`)).text;
+      expect(page.match(/<form\s+class="try-it"/g)?.length).to.equal(1);
+      expect(page).to.include(`action="/portal/try/${p.endpointId}"`);
+      expect(page).to.include(`data-broker-id="${p.brokerId}"`);
+      expect(page).to.include(`${p.priceUsd} USD (${p.priceMicroUsdc} micro-USDC)`);
+      for (const q of e.parameters) expect(page).to.include(`<code>${q.name}</code>`);
+      for (const surface of ['preview', 'broker', 'x402'])
+        expect(page).to.include(`data-surface="${surface}"`);
+      for (const language of ['curl', 'javascript', 'python'])
+        expect(page).to.include(`data-language="${language}"`);
+    }
+    const errors = (await gw.get('/portal/errors')).text;
+    expect(errors)
+      .to.include('<code>insufficient_credit</code>')
+      .and.include('<code>source_unavailable</code>');
+    expect((await gw.get('/portal/endpoints/nope')).body.error).to.equal('unknown_endpoint');
+    expect((await gw.get('/portal/products/nope')).body.error).to.equal('unknown_product_id');
+    const browser = await gw.get('/portal/endpoints/nope', { Accept: 'text/html,*/*;q=0.8' });
+    expect(browser.status).to.equal(404);
+    expect(browser.headers.get('content-type')).to.match(/^text\/html/);
+    expect(browser.text).to.include('href="/portal/endpoints/local-holiday"');
     expect((await gw.get('/portal.js')).headers.get('content-type')).to.match(/javascript/);
     expect((await gw.get('/portal.css')).headers.get('content-type')).to.match(/text\/css/);
+    const swagger = await gw.get('/portal/assets/swagger-ui/swagger-ui-bundle.js');
+    expect(swagger.status).to.equal(200);
+    expect(swagger.headers.get('content-type')).to.match(/^text\/javascript/);
+    expect((await gw.get('/portal/assets/swagger-ui/package.json')).status).to.equal(404);
+    expect((await gw.get('/portal/assets/swagger-ui/..%2Fpackage.json')).status).to.equal(404);
+  });
+
+  it('renders values escaped: a text with markup from the registry appears as text, never as markup', async () => {
+    const { html: h, raw } = await import('../../../core/discovery/portal/html');
+    expect(h`<p>${'<script>alert("x")</script>'}</p>`.value).to.equal(
+      '<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</p>',
+    );
+    expect(h`<a title="${"a' onload='x"}">${['<b>', raw('<i>ok</i>')]}</a>`.value).to.equal(
+      '<a title="a&#39; onload=&#39;x">&lt;b&gt;<i>ok</i></a>',
+    );
+    expect(h`${null}${undefined}${false}${0}`.value).to.equal('0');
   });
 
   it('the try-it form works without JavaScript: /portal/try drops empty fields and redirects to the preview', async () => {
@@ -179,7 +228,10 @@ describe('discovery documents', () => {
       expect((await extra.get('/portal.md')).text).to.include(
         '#### local-zz-extra: Extra endpoint for discovery',
       );
-      expect((await extra.get('/portal')).text).to.include('action="/portal/try/local-zz-extra"');
+      expect((await extra.get('/portal')).text).to.include('href="/portal/endpoints/local-zz-extra"');
+      expect((await extra.get('/portal/endpoints/local-zz-extra')).text).to.include(
+        'action="/portal/try/local-zz-extra"',
+      );
       expect((await extra.get('/openapi.json')).body.paths).to.have.property(
         '/preview/v1/local/zz-extra/echo',
       );

@@ -95,9 +95,13 @@ describe('MCP in the discovery documents', () => {
     expect(md).to.include('`params._meta["x402/payment"]`');
     for (const p of gw.gateway.registry.sold())
       expect(md).to.include(`| MCP tool | \`${p.endpointId}\` on \`/mcp\``);
-    const html = (await gw.get('/portal')).text;
-    expect(html).to.include('<h3 id="mcp-server-ai-agents">');
+    const html = (await gw.get('/portal/mcp')).text;
+    expect(html).to.include('<h1>MCP server (AI agents)</h1>');
     expect(html).to.include('http://gateway.test/.well-known/mcp.json');
+    expect(html).to.include('&quot;url&quot;: &quot;http://gateway.test/mcp&quot;');
+    for (const p of gw.gateway.registry.sold())
+      expect(html).to.include(`<a href="/portal/endpoints/${p.endpointId}"><code>${p.endpointId}</code></a>`);
+    expect((await gw.get('/portal')).text).to.include('href="/portal/mcp"');
 
     const manifest = (await gw.get('/.well-known/broker-manifest.json')).body;
     expect(manifest.mcp).to.include({
