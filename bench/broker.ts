@@ -1,6 +1,6 @@
 /**
  * Broker path on the SQLite store against a bare Express handler returning the same body.
- *   node dist/bench/broker.js [seconds]        interleaved rounds, p50/p99 and req/s
+ *   node dist/bench/broker.js [seconds [rounds]] interleaved rounds, p50/p99 and req/s
  *   node dist/bench/broker.js soak [requests]  a long run with a fixed number of calls: the keys'
  *                                              balances must end exactly at the expected value, and
  *                                              memory is sampled at the start and the end
@@ -128,6 +128,7 @@ async function main(): Promise<void> {
       return;
     }
     const seconds = Number(process.argv[2] ?? 10);
+    const rounds = Number(process.argv[3] ?? 2);
     const sample = await fetch(`${gateway.url}/broker/call`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': keys[0] },
@@ -146,15 +147,20 @@ async function main(): Promise<void> {
         load(label, { ...opts, duration: seconds });
       await load('warm-up', { ...bareOpts, duration: 3 });
       await autocannon({ url: gateway.url, connections: 50, duration: 3, requests: rotating(keys) });
-      for (let round = 1; round <= 2; round++) {
-        rows.push(await run(`bare express #${round}`, bareOpts));
-        rows.push(await run(`gateway broker #${round}`, { url: gateway.url, requests: rotating(keys) }));
+      for (let round = 1; round <= rounds; round++) {
+        // The order alternates each round, so that a drift of the machine's load hits both.
+        const pair = [
+          () => run(`bare express #${round}`, { ...bareOpts, cpuOf: bare }),
+          () =>
+            run(`gateway broker #${round}`, { url: gateway.url, requests: rotating(keys), cpuOf: gateway }),
+        ];
+        for (const step of round % 2 ? pair : pair.reverse()) rows.push(await step());
       }
     } finally {
       await bare.stop();
     }
     const avg = (p: string) =>
-      rows.filter((x) => x.label.startsWith(p)).reduce((s, x) => s + x.requestsPerSec, 0) / 2;
+      rows.filter((x) => x.label.startsWith(p)).reduce((s, x) => s + x.requestsPerSec, 0) / rounds;
     console.log(table(rows));
     console.log(
       `\nbroker (SQLite store) / bare express throughput ratio: ${(avg('gateway') / avg('bare')).toFixed(2)} (50 connections, ${seconds}s rounds)`,

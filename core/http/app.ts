@@ -46,6 +46,7 @@ import { methodNotAllowedOrNotFound } from './method-not-allowed';
 import { mountGatewayRoutes } from './gateway-routes';
 import { configuredSecrets, createLogger, redactorOf } from './logging';
 import { frontDoor } from './front-door';
+import type { AnswerCacheLimits } from '../surfaces/answer-cache';
 import type { GatewayServices, StoreHealth } from './services';
 
 /** Largest JSON body accepted on POST routes. */
@@ -74,6 +75,8 @@ export interface BuildGatewayOptions {
   mountDrafts?: boolean;
   /** A store to use instead of the configured one (tests of store failures). */
   store?: GatewayStore;
+  /** Limits of the cache of deterministic answers (core/surfaces/answer-cache.ts); false: none. */
+  answerCache?: AnswerCacheLimits | false;
 }
 
 export interface Gateway {
@@ -137,7 +140,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     logger,
     clock,
     catalog: new ApiCatalog(),
-    executor: new EndpointExecutor(clock),
+    executor: new EndpointExecutor(clock, options.answerCache),
     startedAt,
     store,
     keys,
