@@ -30,7 +30,7 @@ import { Drain } from './drain';
 import { ConcurrencyCap } from './concurrency-cap';
 import { compose } from './compose';
 import { answerClientError, urlLengthLimit } from './client-errors';
-import { securityHeaders } from './security-headers';
+import { securityHeaderList } from './security-headers';
 import { GatewayMetrics } from './metrics';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
 import { channelsOff, channelStatuses } from '../discovery/channels';
@@ -40,7 +40,7 @@ import { guardStore } from '../store/guard';
 import { RetentionSweep } from '../store/retention';
 import { systemClock, type Clock } from '../util/clock';
 import { ApiCatalog } from './api-catalog';
-import { cors } from './cors';
+import { fixedHeaders } from './cors';
 import { errorMiddleware } from './errors';
 import { methodNotAllowedOrNotFound } from './method-not-allowed';
 import { mountGatewayRoutes } from './gateway-routes';
@@ -172,8 +172,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   app.use(
     compose(
       frontDoor(logger, metrics, drain),
-      securityHeaders(),
-      cors({
+      fixedHeaders(securityHeaderList(), {
         excludePathPrefix: '/marketplace/',
         restricted: {
           paths: ['/keys/create'],

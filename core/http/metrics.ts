@@ -54,6 +54,10 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  /** Label children resolved once per label combination (prom-client hashes labels on every call otherwise). */
+  private readonly requestChildren = new Map<string, { inc(): void }>();
+  private readonly latencyChildren = new Map<string, { observe(value: number): void }>();
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -68,8 +72,21 @@ export class GatewayMetrics {
         : typeof route === 'string'
           ? route
           : 'unmatched';
-    this.requests.inc({ surface, endpoint, status: String(res.statusCode) });
-    this.latency.observe({ surface, endpoint }, Number(process.hrtime.bigint() - startNs) / 1e9);
+    const status = res.statusCode;
+    const key = `${surface}\u0000${endpoint}`;
+    const countKey = `${key}\u0000${status}`;
+    let counter = this.requestChildren.get(countKey);
+    if (!counter) {
+      counter = this.requests.labels({ surface, endpoint, status: String(status) });
+      this.requestChildren.set(countKey, counter);
+    }
+    let timer = this.latencyChildren.get(key);
+    if (!timer) {
+      timer = this.latency.labels({ surface, endpoint });
+      this.latencyChildren.set(key, timer);
+    }
+    counter.inc();
+    timer.observe(Number(process.hrtime.bigint() - startNs) / 1e9);
   }
 
   payment(outcome: PaymentOutcome): void {
