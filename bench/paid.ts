@@ -4,7 +4,7 @@
  *   npm run bench:paid [-- seconds [rounds]]     (BENCH_SKIP_SIGNATURES=1: load rounds only)
  *
  * 1. Signature checks on one core: viem's recoverTypedDataAddress, the gateway's verifier
- *    (tiny-secp256k1 + keccak), and the whole local check of a payment header (decode + checks).
+ *    (libsecp256k1, native binding or wasm, + keccak), each recovery backend alone, and the whole local check of a payment header (decode + checks).
  * 2. Load: the gateway (child process, SQLite store, payments configured) with the facilitator
  *    stand-in (child process) behind it, driven by autocannon; every paid request carries a fresh
  *    signed payment, so each one runs claim → /verify → handler → /settle → ledger writes.
@@ -21,7 +21,12 @@ import { signRecoverable } from 'tiny-secp256k1';
 import { recoverTypedDataAddress, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { checkPayment } from '../core/payments/check-payment';
-import { TransferSignatureVerifier, type TransferAuthorization } from '../core/payments/eip3009-signature';
+import {
+  RECOVERY_BACKEND,
+  recoverPublicKey,
+  TransferSignatureVerifier,
+  type TransferAuthorization,
+} from '../core/payments/eip3009-signature';
 import { decodePayment, type PaymentAttempt } from '../core/payments/payment-header';
 import type { PaymentTerms } from '../core/payments/requirements';
 import { load, startServer, table, type LoadResult, type Server } from './lib/harness';
@@ -118,7 +123,18 @@ async function signatureBench(n: number): Promise<string> {
     });
     if (from !== a.from) throw new Error('viem disagrees');
   });
-  await time('gateway verifier (tiny-secp256k1 + keccak)', (i) => {
+  for (const backend of ['wasm', 'native'] as const) {
+    const digests = items.map((x) => verifier.digest(x.authorization));
+    const sigs = items.map((x) => Buffer.from(x.signature.slice(2, 130), 'hex'));
+    const rids = items.map((x) => (parseInt(x.signature.slice(130), 16) - 27) as 0 | 1);
+    await time(
+      `public key recovery alone, ${backend === 'wasm' ? 'tiny-secp256k1 (wasm)' : 'secp256k1 (native binding)'}`,
+      (i) => {
+        if (!recoverPublicKey(digests[i], sigs[i], rids[i], backend)) throw new Error(`${backend} failed`);
+      },
+    );
+  }
+  await time(`gateway verifier (${RECOVERY_BACKEND} secp256k1 + keccak)`, (i) => {
     if (
       verifier.signerOf(items[i].authorization, items[i].signature) !==
       items[i].authorization.from.toLowerCase()
