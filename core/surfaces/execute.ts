@@ -128,6 +128,33 @@ export class EndpointExecutor {
     return `${head},"_gateway":${JSON.stringify(this.gatewayBlock(plugin, surface, id, extra))}}`;
   }
 
+  /**
+   * `envelope(...)`, frozen, remembering how to write its JSON from the cache when the payload
+   * came from it (surfaces that hand the body on as an object, like the broker; see jsonOf).
+   */
+  frozenEnvelope(
+    plugin: RegisteredPlugin,
+    payload: EndpointPayload,
+    surface: SurfaceName,
+    req: Request,
+    extra: Record<string, unknown> = {},
+  ): Record<string, unknown> {
+    const body = this.envelope(plugin, payload, surface, req, extra);
+    if (this.answers?.headOf(payload) === undefined) return body;
+    deepFreeze(body._gateway);
+    Object.freeze(body);
+    this.writers.set(body, () => this.json(plugin, payload, surface, req, extra));
+    return body;
+  }
+
+  /** The JSON of a body: from the cache for a frozenEnvelope of a cached payload, else JSON.stringify. */
+  jsonOf(body: unknown): string {
+    const write = typeof body === 'object' && body !== null ? this.writers.get(body) : undefined;
+    return write ? write() : JSON.stringify(body);
+  }
+
+  private readonly writers = new WeakMap<object, () => string>();
+
   /** Sends `json(...)` as `res.json` would (Content-Type application/json unless already set). */
   sendJson(res: Response, body: string): void {
     if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
@@ -164,6 +191,12 @@ export class EndpointExecutor {
       ...extra,
     };
   }
+}
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
 }
 
 /** Stands for the request id in a `_gateway` template (never a valid request id: it has a space). */
