@@ -12,9 +12,12 @@ import { HttpError } from './errors';
 import { logRequest, requestIdOf, RequestLog } from './logging';
 import type { GatewayMetrics } from './metrics';
 
-/** When the request arrived (process.hrtime), kept on the request for the shared close listener. */
+/**
+ * When the request arrived (performance.now(), ms: a number, where process.hrtime.bigint() made
+ * a BigInt per reading), kept on the request for the shared close listener.
+ */
 const STARTED = Symbol('jpgw.started');
-type Timed = Request & { [STARTED]: bigint };
+type Timed = Request & { [STARTED]: number };
 
 export function frontDoor(logger: Logger, metrics: GatewayMetrics, drain: Drain): RequestHandler {
   // One listener function for every response (no closure per request).
@@ -25,7 +28,7 @@ export function frontDoor(logger: Logger, metrics: GatewayMetrics, drain: Drain)
     logRequest(logger, req, this.statusCode, req[STARTED], !this.writableFinished);
   }
   return (req, res, next) => {
-    (req as Timed)[STARTED] = process.hrtime.bigint();
+    (req as Timed)[STARTED] = performance.now();
     const id = requestIdOf(req);
     req.id = id;
     req.log = new RequestLog(logger, id);

@@ -167,12 +167,13 @@ export function logRequest(
   logger: Logger,
   req: IncomingMessage,
   statusCode: number,
-  startNs: bigint,
+  /** performance.now() when the request arrived. */
+  startMs: number,
   aborted: boolean,
 ): void {
   const level = aborted ? 'warn' : statusCode >= 500 ? 'error' : 'info';
   if (!logger.isLevelEnabled(level)) return;
-  const responseTime = Math.round((Number(process.hrtime.bigint() - startNs) / 1e6) * 1000) / 1000;
+  const responseTime = Math.round((performance.now() - startMs) * 1000) / 1000;
   const msg = aborted ? `${req.method} aborted by the client` : `${req.method} ${statusCode}`;
   const line = REDACTORS.has(logger)
     ? requestLine(logger, req, level, statusCode, responseTime, msg)

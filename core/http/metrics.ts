@@ -63,7 +63,7 @@ export class GatewayMetrics {
   }
 
   /** Counts and times a finished request; surfaces name themselves in res.locals. */
-  observe(req: Request, res: Response, startNs: bigint): void {
+  observe(req: Request, res: Response, startMs: number): void {
     const surface = typeof res.locals.surface === 'string' ? res.locals.surface : 'gateway';
     const route = (req.route as { path?: unknown } | undefined)?.path;
     const endpoint =
@@ -86,7 +86,7 @@ export class GatewayMetrics {
       this.latencyChildren.set(key, timer);
     }
     counter.inc();
-    timer.observe(Number(process.hrtime.bigint() - startNs) / 1e9);
+    timer.observe((performance.now() - startMs) / 1000);
   }
 
   payment(outcome: PaymentOutcome): void {
