@@ -11,8 +11,11 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { load, startServer, table, type LoadResult } from './lib/harness';
 
-// A soak of 1,000,000 calls needs more credit than 10 keys hold.
-const KEYS = process.argv[2] === 'soak' ? 12 : 10;
+// A soak of 1,000,000 calls needs more credit than 10 keys hold. BENCH_KEYS and
+// BENCH_BROKER_LIMIT_PER_MINUTE: more keys each under the default limit (a sliding-window take
+// counts the key's hits in the window, so 10 keys at 100,000 a minute each hold ~15,000 of them).
+const KEYS = Number(process.env.BENCH_KEYS ?? (process.argv[2] === 'soak' ? 12 : 10));
+const LIMIT_PER_MINUTE = process.env.BENCH_BROKER_LIMIT_PER_MINUTE ?? '100000';
 const TRIAL = 100_000_000; // the largest trial credit allowed: 100,000 holiday calls per key
 const BODY = JSON.stringify({ product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } });
 
@@ -73,8 +76,8 @@ async function main(): Promise<void> {
       TRIAL_CREDIT_MICRO_USDC: String(TRIAL),
       // Every key of the run gets its large trial credit within one day's budget.
       TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: String(KEYS * TRIAL),
-      BROKER_LIMIT_PER_MINUTE: '100000',
-      KEY_CREATE_LIMIT_PER_HOUR: '1000',
+      BROKER_LIMIT_PER_MINUTE: LIMIT_PER_MINUTE,
+      KEY_CREATE_LIMIT_PER_HOUR: String(Math.max(1000, KEYS)),
     },
     soak ? ['--expose-gc'] : [],
   );
@@ -135,6 +138,7 @@ async function main(): Promise<void> {
       body: BODY,
     });
     const bare = await startServer('bare-express.js', { BENCH_BODY: await sample.text() });
+    console.log(`${KEYS} keys, BROKER_LIMIT_PER_MINUTE=${LIMIT_PER_MINUTE}`);
     const rows: LoadResult[] = [];
     try {
       const bareOpts = {
