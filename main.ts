@@ -7,6 +7,7 @@ import type { DestinationStream } from 'pino';
 import { container } from 'tsyringe';
 import { buildGateway, type Gateway } from './core/http/app';
 import type { Clock } from './core/util/clock';
+import type { AnswerCacheLimits } from './core/surfaces/answer-cache';
 import { ConfigError, loadConfig } from './config/env';
 import { redactSecrets } from './core/util/redact';
 import { PLUGINS_DIR } from './config/paths';
@@ -21,6 +22,8 @@ export interface CreateGatewayOptions {
   logDestination?: DestinationStream;
   onlyPlugins?: readonly string[];
   mountDrafts?: boolean;
+  /** Limits of the cache of deterministic answers; false: none (tests comparing with and without). */
+  answerCache?: AnswerCacheLimits | false;
 }
 
 export async function createGateway(options: CreateGatewayOptions = {}): Promise<Gateway> {
@@ -38,6 +41,7 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     logSecrets: [config.upstreams.ntaHoujin.appId, config.upstreams.ntaInvoice.appId],
     onlyPlugins: options.onlyPlugins,
     mountDrafts: options.mountDrafts,
+    answerCache: options.answerCache,
   });
 }
 

@@ -1,6 +1,6 @@
 /**
  * Broker path on the SQLite store against a bare Express handler returning the same body.
- *   node dist/bench/broker.js [seconds]        interleaved rounds, p50/p99 and req/s
+ *   node dist/bench/broker.js [seconds [rounds]] interleaved rounds, p50/p99 and req/s
  *   node dist/bench/broker.js soak [requests]  a long run with a fixed number of calls: the keys'
  *                                              balances must end exactly at the expected value, and
  *                                              memory is sampled at the start and the end
@@ -11,8 +11,11 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { load, startServer, table, type LoadResult } from './lib/harness';
 
-// A soak of 1,000,000 calls needs more credit than 10 keys hold.
-const KEYS = process.argv[2] === 'soak' ? 12 : 10;
+// A soak of 1,000,000 calls needs more credit than 10 keys hold. BENCH_KEYS and
+// BENCH_BROKER_LIMIT_PER_MINUTE: more keys each under the default limit (a sliding-window take
+// counts the key's hits in the window, so 10 keys at 100,000 a minute each hold ~15,000 of them).
+const KEYS = Number(process.env.BENCH_KEYS ?? (process.argv[2] === 'soak' ? 12 : 10));
+const LIMIT_PER_MINUTE = process.env.BENCH_BROKER_LIMIT_PER_MINUTE ?? '100000';
 const TRIAL = 100_000_000; // the largest trial credit allowed: 100,000 holiday calls per key
 const BODY = JSON.stringify({ product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } });
 
@@ -73,8 +76,8 @@ async function main(): Promise<void> {
       TRIAL_CREDIT_MICRO_USDC: String(TRIAL),
       // Every key of the run gets its large trial credit within one day's budget.
       TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: String(KEYS * TRIAL),
-      BROKER_LIMIT_PER_MINUTE: '100000',
-      KEY_CREATE_LIMIT_PER_HOUR: '1000',
+      BROKER_LIMIT_PER_MINUTE: LIMIT_PER_MINUTE,
+      KEY_CREATE_LIMIT_PER_HOUR: String(Math.max(1000, KEYS)),
     },
     soak ? ['--expose-gc'] : [],
   );
@@ -128,12 +131,14 @@ async function main(): Promise<void> {
       return;
     }
     const seconds = Number(process.argv[2] ?? 10);
+    const rounds = Number(process.argv[3] ?? 2);
     const sample = await fetch(`${gateway.url}/broker/call`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': keys[0] },
       body: BODY,
     });
     const bare = await startServer('bare-express.js', { BENCH_BODY: await sample.text() });
+    console.log(`${KEYS} keys, BROKER_LIMIT_PER_MINUTE=${LIMIT_PER_MINUTE}`);
     const rows: LoadResult[] = [];
     try {
       const bareOpts = {
@@ -146,15 +151,20 @@ async function main(): Promise<void> {
         load(label, { ...opts, duration: seconds });
       await load('warm-up', { ...bareOpts, duration: 3 });
       await autocannon({ url: gateway.url, connections: 50, duration: 3, requests: rotating(keys) });
-      for (let round = 1; round <= 2; round++) {
-        rows.push(await run(`bare express #${round}`, bareOpts));
-        rows.push(await run(`gateway broker #${round}`, { url: gateway.url, requests: rotating(keys) }));
+      for (let round = 1; round <= rounds; round++) {
+        // The order alternates each round, so that a drift of the machine's load hits both.
+        const pair = [
+          () => run(`bare express #${round}`, { ...bareOpts, cpuOf: bare }),
+          () =>
+            run(`gateway broker #${round}`, { url: gateway.url, requests: rotating(keys), cpuOf: gateway }),
+        ];
+        for (const step of round % 2 ? pair : pair.reverse()) rows.push(await step());
       }
     } finally {
       await bare.stop();
     }
     const avg = (p: string) =>
-      rows.filter((x) => x.label.startsWith(p)).reduce((s, x) => s + x.requestsPerSec, 0) / 2;
+      rows.filter((x) => x.label.startsWith(p)).reduce((s, x) => s + x.requestsPerSec, 0) / rounds;
     console.log(table(rows));
     console.log(
       `\nbroker (SQLite store) / bare express throughput ratio: ${(avg('gateway') / avg('bare')).toFixed(2)} (50 connections, ${seconds}s rounds)`,

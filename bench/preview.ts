@@ -1,6 +1,6 @@
 /**
  * Preview and marketplace paths against a bare Express handler returning the same JSON body, in
- * one run, rounds interleaved so that machine noise hits all. Usage: npm run bench:preview [-- seconds]
+ * one run, rounds interleaved so that machine noise hits all. Usage: npm run bench:preview [-- seconds [rounds]]
  */
 import { load, startServer, table, type LoadResult } from './lib/harness';
 
@@ -10,6 +10,7 @@ const SECRET = 'bench-marketplace-secret-0001';
 
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 10);
+  const rounds = Number(process.argv[3] ?? 2);
   const gateway = await startServer('gateway.js', {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     MARKETPLACE_SECRETS: SECRET,
@@ -22,10 +23,15 @@ async function main(): Promise<void> {
     // Warm-up, then two interleaved rounds each.
     await load('warm-up', { url: gateway.url + PATH, duration: 3 });
     await load('warm-up', { url: bare.url + PATH, duration: 3 });
-    for (let round = 1; round <= 2; round++) {
-      rows.push(await load(`bare express #${round}`, { url: bare.url + PATH, duration: seconds }));
-      rows.push(await load(`gateway preview #${round}`, { url: gateway.url + PATH, duration: seconds }));
-      rows.push(await load(`gateway marketplace #${round}`, { ...marketplace, duration: seconds }));
+    for (let round = 1; round <= rounds; round++) {
+      // The order alternates each round, so that a drift of the machine's load hits all.
+      const steps = [
+        () => load(`bare express #${round}`, { url: bare.url + PATH, duration: seconds, cpuOf: bare }),
+        () =>
+          load(`gateway preview #${round}`, { url: gateway.url + PATH, duration: seconds, cpuOf: gateway }),
+        () => load(`gateway marketplace #${round}`, { ...marketplace, duration: seconds, cpuOf: gateway }),
+      ];
+      for (const step of round % 2 ? steps : steps.reverse()) rows.push(await step());
     }
   } finally {
     await gateway.stop();

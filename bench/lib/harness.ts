@@ -1,5 +1,6 @@
 /** Starting servers in child processes and driving them with autocannon from this process. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
@@ -9,12 +10,18 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** Starts a compiled bench server script; it announces "ready <port>" on stdout or stderr. */
+/**
+ * Starts a compiled bench server script; it announces "ready <port>" on stdout or stderr.
+ * BENCH_CPU_PROF=<dir>: the gateway runs under `node --cpu-prof` and writes its profile to <dir>
+ * when stopped.
+ */
 export function startServer(
   script: string,
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
 ): Promise<Server> {
+  const profileDir = script === 'gateway.js' ? process.env.BENCH_CPU_PROF : undefined;
+  if (profileDir) nodeArgs = [...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${profileDir}`];
   const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, '..', 'servers', script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -36,7 +43,8 @@ export function startServer(
         stop: () =>
           new Promise((done) => {
             child.once('exit', () => done());
-            child.kill('SIGKILL');
+            // A profiled gateway exits on SIGINT and writes its profile (bench/servers/gateway.ts).
+            child.kill(profileDir ? 'SIGINT' : 'SIGKILL');
           }),
       });
     };
@@ -53,7 +61,22 @@ export interface LoadResult {
   p99: number;
   non2xx: number;
   errors: number;
+  /** Server CPU (user + system, from /proc) per answered request, in µs, when a server was given. */
+  cpuUsPerReq?: number;
 }
+
+/** CPU time (user + system) a process has used so far, in µs, from /proc/<pid>/stat (Linux). */
+export function cpuMicros(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 14th and 15th.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+const CLOCK_TICKS = 100; // sysconf(_SC_CLK_TCK) on Linux
 
 export async function load(
   label: string,
@@ -66,8 +89,12 @@ export async function load(
     body?: string;
     /** Per-request setup (a fresh key or payment per request). */
     requests?: autocannon.Request[];
+    /** The server whose CPU per request is read from /proc. */
+    cpuOf?: Server;
   },
 ): Promise<LoadResult> {
+  const pid = opts.cpuOf?.child.pid;
+  const cpuBefore = pid === undefined ? NaN : cpuMicros(pid);
   const r = await autocannon({
     url: opts.url,
     connections: opts.connections ?? 50,
@@ -77,7 +104,12 @@ export async function load(
     body: opts.body,
     ...(opts.requests ? { requests: opts.requests } : {}),
   });
-  return summarize(label, r);
+  const row = summarize(label, r);
+  if (pid !== undefined) {
+    const answered = r.requests.total;
+    row.cpuUsPerReq = answered > 0 ? Math.round((cpuMicros(pid) - cpuBefore) / answered) : NaN;
+  }
+  return row;
 }
 
 /** The row of a finished autocannon run. */
@@ -93,11 +125,16 @@ export function summarize(label: string, r: autocannon.Result): LoadResult {
 }
 
 export function table(rows: LoadResult[]): string {
-  const head = '| run | req/s | p50 ms | p99 ms | non-2xx | errors |\n|---|---:|---:|---:|---:|---:|';
+  const cpu = rows.some((r) => r.cpuUsPerReq !== undefined);
+  const head =
+    '| run | req/s | p50 ms | p99 ms | non-2xx | errors |' +
+    (cpu ? ' CPU µs/req |\n|---|---:|---:|---:|---:|---:|---:|' : '\n|---|---:|---:|---:|---:|---:|');
   return [
     head,
     ...rows.map(
-      (r) => `| ${r.label} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`,
+      (r) =>
+        `| ${r.label} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |` +
+        (cpu ? ` ${r.cpuUsPerReq ?? ''} |` : ''),
     ),
   ].join('\n');
 }

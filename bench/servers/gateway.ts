@@ -13,6 +13,8 @@ async function main(): Promise<void> {
   const { port } = await gateway.listen(0, '127.0.0.1');
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) process.on('SIGUSR2', () => gc());
+  // Under --cpu-prof (BENCH_CPU_PROF), the harness stops it with SIGINT: exit so the profile is written.
+  process.once('SIGINT', () => process.exit(0));
   process.stderr.write(`ready ${port}\n`);
 }
 void main();

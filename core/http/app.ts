@@ -30,7 +30,7 @@ import { Drain } from './drain';
 import { ConcurrencyCap } from './concurrency-cap';
 import { compose } from './compose';
 import { answerClientError, urlLengthLimit } from './client-errors';
-import { securityHeaders } from './security-headers';
+import { securityHeaderList } from './security-headers';
 import { GatewayMetrics } from './metrics';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
 import { channelsOff, channelStatuses } from '../discovery/channels';
@@ -40,12 +40,13 @@ import { guardStore } from '../store/guard';
 import { RetentionSweep } from '../store/retention';
 import { systemClock, type Clock } from '../util/clock';
 import { ApiCatalog } from './api-catalog';
-import { cors } from './cors';
+import { fixedHeaders } from './cors';
 import { errorMiddleware } from './errors';
 import { methodNotAllowedOrNotFound } from './method-not-allowed';
 import { mountGatewayRoutes } from './gateway-routes';
 import { configuredSecrets, createLogger, redactorOf } from './logging';
 import { frontDoor } from './front-door';
+import type { AnswerCacheLimits } from '../surfaces/answer-cache';
 import type { GatewayServices, StoreHealth } from './services';
 
 /** Largest JSON body accepted on POST routes. */
@@ -74,6 +75,8 @@ export interface BuildGatewayOptions {
   mountDrafts?: boolean;
   /** A store to use instead of the configured one (tests of store failures). */
   store?: GatewayStore;
+  /** Limits of the cache of deterministic answers (core/surfaces/answer-cache.ts); false: none. */
+  answerCache?: AnswerCacheLimits | false;
 }
 
 export interface Gateway {
@@ -137,7 +140,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     logger,
     clock,
     catalog: new ApiCatalog(),
-    executor: new EndpointExecutor(clock),
+    executor: new EndpointExecutor(clock, options.answerCache),
     startedAt,
     store,
     keys,
@@ -169,8 +172,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   app.use(
     compose(
       frontDoor(logger, metrics, drain),
-      securityHeaders(),
-      cors({
+      fixedHeaders(securityHeaderList(), {
         excludePathPrefix: '/marketplace/',
         restricted: {
           paths: ['/keys/create'],

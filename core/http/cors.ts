@@ -53,6 +53,40 @@ export interface CorsOptions {
   restricted?: { paths: readonly string[]; origins: readonly string[]; methods: string };
 }
 
+/**
+ * The fixed response headers (security headers, then CORS for `*`) as one list computed at boot
+ * and written once per request; the cases CORS decides per request (excluded and restricted paths,
+ * preflights) keep the security part and go through `cors()` (issue 18).
+ */
+export function fixedHeaders(
+  security: ReadonlyArray<readonly [string, string]>,
+  options: CorsOptions = {},
+): RequestHandler {
+  const open: ReadonlyArray<readonly [string, string]> = [
+    ...security,
+    ['Access-Control-Allow-Origin', '*'],
+    ['Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS.join(', ')],
+  ];
+  const perRequest = cors(options);
+  const restricted = (options.restricted?.paths.length ?? 0) > 0;
+  return (req, res, next) => {
+    if (
+      req.method === 'OPTIONS' ||
+      (options.excludePathPrefix && req.path.startsWith(options.excludePathPrefix)) ||
+      (restricted && isRestricted(req.path))
+    ) {
+      for (const [name, value] of security) res.setHeader(name, value);
+      return perRequest(req, res, next);
+    }
+    for (const [name, value] of open) res.setHeader(name, value);
+    next();
+  };
+
+  function isRestricted(path: string): boolean {
+    return options.restricted!.paths.some((p) => p.toLowerCase() === path.toLowerCase().replace(/\/+$/, ''));
+  }
+}
+
 export function cors(options: CorsOptions = {}): RequestHandler {
   const allowed = CORS_ALLOWED_HEADERS.join(', ');
   const exposed = CORS_EXPOSED_HEADERS.join(', ');

@@ -5,26 +5,36 @@
  * 503 `shutting_down` before anything else. One listener and no per-request property getters
  * keep this cheap on the hot path.
  */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Drain } from './drain';
 import { HttpError } from './errors';
 import { logRequest, requestIdOf, RequestLog } from './logging';
 import type { GatewayMetrics } from './metrics';
 
+/**
+ * When the request arrived (performance.now(), ms: a number, where process.hrtime.bigint() made
+ * a BigInt per reading), kept on the request for the shared close listener.
+ */
+const STARTED = Symbol('jpgw.started');
+type Timed = Request & { [STARTED]: number };
+
 export function frontDoor(logger: Logger, metrics: GatewayMetrics, drain: Drain): RequestHandler {
+  // One listener function for every response (no closure per request).
+  function onClose(this: Response): void {
+    const req = this.req as Timed;
+    drain.leave();
+    metrics.observe(req, this, req[STARTED]);
+    logRequest(logger, req, this.statusCode, req[STARTED], !this.writableFinished);
+  }
   return (req, res, next) => {
-    const start = process.hrtime.bigint();
+    (req as Timed)[STARTED] = performance.now();
     const id = requestIdOf(req);
     req.id = id;
     req.log = new RequestLog(logger, id);
     res.setHeader('X-Request-Id', id);
     drain.enter();
-    res.once('close', () => {
-      drain.leave();
-      metrics.observe(req, res, start);
-      logRequest(logger, req, res.statusCode, start, !res.writableFinished);
-    });
+    res.once('close', onClose);
     if (drain.draining) {
       res.setHeader('Connection', 'close');
       return next(

@@ -54,12 +54,16 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  /** Label children resolved once per label combination (prom-client hashes labels on every call otherwise). */
+  private readonly requestChildren = new Map<string, { inc(): void }>();
+  private readonly latencyChildren = new Map<string, { observe(value: number): void }>();
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
 
   /** Counts and times a finished request; surfaces name themselves in res.locals. */
-  observe(req: Request, res: Response, startNs: bigint): void {
+  observe(req: Request, res: Response, startMs: number): void {
     const surface = typeof res.locals.surface === 'string' ? res.locals.surface : 'gateway';
     const route = (req.route as { path?: unknown } | undefined)?.path;
     const endpoint =
@@ -68,8 +72,21 @@ export class GatewayMetrics {
         : typeof route === 'string'
           ? route
           : 'unmatched';
-    this.requests.inc({ surface, endpoint, status: String(res.statusCode) });
-    this.latency.observe({ surface, endpoint }, Number(process.hrtime.bigint() - startNs) / 1e9);
+    const status = res.statusCode;
+    const key = `${surface}\u0000${endpoint}`;
+    const countKey = `${key}\u0000${status}`;
+    let counter = this.requestChildren.get(countKey);
+    if (!counter) {
+      counter = this.requests.labels({ surface, endpoint, status: String(status) });
+      this.requestChildren.set(countKey, counter);
+    }
+    let timer = this.latencyChildren.get(key);
+    if (!timer) {
+      timer = this.latency.labels({ surface, endpoint });
+      this.latencyChildren.set(key, timer);
+    }
+    counter.inc();
+    timer.observe((performance.now() - startMs) / 1000);
   }
 
   payment(outcome: PaymentOutcome): void {

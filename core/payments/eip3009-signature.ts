@@ -5,12 +5,62 @@
  * viem's recoverTypedDataAddress does about 700 recoveries/s on one core here; the gateway needs
  * several thousand. The digest is built directly (the struct has six fixed-size fields, so EIP-712
  * encoding is a concatenation of 32-byte words) and the public key is recovered with
- * tiny-secp256k1, bitcoin-core's libsecp256k1 compiled to WebAssembly (shipped inside the npm
- * package; nothing is downloaded). test/core/payments/eip3009-signature.test.ts proves the result
- * equals viem's for random keys and tampered messages. bench/paid.ts measures both.
+ * bitcoin-core's libsecp256k1: the native binding of the `secp256k1` npm package (its prebuilt
+ * binaries ship inside the package, nothing is downloaded or compiled at install; about 60 µs a
+ * recovery here), or, where no prebuilt binary loads (another platform), tiny-secp256k1, the same
+ * library compiled to WebAssembly (about 210 µs). test/core/payments/eip3009-signature.test.ts
+ * proves the result equals viem's for random keys and tampered messages, and that both backends
+ * agree, also on malformed signatures. bench/paid.ts measures them.
  */
 import { recover } from 'tiny-secp256k1';
 import { keccak256 } from 'viem';
+
+/** The part of the `secp256k1` package's native binding used here. */
+interface NativeSecp256k1 {
+  ecdsaRecover(
+    signature64: Uint8Array,
+    recoveryId: number,
+    digest: Uint8Array,
+    compressed: boolean,
+  ): Uint8Array;
+}
+
+function loadNative(): NativeSecp256k1 | undefined {
+  try {
+    // The binding only (the package's main module falls back to a slow pure-JS implementation).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require('secp256k1/bindings') as NativeSecp256k1;
+  } catch {
+    return undefined;
+  }
+}
+
+const NATIVE = loadNative();
+
+export type RecoveryBackend = 'native' | 'wasm';
+
+/** The backend recoverSigner uses: the native binding when it loads on this platform. */
+export const RECOVERY_BACKEND: RecoveryBackend = NATIVE ? 'native' : 'wasm';
+
+/**
+ * The uncompressed public key (65 bytes) that made a 64-byte `r‖s` signature with the recovery
+ * id over the digest, or null when none does (r or s zero or not below the group order, no point).
+ */
+export function recoverPublicKey(
+  digest: Uint8Array,
+  signature64: Uint8Array,
+  recoveryId: 0 | 1,
+  backend: RecoveryBackend = RECOVERY_BACKEND,
+): Uint8Array | null {
+  try {
+    if (backend === 'native' && NATIVE) return NATIVE.ecdsaRecover(signature64, recoveryId, digest, false);
+    if (backend === 'native') throw new Error('the native secp256k1 binding does not load here');
+    return recover(digest, signature64, recoveryId, false);
+  } catch (err) {
+    if ((err as Error).message === 'the native secp256k1 binding does not load here') throw err;
+    return null;
+  }
+}
 
 /** The token's EIP-712 domain (USDC on Base: name "USD Coin", version "2"). */
 export interface TokenDomain {
@@ -115,13 +165,7 @@ export function recoverSigner(digest: Uint8Array, signature65: Uint8Array): stri
   const recoveryId = v === 27 || v === 28 ? v - 27 : v === 0 || v === 1 ? v : -1;
   if (recoveryId < 0) return null;
   if (Buffer.compare(Buffer.from(signature65.subarray(32, 64)), HALF_N) > 0) return null;
-  let publicKey: Uint8Array | null;
-  try {
-    publicKey = recover(digest, signature65.subarray(0, 64), recoveryId as 0 | 1, false);
-  } catch {
-    // r or s is zero or not below the group order.
-    return null;
-  }
+  const publicKey = recoverPublicKey(digest, signature65.subarray(0, 64), recoveryId as 0 | 1);
   if (!publicKey) return null;
   return `0x${hash(publicKey.subarray(1)).subarray(12).toString('hex')}`;
 }

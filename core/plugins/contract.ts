@@ -151,6 +151,13 @@ export interface PluginManifest<Q extends object = object, P extends EndpointPay
   examples: PluginExample[];
   /** Errors the handler may throw (NotFoundError, SourceUnavailableError), for openapi.json. */
   errors?: DocumentedError[];
+  /**
+   * The answer depends only on the validated query and data loaded at boot (never on an upstream,
+   * a store that changes while serving, or the time other than through `ctx.now`): the gateway may
+   * then compute it once per distinct query and keep it (core/surfaces/answer-cache.ts). An answer
+   * is kept only when its provenance is a snapshot and the handler did not read `ctx.now` for it.
+   */
+  cacheableAnswers?: boolean;
 }
 
 const MANIFEST_MARK = Symbol.for('jp-gateway:plugin-manifest');

@@ -164,6 +164,8 @@ function check(
     bad('payloadSchema', 'must be a JSON Schema object');
   if (!Array.isArray(m.examples) || m.examples.length === 0)
     bad('examples', 'must list at least one example query');
+  if (m.cacheableAnswers !== undefined && typeof m.cacheableAnswers !== 'boolean')
+    bad('cacheableAnswers', 'must be true or false');
 
   let query: QuerySpec<object> | undefined;
   if (typeof m.query !== 'function') {

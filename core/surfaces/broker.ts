@@ -214,15 +214,17 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
               },
             }),
       });
-      send(res, out.response);
+      send(s, res, out.response);
     }),
   );
 }
 
-function send(res: Response, out: StoredResponse): void {
+function send(s: GatewayServices, res: Response, out: StoredResponse): void {
   for (const [k, v] of Object.entries(out.headers)) res.setHeader(k, v);
   res.setHeader('Cache-Control', 'no-store');
-  res.status(out.status).json(out.body);
+  // The answer's JSON from the cache of deterministic answers when it came from there (issue 18).
+  if (out.body !== undefined) s.executor.sendJson(res.status(out.status), s.executor.jsonOf(out.body));
+  else res.status(out.status).json(out.body);
 }
 
 function unknownProductId(given: string, known: string[]): HttpError {

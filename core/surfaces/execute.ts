@@ -2,8 +2,16 @@
  * The part of the pipeline every surface shares: parse the query with the plugin's DTO, run the
  * handler with a small context, map its typed errors, and wrap the payload in the `_gateway`
  * envelope. Surfaces add their guard (none, payment, secret, key) and their charge around it.
+ *
+ * Answers that cannot change between calls are computed once per distinct query (issue 18): a
+ * plugin opts in with `cacheableAnswers: true` in its manifest, and an answer is kept only when its
+ * provenance is a snapshot and its handler did not read the clock (`ctx.now`) for it. The cache
+ * (core/surfaces/answer-cache.ts) is bounded and keeps the payload, frozen, with the JSON of its
+ * part of the body; `json()` adds the per-request `_gateway` block without serialising the
+ * payload again. Every body is byte-for-byte what `JSON.stringify(envelope(...))` gives
+ * (test/core/surfaces/answer-cache.test.ts compares every example on every surface).
  */
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { EndpointError, InvalidQueryError } from '../plugins/errors';
 import {
   SCAFFOLD_PLACEHOLDER,
@@ -16,6 +24,7 @@ import type { ParseOptions } from '../plugins/query-spec';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { HttpError, invalidQueryError } from '../http/errors';
 import type { Clock } from '../util/clock';
+import { AnswerCache, DEFAULT_ANSWER_CACHE, type AnswerCacheLimits } from './answer-cache';
 
 export type SurfaceName = 'preview' | 'x402' | 'marketplace' | 'broker' | 'mcp';
 
@@ -35,7 +44,15 @@ export interface GatewayBlock {
 }
 
 export class EndpointExecutor {
-  constructor(private readonly clock: Clock) {}
+  /** Answers of deterministic queries (undefined: switched off). */
+  readonly answers: AnswerCache | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    answerCache: AnswerCacheLimits | false = DEFAULT_ANSWER_CACHE,
+  ) {
+    this.answers = answerCache && answerCache.maxEntries > 0 ? new AnswerCache(answerCache) : undefined;
+  }
 
   /** Validates a raw query; an invalid one becomes the 422 with correction_hints. */
   parse(plugin: RegisteredPlugin, raw: Readonly<Record<string, unknown>>, options?: ParseOptions): object {
@@ -46,8 +63,19 @@ export class EndpointExecutor {
 
   /** Runs the handler. Typed handler errors become HttpErrors; anything else is rethrown as is. */
   async run(plugin: RegisteredPlugin, query: object, req: Request): Promise<EndpointPayload> {
+    const cache = plugin.manifest.cacheableAnswers === true ? this.answers : undefined;
+    const cacheKey = cache ? AnswerCache.keyOf(plugin.endpointId, query) : undefined;
+    if (cacheKey !== undefined) {
+      const hit = cache!.get(cacheKey);
+      if (hit) return hit;
+    }
+    // The clock is read only if the handler asks (once per call): an answer that used it is not kept.
+    const clock = this.clock;
+    let now: Date | undefined;
     const ctx: HandlerContext = {
-      now: this.clock.now(),
+      get now() {
+        return (now ??= clock.now());
+      },
       requestId: String(req.id ?? ''),
       log: (req.log as HandlerLogger | undefined) ?? silentLog,
     };
@@ -67,7 +95,70 @@ export class EndpointExecutor {
         { hint: 'Try again after the endpoint is released; /product-status.json lists what is sold.' },
       );
     }
+    if (cacheKey !== undefined && now === undefined)
+      return cache!.put(cacheKey, payload, plugin.product.notice);
     return payload;
+  }
+
+  /**
+   * The JSON body of `envelope(...)`: for a cached payload, its stored JSON with the `_gateway`
+   * block appended; otherwise `JSON.stringify` of the envelope. `constantExtra`: `extra` is the
+   * same object on every call (the preview's), so the block's JSON around the request id is kept.
+   */
+  json(
+    plugin: RegisteredPlugin,
+    payload: EndpointPayload,
+    surface: SurfaceName,
+    req: Request,
+    extra: Record<string, unknown> = {},
+    constantExtra = false,
+  ): string {
+    const head = this.answers?.headOf(payload);
+    if (head === undefined) return JSON.stringify(this.envelope(plugin, payload, surface, req, extra));
+    const id = String(req.id ?? '');
+    if (constantExtra) {
+      const template = this.answers!.gatewayTemplate(
+        extra,
+        `${surface} ${plugin.endpointId}`,
+        REQUEST_ID_MARK,
+        () => this.gatewayBlock(plugin, surface, REQUEST_ID_MARK, extra),
+      );
+      if (template) return `${head},"_gateway":${template[0]}${JSON.stringify(id)}${template[1]}}`;
+    }
+    return `${head},"_gateway":${JSON.stringify(this.gatewayBlock(plugin, surface, id, extra))}}`;
+  }
+
+  /**
+   * `envelope(...)`, frozen, remembering how to write its JSON from the cache when the payload
+   * came from it (surfaces that hand the body on as an object, like the broker; see jsonOf).
+   */
+  frozenEnvelope(
+    plugin: RegisteredPlugin,
+    payload: EndpointPayload,
+    surface: SurfaceName,
+    req: Request,
+    extra: Record<string, unknown> = {},
+  ): Record<string, unknown> {
+    const body = this.envelope(plugin, payload, surface, req, extra);
+    if (this.answers?.headOf(payload) === undefined) return body;
+    deepFreeze(body._gateway);
+    Object.freeze(body);
+    this.writers.set(body, () => this.json(plugin, payload, surface, req, extra));
+    return body;
+  }
+
+  /** The JSON of a body: from the cache for a frozenEnvelope of a cached payload, else JSON.stringify. */
+  jsonOf(body: unknown): string {
+    const write = typeof body === 'object' && body !== null ? this.writers.get(body) : undefined;
+    return write ? write() : JSON.stringify(body);
+  }
+
+  private readonly writers = new WeakMap<object, () => string>();
+
+  /** Sends `json(...)` as `res.json` would (Content-Type application/json unless already set). */
+  sendJson(res: Response, body: string): void {
+    if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+    res.send(body);
   }
 
   envelope(
@@ -77,21 +168,39 @@ export class EndpointExecutor {
     req: Request,
     extra: Record<string, unknown> = {},
   ): Record<string, unknown> {
-    const gateway: GatewayBlock = {
+    const gateway = this.gatewayBlock(plugin, surface, String(req.id ?? ''), extra);
+    return { ...payload, _notice: plugin.product.notice, _gateway: gateway };
+  }
+
+  private gatewayBlock(
+    plugin: RegisteredPlugin,
+    surface: SurfaceName,
+    requestId: string,
+    extra: Record<string, unknown>,
+  ): GatewayBlock {
+    return {
       product_id: plugin.product.id,
       endpoint_id: plugin.endpointId,
       broker_id: plugin.brokerId,
       lifecycle: plugin.manifest.lifecycle,
       surface,
       interface_version: INTERFACE_VERSION,
-      request_id: String(req.id ?? ''),
+      request_id: requestId,
       price_micro_usdc: plugin.priceMicroUsdc,
       price_usdc: plugin.priceUsd,
       ...extra,
     };
-    return { ...payload, _notice: plugin.product.notice, _gateway: gateway };
   }
 }
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
+}
+
+/** Stands for the request id in a `_gateway` template (never a valid request id: it has a space). */
+const REQUEST_ID_MARK = '\u0000request id\u0000';
 
 /** Maps what a handler threw to the gateway's error model. */
 export function toHttpError(plugin: RegisteredPlugin, err: unknown): unknown {

@@ -207,7 +207,7 @@ function ok(
   return {
     status: 200,
     headers: { [CHARGED_HEADER]: String(charged), [BALANCE_HEADER]: String(balance) },
-    body: s.executor.envelope(call.plugin, payload as never, call.surface, call.req, {
+    body: s.executor.frozenEnvelope(call.plugin, payload as never, call.surface, call.req, {
       ...call.gatewayExtra,
       credit: creditBlock(charged, balance),
     }),

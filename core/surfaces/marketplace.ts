@@ -92,6 +92,8 @@ export function mountMarketplaceSurface(router: Router, s: GatewayServices): voi
     s.catalog.add('get', `${prefix}/${plugin.tail}`, dataOperationDoc(plugin, 'marketplace', { terms }));
   }
   const guard = new MarketplaceSecretGuard(s.config.marketplace.secrets);
+  // The same `_gateway` extra on every answer: its JSON around the request id is kept.
+  const extra = Object.freeze({ marketplace: Object.freeze({ segment }) });
   router.get(`${prefix}/*tail`, async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.locals.surface = 'marketplace';
@@ -100,6 +102,6 @@ export function mountMarketplaceSurface(router: Router, s: GatewayServices): voi
     res.locals.endpointId = plugin.endpointId;
     const query = s.executor.parse(plugin, req.query);
     const payload = await s.executor.run(plugin, query, req);
-    res.json(s.executor.envelope(plugin, payload, 'marketplace', req, { marketplace: { segment } }));
+    s.executor.sendJson(res, s.executor.json(plugin, payload, 'marketplace', req, extra, true));
   });
 }

@@ -137,7 +137,10 @@ export async function mountPaidSurface(
       s.metrics.payment('settled');
       res.setHeader('PAYMENT-RESPONSE', result.settlementHeader);
       res.setHeader('X-PAYMENT-RESPONSE', result.settlementHeader);
-      res.json(s.executor.envelope(plugin, result.payload, 'x402', req, { payment: result.receipt }));
+      s.executor.sendJson(
+        res,
+        s.executor.json(plugin, result.payload, 'x402', req, { payment: result.receipt }),
+      );
     }),
   );
   return { checkout, paymentRate };

@@ -43,6 +43,9 @@ export function mountPreviewSurface(router: Router, s: GatewayServices): void {
     const query = s.executor.parse(plugin, req.query);
     const payload = await s.executor.run(plugin, query, req);
     res.setHeader('Cache-Control', 'no-store');
-    res.json(s.executor.envelope(plugin, payload, 'preview', req, extras.get(plugin.endpointId)));
+    s.executor.sendJson(
+      res,
+      s.executor.json(plugin, payload, 'preview', req, extras.get(plugin.endpointId), true),
+    );
   });
 }

@@ -19,6 +19,9 @@ export default definePlugin({
   },
   query: NameNormalizeQuery,
   handler: NameNormalizeHandler,
+  // Answers come from tables loaded at boot: the same query always gets the same answer (a query
+  // that leaves the date to the clock is not kept; see PluginManifest.cacheableAnswers).
+  cacheableAnswers: true,
   payloadSchema: nameNormalizePayloadSchema,
   examples: [
     { title: 'Half-width kana and an enclosed legal form', query: { name: '㈱ｻｶﾀのﾀﾈ' } },

@@ -19,6 +19,9 @@ export default definePlugin({
   },
   query: ConsumptionTaxQuery,
   handler: ConsumptionTaxHandler,
+  // Answers come from tables loaded at boot: the same query always gets the same answer (a query
+  // that leaves the date to the clock is not kept; see PluginManifest.cacheableAnswers).
+  cacheableAnswers: true,
   payloadSchema: consumptionTaxPayloadSchema,
   examples: [
     { title: 'Rates on a date', query: { date: '2026-11-22' } },

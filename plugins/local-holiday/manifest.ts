@@ -19,6 +19,9 @@ export default definePlugin({
   },
   query: HolidayQuery,
   handler: HolidayHandler,
+  // Answers come from tables loaded at boot: the same query always gets the same answer (a query
+  // that leaves the date to the clock is not kept; see PluginManifest.cacheableAnswers).
+  cacheableAnswers: true,
   payloadSchema: holidayPayloadSchema,
   examples: [
     { title: 'Holidays of 2026', query: { year: 2026 } },

@@ -20,6 +20,9 @@ export default definePlugin({
   },
   query: PayrollSummaryQuery,
   handler: PayrollSummaryHandler,
+  // Answers come from tables loaded at boot: the same query always gets the same answer (a query
+  // that leaves the date to the clock is not kept; see PluginManifest.cacheableAnswers).
+  cacheableAnswers: true,
   payloadSchema: payrollSummaryPayloadSchema,
   examples: [
     { title: 'May 2026 pay, 300,000 yen in Tokyo', query: { monthly_salary: 300000, year_month: '2026-05' } },

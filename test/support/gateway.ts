@@ -2,6 +2,7 @@
  * Starts the real gateway on a loopback port for a test, with an isolated data directory and
  * explicit settings (the ambient environment is never read).
  */
+import type { AnswerCacheLimits } from '../../core/surfaces/answer-cache';
 import { MongoClient } from 'mongodb';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -18,6 +19,8 @@ export interface TestGatewayOptions {
   plugins?: string[];
   pluginDirs?: string[];
   mountDrafts?: boolean;
+  /** Limits of the gateway's cache of deterministic answers; false: none. */
+  answerCache?: AnswerCacheLimits | false;
   /** A Clock, or an ISO instant to stop the clock at. */
   clock?: Clock | string;
   /** Collects every log line written while the gateway runs. */
@@ -134,6 +137,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     logDestination,
     onlyPlugins: options.plugins,
     mountDrafts: options.mountDrafts,
+    ...(options.answerCache !== undefined ? { answerCache: options.answerCache } : {}),
     ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),
   });
   const { port } = await gateway.listen(0, '127.0.0.1');

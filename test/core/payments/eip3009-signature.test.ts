@@ -1,8 +1,12 @@
 import { expect } from 'chai';
 import { hashTypedData, recoverTypedDataAddress, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { randomBytes } from 'node:crypto';
+import { signRecoverable } from 'tiny-secp256k1';
 import {
   MalformedAuthorizationError,
+  RECOVERY_BACKEND,
+  recoverPublicKey,
   recoverSigner,
   TransferSignatureVerifier,
   type TokenDomain,
@@ -139,6 +143,52 @@ describe('EIP-3009 signature check (tiny-secp256k1 + keccak) agrees with viem', 
       { ...good, nonce: '0x12' },
     ]) {
       expect(() => verifier.digest(bad)).to.throw(MalformedAuthorizationError);
+    }
+  });
+});
+
+describe('secp256k1 recovery: the native binding and the WebAssembly build agree', () => {
+  const hex = (b: Uint8Array | null) => (b ? Buffer.from(b).toString('hex') : null);
+  const word = (n: bigint) => Buffer.from(n.toString(16).padStart(64, '0'), 'hex');
+
+  it('uses the native binding on this platform (linux-x64 prebuilt inside the npm package)', function () {
+    if (process.platform !== 'linux' || process.arch !== 'x64') this.skip();
+    expect(RECOVERY_BACKEND).to.equal('native');
+  });
+
+  it('recovers the same key from valid signatures, and none from malformed ones', () => {
+    for (let i = 0; i < 200; i++) {
+      const digest = randomBytes(32);
+      const { signature, recoveryId } = signRecoverable(digest, randomBytes(32));
+      const rid = recoveryId as 0 | 1;
+      const native = recoverPublicKey(digest, signature, rid, 'native');
+      expect(hex(native)).to.equal(hex(recoverPublicKey(digest, signature, rid, 'wasm')));
+      expect(native).to.not.equal(null);
+      // Another digest or recovery id: both backends give the same (other) key.
+      const other = randomBytes(32);
+      expect(hex(recoverPublicKey(other, signature, rid, 'native'))).to.equal(
+        hex(recoverPublicKey(other, signature, rid, 'wasm')),
+      );
+      const flipped = (1 - rid) as 0 | 1;
+      expect(hex(recoverPublicKey(digest, signature, flipped, 'native'))).to.equal(
+        hex(recoverPublicKey(digest, signature, flipped, 'wasm')),
+      );
+    }
+    const digest = randomBytes(32);
+    const r = randomBytes(32);
+    for (const [rr, ss] of [
+      [word(0n), randomBytes(32)],
+      [r, word(0n)],
+      [word(N), randomBytes(32)],
+      [r, word(N)],
+      [word(N + 1n), word(5n)],
+      [Buffer.alloc(32, 0xff), Buffer.alloc(32, 0xff)],
+    ]) {
+      const sig = Buffer.concat([rr, ss]);
+      for (const rid of [0, 1] as const) {
+        expect(recoverPublicKey(digest, sig, rid, 'native')).to.equal(null);
+        expect(recoverPublicKey(digest, sig, rid, 'wasm')).to.equal(null);
+      }
     }
   });
 });
