@@ -31,6 +31,13 @@ function md(text: string): Html {
   return raw(inlineMarkdown.parseInline(text, { async: false }) as string);
 }
 
+/** A real answer to an endpoint's first example, shown on its page. */
+export interface ExampleAnswer {
+  body: unknown;
+  /** When it was answered (ISO 8601). */
+  at: string;
+}
+
 export interface PortalPage {
   title: string;
   body: Html;
@@ -375,7 +382,7 @@ export class PortalPages {
     </form>`;
   }
 
-  endpoint(id: string): PortalPage | undefined {
+  endpoint(id: string, answer?: ExampleAnswer): PortalPage | undefined {
     const e = this.endpoints.find((x) => x.endpoint_id === id);
     if (!e) return undefined;
     const product = this.s.registry.products.find((p) => p.id === e.product_id);
@@ -413,14 +420,23 @@ export class PortalPages {
         <h2 id="example">Example</h2>
         <p>Request (free preview):</p>
         <pre class="code"><code>GET ${e.paths.preview}${queryString(query)}</code></pre>
-        <p>
-          Response shape (generated from the payload schema; values are placeholders, run try-it for a real
-          answer). Every answer also carries <code>_notice</code> and a <code>_gateway</code> block (product,
-          endpoint, surface, price, request id).
-        </p>
-        <pre
-          class="code"
-        ><code>${JSON.stringify(payload ? exampleFromSchema(payload) : {}, null, 2)}</code></pre>
+        ${
+          answer
+            ? html`<p>
+                  Response, as the preview answered it at ${answer.at} (try-it asks again now; paid surfaces
+                  answer the same data with their own <code>_gateway</code> block):
+                </p>
+                <pre class="code"><code>${JSON.stringify(answer.body, null, 2)}</code></pre>`
+            : html`<p>
+                  Response shape (generated from the payload schema: the example could not be answered just
+                  now; values are placeholders, run try-it for a real answer). Every answer also carries
+                  <code>_notice</code> and a <code>_gateway</code> block (product, endpoint, surface, price,
+                  request id).
+                </p>
+                <pre
+                  class="code"
+                ><code>${JSON.stringify(payload ? exampleFromSchema(payload) : {}, null, 2)}</code></pre>`
+        }
         <h2 id="code-samples">Code samples</h2>
         ${this.samples(e)}`,
     };

@@ -15,7 +15,8 @@ import { describeEndpoint } from '../describe';
 import { ERRORS } from '../portal';
 import { PORTAL_CSS, PORTAL_SCRIPT, REFERENCE_SCRIPT } from '../portal-assets';
 import { html } from './html';
-import { PortalPages, type PortalPage } from './pages';
+import { PortalPages, type ExampleAnswer, type PortalPage } from './pages';
+import { previewGatewayExtras } from '../../surfaces/preview';
 
 /** The portal runs no inline code: everything it loads comes from this origin. */
 export const PORTAL_CSP =
@@ -134,10 +135,13 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
       ),
       parameters: [idParam('endpointId', 'local-holiday')],
     },
-    (req, res) =>
-      sendPage(req, res, `/portal/endpoints/${String(req.params.endpointId)}`, (p) =>
-        p.endpoint(String(req.params.endpointId)),
-      ),
+    async (req, res) => {
+      const id = String(req.params.endpointId);
+      const key = `/portal/endpoints/${id}`;
+      // The page shows a real answer to the first example, taken once when the page is first built.
+      const answer = cache.has(key) ? undefined : await exampleAnswer(s, id, req);
+      sendPage(req, res, key, (p) => p.endpoint(id, answer));
+    },
   );
   mount(
     router,
@@ -284,4 +288,30 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
 
 function jsonResponseError(description: string) {
   return { description, content: { 'application/json': { schema: ERROR_REF } } };
+}
+
+/**
+ * The free preview's answer to an endpoint's first example, as a buyer gets it; undefined when it
+ * cannot be had now (a live source down): the page then shows the payload schema's shape.
+ */
+async function exampleAnswer(
+  s: GatewayServices,
+  id: string,
+  req: Request,
+): Promise<ExampleAnswer | undefined> {
+  const plugin = s.registry.sold().find((p) => p.endpointId === id);
+  const example = plugin?.manifest.examples[0];
+  if (!plugin || !example) return undefined;
+  const query = Object.fromEntries(Object.entries(example.query).map(([k, v]) => [k, String(v)]));
+  const parsed = plugin.query.parse(query);
+  if (!parsed.ok) return undefined;
+  try {
+    const payload = await s.executor.run(plugin, parsed.value, req);
+    return {
+      body: s.executor.envelope(plugin, payload, 'preview', req, previewGatewayExtras(s, plugin)),
+      at: s.clock.now().toISOString(),
+    };
+  } catch {
+    return undefined;
+  }
 }

@@ -129,6 +129,12 @@ describe('discovery documents', () => {
       for (const language of ['curl', 'javascript', 'python'])
         expect(page).to.include(`data-language="${language}"`);
     }
+    // The example on an endpoint page is the preview's real answer to the first example.
+    const holidayPage = (await gw.get('/portal/endpoints/local-holiday')).text;
+    const preview = (await gw.get('/preview/v1/local/holiday/jp?year=2026')).body;
+    expect(holidayPage).to.include('as the preview answered it at');
+    expect(holidayPage).to.include(`&quot;count&quot;: ${preview.count}`);
+    expect(holidayPage).to.include(preview.holidays[0].name_ja ?? preview.holidays[0].name);
     const errors = (await gw.get('/portal/errors')).text;
     expect(errors)
       .to.include('<code>insufficient_credit</code>')
