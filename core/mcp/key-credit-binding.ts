@@ -74,7 +74,7 @@ export async function callWithKeyCredit(
   }
   const meta = out.replayed ? { [REPLAYED_META_KEY]: true } : undefined;
   const body = out.response.body as Record<string, unknown>;
-  if (out.response.status === 200) return toolResult(body, meta);
+  if (out.response.status === 200) return toolResult(body, meta, s.executor.jsonOf(body));
   if (body.error === 'insufficient_credit') {
     const required = x402.paymentRequiredFields(req, plugin);
     if (required) {

@@ -11,9 +11,10 @@ import { StoreUnavailableError } from '../store/gateway-store';
 
 export type ResultMeta = Record<string, unknown>;
 
-export function toolResult(body: object, meta?: ResultMeta): CallToolResult {
+/** `json`: the body's JSON when already at hand (a cached answer's, from the executor). */
+export function toolResult(body: object, meta?: ResultMeta, json?: string): CallToolResult {
   return {
-    content: [{ type: 'text', text: JSON.stringify(body) }],
+    content: [{ type: 'text', text: json ?? JSON.stringify(body) }],
     structuredContent: body as Record<string, unknown>,
     ...(meta ? { _meta: meta } : {}),
   };

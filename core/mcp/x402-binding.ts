@@ -171,13 +171,11 @@ export class X402ToolBinding {
       return toolErrorOf(err, req);
     }
     this.s.metrics.payment('settled');
-    return toolResult(
-      this.s.executor.envelope(plugin, result.payload, 'mcp', req, {
-        transport: 'mcp',
-        paid_by: 'x402',
-        payment: result.receipt,
-      }),
-      { [PAYMENT_RESPONSE_META_KEY]: result.settlement },
-    );
+    const body = this.s.executor.frozenEnvelope(plugin, result.payload, 'mcp', req, {
+      transport: 'mcp',
+      paid_by: 'x402',
+      payment: result.receipt,
+    });
+    return toolResult(body, { [PAYMENT_RESPONSE_META_KEY]: result.settlement }, this.s.executor.jsonOf(body));
   }
 }

@@ -196,9 +196,14 @@ export function mountMcpSurface(
     instructions: instructionsOf(s, true),
     async call({ req, plugin, query }) {
       const payload = await s.executor.run(plugin, query, req);
-      return toolResult(
-        s.executor.envelope(plugin, payload, 'preview', req, previewExtras.get(plugin.endpointId)),
+      const body = s.executor.frozenEnvelope(
+        plugin,
+        payload,
+        'preview',
+        req,
+        previewExtras.get(plugin.endpointId),
       );
+      return toolResult(body, undefined, s.executor.jsonOf(body));
     },
   });
 
