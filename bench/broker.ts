@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { load, startServer, table, type LoadResult } from './lib/harness';
+import { createKeys, load, startServer, table, type LoadResult } from './lib/harness';
 
 // A soak of 1,000,000 calls needs more credit than 10 keys hold. BENCH_KEYS and
 // BENCH_BROKER_LIMIT_PER_MINUTE: more keys each under the default limit (a sliding-window take
@@ -18,19 +18,6 @@ const KEYS = Number(process.env.BENCH_KEYS ?? (process.argv[2] === 'soak' ? 12 :
 const LIMIT_PER_MINUTE = process.env.BENCH_BROKER_LIMIT_PER_MINUTE ?? '100000';
 const TRIAL = 100_000_000; // the largest trial credit allowed: 100,000 holiday calls per key
 const BODY = JSON.stringify({ product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } });
-
-async function createKeys(url: string): Promise<string[]> {
-  const keys: string[] = [];
-  for (let i = 0; i < KEYS; i++) {
-    const res = await fetch(`${url}/keys/create`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: `{"owner_label":"bench ${i}"}`,
-    });
-    keys.push(((await res.json()) as { api_key: string }).api_key);
-  }
-  return keys;
-}
 
 /** autocannon requests that rotate over the keys (one key per request, round robin). */
 function rotating(keys: string[]): autocannon.Request[] {
@@ -82,7 +69,7 @@ async function main(): Promise<void> {
     soak ? ['--expose-gc'] : [],
   );
   try {
-    const keys = await createKeys(gateway.url);
+    const keys = await createKeys(gateway.url, KEYS);
     if (soak) {
       const requests = Number(process.argv[3] ?? 600_000);
       const CHECKPOINTS = 6;

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { startServer, summarize, table, type LoadResult } from './lib/harness';
+import { createKeys, startServer, summarize, table, type LoadResult } from './lib/harness';
 
 const KEYS = 10;
 const TRIAL = 100_000_000; // 100,000 holiday calls per key
@@ -31,19 +31,6 @@ const MCP_HEADERS = {
   accept: 'application/json, text/event-stream',
   'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
 };
-
-async function createKeys(url: string): Promise<string[]> {
-  const keys: string[] = [];
-  for (let i = 0; i < KEYS; i++) {
-    const res = await fetch(`${url}/keys/create`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: `{"owner_label":"bench ${i}"}`,
-    });
-    keys.push(((await res.json()) as { api_key: string }).api_key);
-  }
-  return keys;
-}
 
 /** autocannon requests that rotate over the keys (one key per request, round robin). */
 function rotating(
@@ -88,7 +75,7 @@ async function main(): Promise<void> {
     KEY_CREATE_LIMIT_PER_HOUR: '1000',
   });
   try {
-    const keys = await createKeys(gateway.url);
+    const keys = await createKeys(gateway.url, KEYS);
     const broker = rotating(keys, '/broker/call', BROKER_BODY, { 'content-type': 'application/json' });
     const mcp = rotating(keys, '/mcp', MCP_BODY, MCP_HEADERS);
 

@@ -138,3 +138,17 @@ export function table(rows: LoadResult[]): string {
     ),
   ].join('\n');
 }
+
+/** `count` API keys created on the gateway at `url` (each with the gateway's trial credit). */
+export async function createKeys(url: string, count: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${url}/keys/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"owner_label":"bench ${i}"}`,
+    });
+    keys.push(((await res.json()) as { api_key: string }).api_key);
+  }
+  return keys;
+}

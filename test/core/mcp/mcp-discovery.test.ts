@@ -6,7 +6,7 @@ import { startTestGateway, type TestGateway } from '../../support/gateway';
 import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 import { callTool, connectMcp, structured } from '../../support/mcp-client';
 import { OpenApiValidator } from '../../support/openapi-validator';
-import { randomAddress, TestPayer, toBase64, USDC_ON_BASE, type Terms } from '../payments/payer';
+import { randomAddress, TestPayer, toBase64, usdcOnBase, type Terms } from '../payments/payer';
 
 const HOLIDAY = { year: 2026 };
 const now = () => Math.floor(Date.now() / 1000);
@@ -159,16 +159,7 @@ describe('MCP calls in /metrics and the logs, and the limits of the paid paths',
         PAID_PAYMENTS_PER_MINUTE: '3',
       },
     });
-    terms = {
-      network: 'eip155:8453',
-      chainId: 8453,
-      asset: USDC_ON_BASE,
-      payTo,
-      price: 1000,
-      name: 'USD Coin',
-      version: '2',
-      maxTimeoutSeconds: 300,
-    };
+    terms = usdcOnBase(payTo);
   });
   after(async () => {
     await gw.close();

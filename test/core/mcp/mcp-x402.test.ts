@@ -14,7 +14,15 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 import { callTool, connectMcp, structured } from '../../support/mcp-client';
-import { fromBase64, randomAddress, TestPayer, toBase64, USDC_ON_BASE, type Terms } from '../payments/payer';
+import {
+  fromBase64,
+  randomAddress,
+  TestPayer,
+  toBase64,
+  USDC_ON_BASE,
+  usdcOnBase,
+  type Terms,
+} from '../payments/payer';
 
 const TOOL = 'local-holiday';
 const ARGS = { year: 2026 };
@@ -37,16 +45,7 @@ describe('MCP /mcp paid per call with x402 (tool-result binding)', () => {
       env: { X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url, TRIAL_CREDIT_MICRO_USDC: '1500' },
     });
     client = await connectMcp(gw, '/mcp');
-    terms = {
-      network: 'eip155:8453',
-      chainId: 8453,
-      asset: USDC_ON_BASE,
-      payTo,
-      price: 1000,
-      name: 'USD Coin',
-      version: '2',
-      maxTimeoutSeconds: 300,
-    };
+    terms = usdcOnBase(payTo);
   });
   after(async () => {
     await client.close();
