@@ -80,11 +80,6 @@ export class ConcurrencyCap {
   guard(handler: (req: Request, res: Response) => Promise<void>): RequestHandler[] {
     return [this.admit, this.work(handler)];
   }
-
-  /** Requests in flight for a client (for tests and metrics). */
-  inFlightFor(client: string): number {
-    return this.inFlight.get(client) ?? 0;
-  }
 }
 
 function clientOf(req: Request): string {

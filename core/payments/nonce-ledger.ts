@@ -149,11 +149,6 @@ export class NonceLedger {
     await this.finish(id, token, 'released', { reason, expiresAt });
   }
 
-  /** Unknown settlements, for reconciliation (tools/payments-reconcile.ts). */
-  listUnresolved(): Promise<PaymentEntry[]> {
-    return this.repo.listUnresolved(this.clock.now());
-  }
-
   get(id: string): Promise<PaymentEntry | null> {
     return this.repo.get(id);
   }

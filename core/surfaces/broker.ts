@@ -56,7 +56,6 @@ export function brokerBodyExample(plugin: RegisteredPlugin | undefined): Record<
  * body names no sold endpoint).
  */
 const brokerBody = new BodySpec(BrokerCallBody, { example: brokerBodyExample(undefined) });
-export { BALANCE_HEADER, CHARGED_HEADER } from '../http/response-headers';
 
 function queryFieldProblem(problem: QueryProblem, example: Record<string, unknown>): QueryProblem {
   if (problem.parameter !== 'query') return problem;

@@ -23,8 +23,6 @@ import {
 import { purchaseWays } from '../keys/buy-more';
 import { toHttpError, type SurfaceName } from './execute';
 
-export { BALANCE_HEADER, CHARGED_HEADER };
-
 export interface KeyMeteredCall {
   req: Request;
   /** Receives the RateLimit-* headers of the per-key limit. */
@@ -220,7 +218,7 @@ function ok(
  * X-Credit-Original-Charge-Micro-USDC and `_gateway.credit.original_charge`; the balance is the
  * key's balance now.
  */
-export function replayOf(stored: StoredResponse, balanceNow: number | undefined): StoredResponse {
+function replayOf(stored: StoredResponse, balanceNow: number | undefined): StoredResponse {
   const original = Number(stored.headers[CHARGED_HEADER] ?? '0');
   const balance = balanceNow ?? Number(stored.headers[BALANCE_HEADER] ?? '0');
   const headers = {

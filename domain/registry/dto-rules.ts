@@ -1,8 +1,9 @@
-/** Query-DTO rules shared by the registry plugins (corporate numbers, prefecture filters). */
+/** Query-DTO rules shared by the registry plugins (corporate numbers, prefecture filters, names). */
 import { IsNotEmpty, IsString, Matches } from 'class-validator';
 import { Rule } from '../../core/plugins/query-rules';
 import { isValidCorporateNumber } from './corporate-number';
 import { parseHost } from './domain-map';
+import { isBlank } from './normalize';
 import { isPrefecture } from './prefecture-filter';
 
 const THIRTEEN = /^[0-9]{13}$/;
@@ -60,6 +61,23 @@ export function IsDomainOrUrl(): PropertyDecorator {
       accepted:
         'a host name or URL: hitachi.co.jp, www.sony.com, https://jpn.nec.com/about/ or an internationalised name such as 日本語.jp',
       message: 'is not a domain name or a URL with one',
+    }),
+  ];
+  return (target, key) => decorators.forEach((d) => d(target, key));
+}
+
+/**
+ * A name to search or normalise: text (empty_value when empty), and not only white space or
+ * invisible characters (blank_value), which would be searched as no name at all.
+ */
+export function IsSearchText(): PropertyDecorator {
+  const decorators: PropertyDecorator[] = [
+    IsString(),
+    IsNotEmpty(),
+    Rule('isSearchText', (v) => typeof v !== 'string' || v === '' || !isBlank(v), {
+      code: 'blank_value',
+      accepted: 'text with at least one visible character',
+      message: 'holds only white space or invisible characters',
     }),
   ];
   return (target, key) => decorators.forEach((d) => d(target, key));

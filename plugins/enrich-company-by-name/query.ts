@@ -1,14 +1,13 @@
-import { IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Doc, ToInt } from '../../core/plugins/query-rules';
-import { IsPrefectureFilter } from '../../domain/registry/dto-rules';
+import { IsPrefectureFilter, IsSearchText } from '../../domain/registry/dto-rules';
 
 export class CompanyByNameQuery {
   @Doc({
     description: 'Company name (URL-encoded): kanji, kana, romaji or English, with or without its legal form',
     example: '株式会社日立製作所',
   })
-  @IsString()
-  @IsNotEmpty()
+  @IsSearchText()
   name!: string;
 
   @Doc({ description: 'Maximum number of candidates', example: 5 })

@@ -1,4 +1,4 @@
-import { IsNotEmpty, IsString } from 'class-validator';
+import { IsSearchText } from '../../domain/registry/dto-rules';
 import { Doc } from '../../core/plugins/query-rules';
 
 export class CompanyResolveQuery {
@@ -7,7 +7,6 @@ export class CompanyResolveQuery {
       'Anything identifying a company: a 13-digit corporate number, a T-number (T + 13 digits), a domain or URL, or a name',
     example: 'jpn.nec.com',
   })
-  @IsString()
-  @IsNotEmpty()
+  @IsSearchText()
   q!: string;
 }

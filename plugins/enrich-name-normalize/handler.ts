@@ -5,7 +5,6 @@ import type {
   EndpointPayload,
   SearchedData,
 } from '../../core/plugins/contract';
-import { InvalidQueryError } from '../../core/plugins/errors';
 import { LEGAL_FORMS } from '../../domain/registry/legal-forms';
 import {
   englishKey,
@@ -63,15 +62,6 @@ export class NameNormalizeHandler implements EndpointHandler<NameNormalizeQuery,
 
   handle(query: NameNormalizeQuery): NameNormalizePayload {
     const n = normalizeName(query.name);
-    if (n.half_width === '') {
-      throw new InvalidQueryError(
-        'name',
-        'blank_name',
-        'name holds only white space or invisible characters; there is no name to normalise',
-        'a corporate name as written anywhere, e.g. ㈱ｻｶﾀのﾀﾈ or Sony Group Corporation',
-        '㈱ｻｶﾀのﾀﾈ',
-      );
-    }
     const latin = isLatin(n.core);
     const kana =
       furiganaKey(n.core) ??

@@ -1,4 +1,4 @@
-import { IsNotEmpty, IsString } from 'class-validator';
+import { IsSearchText } from '../../domain/registry/dto-rules';
 import { Doc } from '../../core/plugins/query-rules';
 
 export class NameNormalizeQuery {
@@ -7,7 +7,6 @@ export class NameNormalizeQuery {
       'A corporate name as written anywhere (full or half width, with a legal form before or after)',
     example: '㈱ｻｶﾀのﾀﾈ',
   })
-  @IsString()
-  @IsNotEmpty()
+  @IsSearchText()
   name!: string;
 }

@@ -1,6 +1,6 @@
-import { IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { Doc, ToInt } from '../../core/plugins/query-rules';
-import { IsPrefectureFilter } from '../../domain/registry/dto-rules';
+import { IsPrefectureFilter, IsSearchText } from '../../domain/registry/dto-rules';
 
 export class HoujinLookupQuery {
   @Doc({
@@ -8,8 +8,7 @@ export class HoujinLookupQuery {
       'Company name in Japanese, kana or romaji/English, with or without its legal form (株式会社, (株), Co., Ltd. ...)',
     example: 'トヨタ自動車',
   })
-  @IsString()
-  @IsNotEmpty()
+  @IsSearchText()
   name!: string;
 
   @Doc({ description: 'Maximum number of candidates', example: 10 })

@@ -1,4 +1,5 @@
-import { IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsSearchText } from '../../domain/registry/dto-rules';
 import { Doc, ToInt } from '../../core/plugins/query-rules';
 
 export class InvoiceIssuerQuery {
@@ -7,8 +8,7 @@ export class InvoiceIssuerQuery {
       'Name of the business (a corporation), with or without its legal form; kanji, kana, romaji or English',
     example: 'ソニーグループ',
   })
-  @IsString()
-  @IsNotEmpty()
+  @IsSearchText()
   name!: string;
 
   @Doc({ description: 'Maximum number of candidates', example: 10 })

@@ -25,6 +25,7 @@ import {
   type Glossary,
 } from '../../tools/glossary-doc';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { callExample } from '../support/example-calls';
 
 const SECRET = 'glossary-secret-000000001';
 const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'];
@@ -161,16 +162,7 @@ describe('one vocabulary: docs/glossary.json', () => {
       const problems: string[] = [];
       for (const p of gw.gateway.registry.sold()) {
         for (const ex of p.manifest.examples) {
-          const query = Object.fromEntries(Object.entries(ex.query).map(([k, v]) => [k, String(v)]));
-          const qs = new URLSearchParams(query).toString();
-          const res =
-            surface === 'preview'
-              ? await gw.get(`/preview/v1/${p.tail}?${qs}`)
-              : surface === 'marketplace'
-                ? await gw.get(`/marketplace/partner/v1/${p.tail}?${qs}`, {
-                    'X-Marketplace-Proxy-Secret': SECRET,
-                  })
-                : await gw.post('/broker/call', { product_id: p.brokerId, query }, { 'X-API-Key': apiKey });
+          const { res, qs } = await callExample(gw, surface, p, ex, { marketplaceSecret: SECRET, apiKey });
           const where = `${surface} ${p.endpointId}?${qs}`;
           expect(res.status, `${where}: ${res.text.slice(0, 200)}`).to.equal(200);
           const fields: FieldUse[] = payloadFields(res.body, maps);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../../config/paths';
 import { isOfficialUrl } from '../../domain/shared/official-hosts';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { callExample } from '../support/example-calls';
 import { SHARED_DATA } from '../support/shared-data';
 
 /**
@@ -78,16 +79,7 @@ describe('every payload of every sold endpoint, on every surface', () => {
       const problems: string[] = [];
       for (const p of gw.gateway.registry.sold()) {
         for (const ex of p.manifest.examples) {
-          const query = Object.fromEntries(Object.entries(ex.query).map(([k, v]) => [k, String(v)]));
-          const qs = new URLSearchParams(query).toString();
-          const res =
-            surface === 'preview'
-              ? await gw.get(`/preview/v1/${p.tail}?${qs}`)
-              : surface === 'marketplace'
-                ? await gw.get(`/marketplace/partner/v1/${p.tail}?${qs}`, {
-                    'X-Marketplace-Proxy-Secret': SECRET,
-                  })
-                : await gw.post('/broker/call', { product_id: p.brokerId, query }, { 'X-API-Key': apiKey });
+          const { res, qs } = await callExample(gw, surface, p, ex, { marketplaceSecret: SECRET, apiKey });
           const where = `${p.endpointId} ${qs}`;
           expect(res.status, `${where}: ${res.text.slice(0, 300)}`).to.equal(200);
           const b = res.body;
