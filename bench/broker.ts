@@ -17,6 +17,9 @@ import { createKeys, load, startServer, table, type LoadResult } from './lib/har
 const KEYS = Number(process.env.BENCH_KEYS ?? (process.argv[2] === 'soak' ? 12 : 10));
 const LIMIT_PER_MINUTE = process.env.BENCH_BROKER_LIMIT_PER_MINUTE ?? '100000';
 const TRIAL = 100_000_000; // the largest trial credit allowed: 100,000 holiday calls per key
+// BENCH_BASELINE_DIST=<another checkout's dist>: its gateway runs too, interleaved, on a store of
+// its own (before/after in one run: the machine's load moves between runs).
+const BASELINE_DIST = process.env.BENCH_BASELINE_DIST;
 const BODY = JSON.stringify({ product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } });
 
 /** autocannon requests that rotate over the keys (one key per request, round robin). */
@@ -55,19 +58,16 @@ async function balances(url: string, keys: string[]): Promise<number> {
 async function main(): Promise<void> {
   const soak = process.argv[2] === 'soak';
   const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-bench-broker-'));
-  const gateway = await startServer(
-    'gateway.js',
-    {
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-      DATA_DIR: dataDir,
-      TRIAL_CREDIT_MICRO_USDC: String(TRIAL),
-      // Every key of the run gets its large trial credit within one day's budget.
-      TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: String(KEYS * TRIAL),
-      BROKER_LIMIT_PER_MINUTE: LIMIT_PER_MINUTE,
-      KEY_CREATE_LIMIT_PER_HOUR: String(Math.max(1000, KEYS)),
-    },
-    soak ? ['--expose-gc'] : [],
-  );
+  const gatewayEnv = (dir: string) => ({
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    DATA_DIR: dir,
+    TRIAL_CREDIT_MICRO_USDC: String(TRIAL),
+    // Every key of the run gets its large trial credit within one day's budget.
+    TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: String(KEYS * TRIAL),
+    BROKER_LIMIT_PER_MINUTE: LIMIT_PER_MINUTE,
+    KEY_CREATE_LIMIT_PER_HOUR: String(Math.max(1000, KEYS)),
+  });
+  const gateway = await startServer('gateway.js', gatewayEnv(dataDir), soak ? ['--expose-gc'] : []);
   try {
     const keys = await createKeys(gateway.url, KEYS);
     if (soak) {
@@ -125,7 +125,14 @@ async function main(): Promise<void> {
       body: BODY,
     });
     const bare = await startServer('bare-express.js', { BENCH_BODY: await sample.text() });
-    console.log(`${KEYS} keys, BROKER_LIMIT_PER_MINUTE=${LIMIT_PER_MINUTE}`);
+    const baselineDir = BASELINE_DIST ? mkdtempSync(path.join(tmpdir(), 'jpgw-bench-broker-base-')) : '';
+    const baseline = BASELINE_DIST
+      ? await startServer(path.resolve(BASELINE_DIST, 'bench/servers/gateway.js'), gatewayEnv(baselineDir))
+      : undefined;
+    const baselineKeys = baseline ? await createKeys(baseline.url, KEYS) : [];
+    console.log(
+      `${KEYS} keys, BROKER_LIMIT_PER_MINUTE=${LIMIT_PER_MINUTE}${BASELINE_DIST ? `, baseline: ${BASELINE_DIST}` : ''}`,
+    );
     const rows: LoadResult[] = [];
     try {
       const bareOpts = {
@@ -138,17 +145,36 @@ async function main(): Promise<void> {
         load(label, { ...opts, duration: seconds });
       await load('warm-up', { ...bareOpts, duration: 3 });
       await autocannon({ url: gateway.url, connections: 50, duration: 3, requests: rotating(keys) });
+      if (baseline)
+        await autocannon({
+          url: baseline.url,
+          connections: 50,
+          duration: 3,
+          requests: rotating(baselineKeys),
+        });
       for (let round = 1; round <= rounds; round++) {
-        // The order alternates each round, so that a drift of the machine's load hits both.
-        const pair = [
+        // The order alternates each round, so that a drift of the machine's load hits all of them.
+        const steps = [
           () => run(`bare express #${round}`, { ...bareOpts, cpuOf: bare }),
           () =>
             run(`gateway broker #${round}`, { url: gateway.url, requests: rotating(keys), cpuOf: gateway }),
         ];
-        for (const step of round % 2 ? pair : pair.reverse()) rows.push(await step());
+        if (baseline)
+          steps.push(() =>
+            run(`baseline broker #${round}`, {
+              url: baseline.url,
+              requests: rotating(baselineKeys),
+              cpuOf: baseline,
+            }),
+          );
+        for (const step of round % 2 ? steps : steps.reverse()) rows.push(await step());
       }
     } finally {
       await bare.stop();
+      if (baseline) {
+        await baseline.stop();
+        rmSync(baselineDir, { recursive: true, force: true });
+      }
     }
     const avg = (p: string) =>
       rows.filter((x) => x.label.startsWith(p)).reduce((s, x) => s + x.requestsPerSec, 0) / rounds;
@@ -156,6 +182,8 @@ async function main(): Promise<void> {
     console.log(
       `\nbroker (SQLite store) / bare express throughput ratio: ${(avg('gateway') / avg('bare')).toFixed(2)} (50 connections, ${seconds}s rounds)`,
     );
+    if (baseline)
+      console.log(`baseline broker / bare express: ${(avg('baseline') / avg('bare')).toFixed(2)}`);
   } finally {
     await gateway.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -22,7 +22,8 @@ export function startServer(
 ): Promise<Server> {
   const profileDir = script === 'gateway.js' ? process.env.BENCH_CPU_PROF : undefined;
   if (profileDir) nodeArgs = [...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${profileDir}`];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, '..', 'servers', script)], {
+  // An absolute script is another build's server (a baseline run side by side).
+  const child = spawn(process.execPath, [...nodeArgs, path.resolve(__dirname, '..', 'servers', script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

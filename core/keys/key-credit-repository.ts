@@ -65,6 +65,12 @@ export interface KeyCreditRepository {
    * for the audit, all at once. null when the hold is not (any longer) open.
    */
   commit(keyId: string, call: CallRecord): Promise<KeyRecord | null>;
+  /**
+   * Charges a call whose answer is already known (nothing can fail after the charge), without a
+   * hold: the balance goes down by `call.priceMicro` only if it suffices, the amount counts as
+   * spent and the call is recorded, all at once. null when the balance is too small.
+   */
+  charge(keyId: string, call: CallRecord): Promise<KeyRecord | null>;
   /** Gives a held amount back and records the call at price 0; null when the hold is not open. */
   release(keyId: string, call: CallRecord): Promise<KeyRecord | null>;
   /** Open holds taken before `before`, of every key (left by a stopped process). */

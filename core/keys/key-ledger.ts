@@ -4,6 +4,7 @@
  *   reserve  balance -= price into a hold          (only if balance >= price: never below zero)
  *   commit   close the hold as spent, with its usage record        (durable before the answer)
  *   release  close the hold, balance += price, record it at price 0
+ *   charge   balance -= price, spent, with its record, in one step (an answer known before it)
  * Holds older than the recovery age were left by a process that stopped before answering:
  * recoverHolds() gives them back. This class adds what one process knows: which holds it took,
  * so that a shutdown releases its unanswered calls and a late commit cannot race that release.
@@ -113,6 +114,27 @@ export class KeyLedger {
     } finally {
       this.inFlight.delete(hold.id);
     }
+  }
+
+  /**
+   * Charges a call whose answer is already in hand (nothing can fail after it): one durable
+   * write instead of reserve + commit. null when the balance is too small.
+   */
+  charge(
+    keyId: string,
+    amount: number,
+    brokerId: string,
+    requestId: string,
+    now: Date,
+  ): Promise<KeyRecord | null> {
+    return this.repo.charge(keyId, {
+      holdId: randomId('call'),
+      brokerId,
+      priceMicro: amount,
+      status: 200,
+      at: now,
+      requestId,
+    });
   }
 
   /** Gives the hold back: the call was not answered with data, so it costs nothing. */

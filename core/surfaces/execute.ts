@@ -61,6 +61,16 @@ export class EndpointExecutor {
     return parsed.value;
   }
 
+  /**
+   * The answer to this query when it is already in the answer cache (no handler runs, nothing
+   * can fail): metered surfaces then charge in one step instead of reserving first.
+   */
+  known(plugin: RegisteredPlugin, query: object): EndpointPayload | undefined {
+    if (plugin.manifest.cacheableAnswers !== true || !this.answers) return undefined;
+    const cacheKey = AnswerCache.keyOf(plugin.endpointId, query);
+    return cacheKey === undefined ? undefined : this.answers.get(cacheKey);
+  }
+
   /** Runs the handler. Typed handler errors become HttpErrors; anything else is rethrown as is. */
   async run(plugin: RegisteredPlugin, query: object, req: Request): Promise<EndpointPayload> {
     const cache = plugin.manifest.cacheableAnswers === true ? this.answers : undefined;

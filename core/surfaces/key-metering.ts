@@ -122,25 +122,23 @@ async function callCharged(
     const fresh = await s.keys.get(key.id);
     return ok(s, call, payload, 0, fresh?.balanceMicro ?? key.balanceMicro);
   }
-  const hold = await s.keys.reserve(key.id, plugin.priceMicroUsdc, plugin.brokerId, s.clock.now());
-  if (!hold) {
-    const current = (await s.keys.get(key.id)) ?? key;
-    return {
-      status: 402,
-      headers: { [CHARGED_HEADER]: '0', [BALANCE_HEADER]: String(current.balanceMicro) },
-      body: errorBody(
-        req,
-        'insufficient_credit',
-        `This call costs ${plugin.priceUsd} USDC; the key has ${formatUsd(current.balanceMicro)} USDC of credit left.`,
-        {
-          balance: { micro_usdc: current.balanceMicro, usdc: formatUsd(current.balanceMicro) },
-          price: { micro_usdc: plugin.priceMicroUsdc, usdc: plugin.priceUsd },
-          // Only the ways to buy that this deployment has configured.
-          ...purchaseWays(s, plugin),
-        },
-      ),
-    };
+  // A known answer (cached) cannot fail once charged: one write, no hold. Idempotent calls keep
+  // the hold, which their record refers to.
+  const known = idempotencyId ? undefined : s.executor.known(plugin, query);
+  if (known) {
+    const charged = await s.keys.charge(
+      key.id,
+      plugin.priceMicroUsdc,
+      plugin.brokerId,
+      requestId,
+      s.clock.now(),
+    );
+    if (!charged) return insufficientCredit(s, call, (await s.keys.get(key.id)) ?? key);
+    s.metrics.debit(plugin.endpointId, plugin.priceMicroUsdc);
+    return ok(s, call, known, plugin.priceMicroUsdc, charged.balanceMicro);
   }
+  const hold = await s.keys.reserve(key.id, plugin.priceMicroUsdc, plugin.brokerId, s.clock.now());
+  if (!hold) return insufficientCredit(s, call, (await s.keys.get(key.id)) ?? key);
   if (idempotencyId) await s.idempotency.attachHold(idempotencyId, hold.id);
   let payload;
   try {
@@ -193,6 +191,26 @@ async function callCharged(
   const after = committed ?? (await s.keys.get(key.id));
   s.metrics.debit(plugin.endpointId, hold.amount);
   return ok(s, call, payload, plugin.priceMicroUsdc, after?.balanceMicro ?? 0);
+}
+
+/** The 402 of a key whose balance does not cover the call, with the ways to buy more. */
+function insufficientCredit(s: GatewayServices, call: KeyMeteredCall, current: KeyRecord): StoredResponse {
+  const { req, plugin } = call;
+  return {
+    status: 402,
+    headers: { [CHARGED_HEADER]: '0', [BALANCE_HEADER]: String(current.balanceMicro) },
+    body: errorBody(
+      req,
+      'insufficient_credit',
+      `This call costs ${plugin.priceUsd} USDC; the key has ${formatUsd(current.balanceMicro)} USDC of credit left.`,
+      {
+        balance: { micro_usdc: current.balanceMicro, usdc: formatUsd(current.balanceMicro) },
+        price: { micro_usdc: plugin.priceMicroUsdc, usdc: plugin.priceUsd },
+        // Only the ways to buy that this deployment has configured.
+        ...purchaseWays(s, plugin),
+      },
+    ),
+  };
 }
 
 function ok(

@@ -3,6 +3,8 @@
  * set). A key is one document holding its balance, its open holds and its newest closed calls, so
  * every change to it is one atomic single-document update:
  * - reserve: the balance goes down and the hold is pushed, on condition the balance suffices;
+ * - charge (an answer known before it): the balance goes down, on condition it suffices, and the
+ *   call record is pushed, in one findOneAndUpdate, then copied as below;
  * - commit / release: one findOneAndUpdate matching the open hold pulls it, moves the amount to
  *   spent (or back to the balance) and pushes the call record both into `recent` (capped) and
  *   into `outbox`. The outbox is then copied into the `usage` collection (_id = hold id, so a
@@ -184,6 +186,29 @@ export class MongoKeyCredit implements KeyCreditRepository {
 
   async commit(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
     return this.close(keyId, call, true);
+  }
+
+  async charge(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
+    const amount = call.priceMicro;
+    const record: CallDoc = {
+      hold_id: call.holdId,
+      broker_id: call.brokerId,
+      price: int64(amount),
+      status: call.status,
+      at: call.at,
+      request_id: call.requestId,
+    };
+    const after = await this.keys.findOneAndUpdate(
+      { _id: keyId, balance: { $gte: amount } },
+      {
+        $inc: { balance: int64(-amount), spent: int64(amount), calls: 1 },
+        $push: { recent: { $each: [record], $position: 0, $slice: RECENT_CALLS }, outbox: record },
+      },
+      { returnDocument: 'after', ...opts },
+    );
+    if (!after) return null;
+    await this.copyOutbox(keyId, after.outbox).catch(() => undefined);
+    return toKey(after);
   }
 
   async release(keyId: string, call: CallRecord): Promise<KeyRecord | null> {

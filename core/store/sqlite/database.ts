@@ -1,7 +1,7 @@
 /**
  * The SQLite database behind the embedded default store (issue 13, in progress): one file in
- * DATA_DIR opened with better-sqlite3, in WAL mode with full fsync, so that a committed
- * transaction survives kill -9 and power loss, and several processes on one machine share the
+ * DATA_DIR opened with better-sqlite3, in WAL mode with the log fsynced before a change is
+ * acknowledged, so that an acknowledged transaction survives kill -9 and power loss, and several processes on one machine share the
  * file through SQLite's own locking. Every state change runs in one IMMEDIATE transaction: it
  * takes the write lock before reading, so two processes cannot both read a balance and both spend
  * it, and a statement that fails (disk full, constraint) rolls the whole change back.
@@ -33,7 +33,8 @@ export function openSqlite(
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`);
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (mode !== 'wal') throw new Error(`${file}: SQLite refused WAL mode (got ${String(mode)})`);
-    // FULL: the WAL is fsynced at every commit, so an acknowledged debit is on disk.
+    // FULL: the WAL is fsynced at every commit (migrations, registry imports). The write queue
+    // switches its database to NORMAL and fsyncs the WAL itself, off the event loop (write-queue.ts).
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     migrate(db, migrations);

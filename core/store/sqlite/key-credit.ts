@@ -2,7 +2,8 @@
  * API keys and credit in SQLite. Every change is one IMMEDIATE transaction: a reservation moves
  * the amount from the balance into a hold row; a commit deletes the hold, counts the amount as
  * spent and inserts the call record; a release deletes the hold, gives the amount back and inserts
- * the call at price 0. A hold row is durable, so a crash between reserve and answer leaves a hold
+ * the call at price 0; a direct charge (an answer known before it) debits, counts and records at
+ * once, without a hold. A hold row is durable, so a crash between reserve and answer leaves a hold
  * that recovery at the next start gives back, and a commit either happened with its record or not.
  */
 import type { Statement } from 'better-sqlite3';
@@ -75,6 +76,7 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     holdsOf: Statement;
     recentOf: Statement;
     debit: Statement;
+    chargeKey: Statement;
     insertHold: Statement;
     holdOf: Statement;
     takeHold: Statement;
@@ -89,6 +91,7 @@ export class SqliteKeyCredit implements KeyCreditRepository {
   private readonly reserveTx: (keyId: string, hold: CreditHold) => Promise<boolean>;
   private readonly chargeTx: (keyId: string, call: CallRecord) => Promise<KeyRecord | null>;
   private readonly releaseTx: (keyId: string, call: CallRecord) => Promise<KeyRecord | null>;
+  private readonly directChargeTx: (keyId: string, call: CallRecord) => Promise<KeyRecord | null>;
   private readonly durable: <R>(fn: () => R) => Promise<R>;
   private readonly relaxed: <R>(fn: () => R) => Promise<R>;
 
@@ -103,6 +106,9 @@ export class SqliteKeyCredit implements KeyCreditRepository {
       holdsOf: p('SELECT * FROM holds WHERE key_id = ? ORDER BY at, id'),
       recentOf: p(`SELECT * FROM calls WHERE key_id = ? ORDER BY at DESC, rowid DESC LIMIT ${RECENT_CALLS}`),
       debit: p('UPDATE keys SET balance = balance - ? WHERE id = ? AND balance >= ?'),
+      chargeKey: p(
+        'UPDATE keys SET balance = balance - @amount, spent = spent + @amount, calls = calls + 1 WHERE id = @id AND balance >= @amount RETURNING *',
+      ),
       insertHold: p('INSERT INTO holds (id, key_id, amount, broker_id, at) VALUES (?, ?, ?, ?, ?)'),
       holdOf: p('SELECT * FROM holds WHERE id = ? AND key_id = ?'),
       // RETURNING: one statement where a read and a write would be two, on the broker's hot path.
@@ -145,6 +151,21 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     this.releaseTx = queuedWrite(db, 'relaxed', (keyId: string, call: CallRecord) =>
       close(keyId, call, false),
     );
+    // One change where a reservation and a commit are two: the answer is known before it.
+    this.directChargeTx = queuedWrite(db, 'durable', (keyId: string, call: CallRecord) => {
+      const key = this.q.chargeKey.get({ amount: call.priceMicro, id: keyId }) as KeyRow | undefined;
+      if (!key) return null;
+      this.q.insertCall.run(
+        call.holdId,
+        keyId,
+        call.brokerId,
+        call.priceMicro,
+        call.status,
+        call.at.getTime(),
+        call.requestId,
+      );
+      return this.read(key);
+    });
     const durable = queuedWrite(db, 'durable', (fn: () => unknown) => fn());
     const relaxed = queuedWrite(db, 'relaxed', (fn: () => unknown) => fn());
     this.durable = <R>(fn: () => R) => durable(fn) as Promise<R>;
@@ -196,6 +217,10 @@ export class SqliteKeyCredit implements KeyCreditRepository {
 
   async commit(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
     return this.chargeTx(keyId, call);
+  }
+
+  async charge(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
+    return this.directChargeTx(keyId, call);
   }
 
   async release(keyId: string, call: CallRecord): Promise<KeyRecord | null> {

@@ -15,6 +15,7 @@ import { SqliteMeta } from './meta';
 import { SqlitePaymentLedger } from './payment-ledger';
 import { SqliteRateWindows } from './rate-windows';
 import { SqliteTrialBudget } from './trial-budget';
+import { closeWriteQueue } from './write-queue';
 import { GATEWAY_MIGRATIONS } from './schema';
 
 export const GATEWAY_DATABASE = 'gateway.sqlite';
@@ -61,6 +62,7 @@ export function openSqliteStore(dir: string): GatewayStore {
     async close() {
       if (closed) return;
       closed = true;
+      await closeWriteQueue(db);
       for (const d of [...others, db]) d.close();
     },
   };

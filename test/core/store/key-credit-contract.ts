@@ -150,6 +150,44 @@ export function keyCreditContract(open: Opener<KeyCreditRepository>): void {
     expect(found[0].hold.at.getTime()).to.equal(at(0).getTime());
   });
 
+  it('charge debits a known answer without a hold, with its record, never below zero', async () => {
+    const id = await newKey(1_000);
+    const direct = (holdId: string, price: number, s = 1): CallRecord => ({
+      ...call(holdId, s),
+      priceMicro: price,
+    });
+    const after = await repo().charge(id, direct('d1', 600));
+    expect(after).to.deep.include({ balanceMicro: 400, spentMicro: 600, calls: 1 });
+    expect(await repo().charge(id, direct('d2', 600)), 'more than the balance').to.equal(null);
+    expect(await repo().charge('no-such-key', direct('d3', 1))).to.equal(null);
+    await repo().reserve(id, hold('h', 300));
+    expect(await repo().charge(id, direct('d4', 200)), 'the held amount is not spendable').to.equal(null);
+    expect(await repo().charge(id, direct('d5', 100, 2))).to.deep.include({
+      balanceMicro: 0,
+      spentMicro: 700,
+      calls: 2,
+    });
+    expect(await repo().callState(id, 'd1')).to.equal('charged');
+    expect(await repo().callState(id, 'd2')).to.equal('unknown');
+    expect((await repo().usage(id, 10)).map((u) => [u.holdId, u.priceMicro])).to.deep.equal([
+      ['d5', 100],
+      ['d1', 600],
+    ]);
+    const status = (await repo().status(id))!;
+    expect(status.recent.map((c) => c.holdId)).to.deep.equal(['d5', 'd1']);
+    expect(status.holds.map((h) => h.id)).to.deep.equal(['h']);
+  });
+
+  it('20 concurrent direct charges on credit for 5 calls: exactly 5 succeed', async () => {
+    const id = await newKey(5 * 1_000);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => repo().charge(id, { ...call(`dc${i}`), priceMicro: 1_000 })),
+    );
+    expect(results.filter(Boolean)).to.have.length(5);
+    expect(await repo().get(id)).to.deep.include({ balanceMicro: 0, spentMicro: 5_000, calls: 5 });
+    expect(await repo().usage(id, 50)).to.have.length(5);
+  });
+
   it('20 concurrent reservations on credit for 5 calls: exactly 5 succeed', async () => {
     const id = await newKey(5 * 1_000);
     const results = await Promise.all(

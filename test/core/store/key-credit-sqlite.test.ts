@@ -2,10 +2,17 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openSqlite } from '../../../core/store/sqlite/database';
+import { openSqlite, type SqliteDatabase } from '../../../core/store/sqlite/database';
+import { closeWriteQueue } from '../../../core/store/sqlite/write-queue';
 import { SqliteKeyCredit } from '../../../core/store/sqlite/key-credit';
 import { GATEWAY_MIGRATIONS } from '../../../core/store/sqlite/schema';
 import { keyCreditContract } from './key-credit-contract';
+
+/** The write queue's WAL descriptor goes with the database. */
+async function closeDb(db: SqliteDatabase): Promise<void> {
+  await closeWriteQueue(db);
+  db.close();
+}
 
 describe('API keys and credit on SQLite (repository contract)', () => {
   const dirs: string[] = [];
@@ -18,7 +25,7 @@ describe('API keys and credit on SQLite (repository contract)', () => {
 
   keyCreditContract(async () => {
     const db = openSqlite(openFile(), GATEWAY_MIGRATIONS);
-    return { repo: new SqliteKeyCredit(db), close: async () => void db.close() };
+    return { repo: new SqliteKeyCredit(db), close: async () => closeDb(db) };
   });
 
   it('keeps holds, charges and their records across a reopen of the file', async () => {
@@ -30,12 +37,12 @@ describe('API keys and credit on SQLite (repository contract)', () => {
     await repo.reserve('k', { id: 'a', amount: 100, brokerId: 'b', at: t });
     await repo.commit('k', { holdId: 'a', brokerId: 'b', priceMicro: 0, status: 200, at: t, requestId: 'r' });
     await repo.reserve('k', { id: 'open', amount: 200, brokerId: 'b', at: t });
-    db.close();
+    await closeDb(db);
     db = openSqlite(file, GATEWAY_MIGRATIONS);
     repo = new SqliteKeyCredit(db);
     expect(await repo.get('k')).to.deep.include({ balanceMicro: 700, spentMicro: 100, calls: 1 });
     expect((await repo.holdsBefore(new Date(t.getTime() + 1))).map((h) => h.hold.id)).to.deep.equal(['open']);
     expect((await repo.usage('k', 5)).map((u) => u.holdId)).to.deep.equal(['a']);
-    db.close();
+    await closeDb(db);
   });
 });

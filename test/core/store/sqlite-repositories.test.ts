@@ -12,6 +12,7 @@ import { SqliteFeedback } from '../../../core/store/sqlite/feedback';
 import { SqliteRateWindows } from '../../../core/store/sqlite/rate-windows';
 import { feedbackContract, metaContract, rateWindowContract, trialBudgetContract } from './small-contracts';
 import { SqliteMeta } from '../../../core/store/sqlite/meta';
+import { closeWriteQueue } from '../../../core/store/sqlite/write-queue';
 import { SqliteTrialBudget } from '../../../core/store/sqlite/trial-budget';
 
 /** A fresh database file per test, removed after it. */
@@ -22,6 +23,7 @@ function opener<R>(make: (db: SqliteDatabase) => R) {
     return {
       repo: make(db),
       close: async () => {
+        await closeWriteQueue(db);
         db.close();
         rmSync(dir, { recursive: true, force: true });
       },

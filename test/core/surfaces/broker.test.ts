@@ -298,6 +298,53 @@ describe('broker: concurrency and rate limits', () => {
     }
   });
 
+  it('charges a known (cached) answer in one step, without a hold: credit for K calls, 4K at once, K succeed, exact balance and records', async () => {
+    const K = 15;
+    const gw = await startTestGateway({
+      plugins: ['local-holiday'],
+      env: { TRIAL_CREDIT_MICRO_USDC: String(K * 1000), BROKER_LIMIT_PER_MINUTE: '1000' },
+    });
+    try {
+      // The preview puts the answer for 2026 in the cache; the broker then knows it before charging.
+      expect((await gw.get('/preview/v1/local/holiday/jp?year=2026')).status).to.equal(200);
+      const ledger = gw.gateway.services.keys;
+      const steps = { reserve: 0, charge: 0 };
+      const reserve = ledger.reserve.bind(ledger);
+      const charge = ledger.charge.bind(ledger);
+      ledger.reserve = (...a) => (steps.reserve++, reserve(...a));
+      ledger.charge = (...a) => (steps.charge++, charge(...a));
+      const { api_key: key, key_id: keyId } = (await gw.post('/keys/create', { owner_label: 'race' })).body;
+      const results = await Promise.all(
+        Array.from({ length: 4 * K }, () => gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key })),
+      );
+      expect(steps).to.deep.equal({ reserve: 0, charge: 4 * K });
+      const ok = results.filter((r) => r.status === 200);
+      expect(ok.length).to.equal(K);
+      expect(results.filter((r) => r.status === 402).length).to.equal(3 * K);
+      expect(results.find((r) => r.status === 402)!.body).to.deep.include({
+        error: 'insufficient_credit',
+        price: { micro_usdc: 1000, usdc: '0.001' },
+      });
+      // Each answer states the balance its own charge left: K distinct values, down to 0.
+      const balances = ok
+        .map((r) => r.body._gateway.credit.balance_micro_usdc as number)
+        .sort((a, b) => a - b);
+      expect(balances).to.deep.equal(Array.from({ length: K }, (_, i) => i * 1000));
+      expect(
+        ok.every((r) => r.body.count === 18 && r.headers.get('x-credit-charged-micro-usdc') === '1000'),
+      ).to.equal(true);
+      const status = (await gw.get('/keys/status', { 'X-API-Key': key })).body;
+      expect(status.balance.micro_usdc).to.equal(0);
+      expect(status.reserved_in_flight.micro_usdc).to.equal(0);
+      expect(status.spent).to.include({ micro_usdc: K * 1000, calls: K });
+      const usage = await ledger.usageOf(keyId);
+      expect(usage.length).to.equal(K);
+      expect(usage.every((u) => u.priceMicro === 1000 && u.status === 200)).to.equal(true);
+    } finally {
+      await gw.close();
+    }
+  });
+
   it('limits calls per key with 429 and Retry-After', async () => {
     const gw = await startTestGateway({ plugins: ['local-holiday'], env: { BROKER_LIMIT_PER_MINUTE: '3' } });
     try {
