@@ -77,7 +77,8 @@ export class WalSync {
       }
       if (this.waiters.length > 0) return this.next();
       if (this.closing) this.release();
-      else this.onIdle();
+      // Changes held for this fsync commit now (also while closing: a held change is never dropped).
+      this.onIdle();
     });
   }
 

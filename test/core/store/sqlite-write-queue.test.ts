@@ -151,6 +151,22 @@ describe('SQLite group commit: durable changes wait for an fsync of the WAL', ()
     expect(held, 'two changes, one commit, one fsync').to.have.length(2);
   });
 
+  it('still commits and acknowledges a durable change held when the queue is closed', async () => {
+    const durable = spend();
+    const first = durable(1);
+    await new Promise((r) => setImmediate(r));
+    const second = durable(2);
+    const closing = closeWriteQueue(db);
+    held[0].done(null);
+    await first;
+    await new Promise((r) => setImmediate(r));
+    expect(held).to.have.length(2);
+    held[1].done(null);
+    expect(await second).to.equal(1);
+    expect(committed()).to.equal(2);
+    await closing;
+  });
+
   it('refuses the durable changes of a batch whose fsync fails', async () => {
     const durable = spend();
     const d = durable(1);
