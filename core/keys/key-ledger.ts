@@ -21,6 +21,12 @@ import { randomId } from '../util/ids';
 
 export type { CallRecord, CreditHold, KeyRecord, KeyStatus };
 
+/** Who a presented API key is: what authentication settles (balances are read where charged). */
+export type KeyIdentity = Pick<KeyRecord, 'id' | 'prefix'>;
+
+/** Authenticated key hashes remembered per process; keys are never deleted, so a hit stays true. */
+const KNOWN_KEYS = 10_000;
+
 /** A hold's state in this process: exactly one of commit and release may start on it. */
 type HoldState = 'open' | 'committing' | 'releasing';
 
@@ -34,6 +40,8 @@ export class HoldClosedError extends Error {
 export class KeyLedger {
   /** Holds taken by this process and not yet closed, for a clean shutdown. */
   private readonly inFlight = new Map<string, { keyId: string; hold: CreditHold; state: HoldState }>();
+  /** Key hash → identity, oldest first (a hash, never the key itself). Misses are not kept. */
+  private readonly known = new Map<string, KeyIdentity>();
 
   constructor(private readonly repo: KeyCreditRepository) {}
 
@@ -57,10 +65,22 @@ export class KeyLedger {
     return { apiKey, key };
   }
 
-  /** The key's record, or null when the text is not one of our keys. */
-  async authenticate(apiKey: string): Promise<KeyRecord | null> {
+  /**
+   * The key's identity, or null when the text is not one of our keys. A key once found is
+   * remembered (by its hash): the broker's hot path then reads no row to authenticate. A key
+   * created by another process is found in the store on first use.
+   */
+  async authenticate(apiKey: string): Promise<KeyIdentity | null> {
     if (!isKeyShaped(apiKey)) return null;
-    return this.repo.findByHash(hashApiKey(apiKey));
+    const hash = hashApiKey(apiKey);
+    const remembered = this.known.get(hash);
+    if (remembered) return remembered;
+    const record = await this.repo.findByHash(hash);
+    if (!record) return null;
+    const identity: KeyIdentity = { id: record.id, prefix: record.prefix };
+    if (this.known.size >= KNOWN_KEYS) this.known.delete(this.known.keys().next().value!);
+    this.known.set(hash, identity);
+    return identity;
   }
 
   get(keyId: string): Promise<KeyRecord | null> {

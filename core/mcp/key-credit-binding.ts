@@ -12,7 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorBody } from '../http/errors';
 import type { GatewayServices } from '../http/services';
 import { IdempotencyStore } from '../keys/idempotency';
-import type { KeyRecord } from '../keys/key-ledger';
+import type { KeyIdentity } from '../keys/key-ledger';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { meterKeyCall } from '../surfaces/key-metering';
 import { canonicalJson, sha256Hex } from '../util/canonical-json';
@@ -23,7 +23,7 @@ import type { X402ToolBinding } from './x402-binding';
 export interface KeyCreditCall {
   req: Request;
   res: Response;
-  key: KeyRecord;
+  key: KeyIdentity;
   plugin: RegisteredPlugin;
   query: object;
   /** The tool's arguments as sent (the idempotency fingerprint). */

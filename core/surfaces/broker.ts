@@ -14,7 +14,7 @@ import { BodySpec } from '../http/json-body';
 import type { GatewayServices } from '../http/services';
 import { requireApiKey } from '../keys/key-routes';
 import { IdempotencyStore, type StoredResponse } from '../keys/idempotency';
-import type { KeyRecord } from '../keys/key-ledger';
+import type { KeyIdentity } from '../keys/key-ledger';
 import { Doc } from '../plugins/query-rules';
 import { canonicalJson, sha256Hex } from '../util/canonical-json';
 import { closestMatches } from '../util/closest';
@@ -170,7 +170,7 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
     cap.admit,
     s.jsonBody,
     cap.work(async (req, res) => {
-      const key = res.locals.key as KeyRecord;
+      const key = res.locals.key as KeyIdentity;
       const named = (raw: Record<string, unknown>) =>
         typeof raw.product_id === 'string' ? s.registry.soldByBrokerId(raw.product_id) : undefined;
       const body = brokerBody.parse(req, (problem, raw) =>

@@ -10,7 +10,7 @@ import type { Request, Response } from 'express';
 import { HttpError, errorBody } from '../http/errors';
 import type { GatewayServices } from '../http/services';
 import type { StoredResponse } from '../keys/idempotency';
-import { HoldClosedError, type KeyRecord } from '../keys/key-ledger';
+import { HoldClosedError, type KeyIdentity } from '../keys/key-ledger';
 import type { RegisteredPlugin } from '../plugins/registry';
 import type { RateLimitRule } from '../ratelimit/rate-limiter';
 import { formatUsd } from '../util/money';
@@ -27,7 +27,7 @@ export interface KeyMeteredCall {
   req: Request;
   /** Receives the RateLimit-* headers of the per-key limit. */
   res: Response;
-  key: KeyRecord;
+  key: KeyIdentity;
   plugin: RegisteredPlugin;
   /** The validated query. */
   query: object;
@@ -120,7 +120,7 @@ async function callCharged(
   if (alreadyCharged) {
     const payload = await s.executor.run(plugin, query, req);
     const fresh = await s.keys.get(key.id);
-    return ok(s, call, payload, 0, fresh?.balanceMicro ?? key.balanceMicro);
+    return ok(s, call, payload, 0, fresh?.balanceMicro ?? 0);
   }
   // A known answer (cached) cannot fail once charged: one write, no hold. Idempotent calls keep
   // the hold, which their record refers to.
@@ -133,12 +133,12 @@ async function callCharged(
       requestId,
       s.clock.now(),
     );
-    if (!charged) return insufficientCredit(s, call, (await s.keys.get(key.id)) ?? key);
+    if (!charged) return insufficientCredit(s, call, (await s.keys.get(key.id))?.balanceMicro ?? 0);
     s.metrics.debit(plugin.endpointId, plugin.priceMicroUsdc);
     return ok(s, call, known, plugin.priceMicroUsdc, charged.balanceMicro);
   }
   const hold = await s.keys.reserve(key.id, plugin.priceMicroUsdc, plugin.brokerId, s.clock.now());
-  if (!hold) return insufficientCredit(s, call, (await s.keys.get(key.id)) ?? key);
+  if (!hold) return insufficientCredit(s, call, (await s.keys.get(key.id))?.balanceMicro ?? 0);
   if (idempotencyId) await s.idempotency.attachHold(idempotencyId, hold.id);
   let payload;
   try {
@@ -194,17 +194,17 @@ async function callCharged(
 }
 
 /** The 402 of a key whose balance does not cover the call, with the ways to buy more. */
-function insufficientCredit(s: GatewayServices, call: KeyMeteredCall, current: KeyRecord): StoredResponse {
+function insufficientCredit(s: GatewayServices, call: KeyMeteredCall, balance: number): StoredResponse {
   const { req, plugin } = call;
   return {
     status: 402,
-    headers: { [CHARGED_HEADER]: '0', [BALANCE_HEADER]: String(current.balanceMicro) },
+    headers: { [CHARGED_HEADER]: '0', [BALANCE_HEADER]: String(balance) },
     body: errorBody(
       req,
       'insufficient_credit',
-      `This call costs ${plugin.priceUsd} USDC; the key has ${formatUsd(current.balanceMicro)} USDC of credit left.`,
+      `This call costs ${plugin.priceUsd} USDC; the key has ${formatUsd(balance)} USDC of credit left.`,
       {
-        balance: { micro_usdc: current.balanceMicro, usdc: formatUsd(current.balanceMicro) },
+        balance: { micro_usdc: balance, usdc: formatUsd(balance) },
         price: { micro_usdc: plugin.priceMicroUsdc, usdc: plugin.priceUsd },
         // Only the ways to buy that this deployment has configured.
         ...purchaseWays(s, plugin),

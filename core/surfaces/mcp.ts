@@ -15,7 +15,7 @@ import { ERROR_REF, jsonResponse, mount, type OperationDoc } from '../http/api-c
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError } from '../http/errors';
 import type { GatewayServices } from '../http/services';
-import type { KeyRecord } from '../keys/key-ledger';
+import type { KeyIdentity } from '../keys/key-ledger';
 import { MCP_PATH, PREVIEW_MCP_PATH } from '../discovery/paths';
 import { callWithKeyCredit } from '../mcp/key-credit-binding';
 import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../mcp/meta-keys';
@@ -212,13 +212,13 @@ export function mountMcpSurface(
     instructions: instructionsOf(s, false),
     call({ req, res, plugin, query, args, meta }) {
       if (meta[PAYMENT_META_KEY] !== undefined) return x402.pay(req, plugin, query, meta);
-      const key = res.locals.key as KeyRecord | undefined;
+      const key = res.locals.key as KeyIdentity | undefined;
       if (key) return callWithKeyCredit(s, { req, res, key, plugin, query, args, meta }, x402);
       return Promise.resolve(x402.unpaid(req, plugin));
     },
     describe({ res, meta }) {
       if (meta[PAYMENT_META_KEY] !== undefined) return { paid_by: 'x402' };
-      const key = res.locals.key as KeyRecord | undefined;
+      const key = res.locals.key as KeyIdentity | undefined;
       return key ? { paid_by: 'api_key', key_id: key.id } : { paid_by: 'none' };
     },
   });
