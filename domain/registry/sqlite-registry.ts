@@ -212,7 +212,7 @@ const RAREST_TRIGRAMS = 3;
  * than reading the rarest's 1,300 candidates).
  */
 const COMMON_FACTOR = 20;
-/** Corporations read per trigram search at most: each offers all its name keys at once. */
+/** Matching corporations read per trigram search at most: each offers all its name keys at once. */
 const TRIGRAM_LIMIT = COUNT_CAP + 1;
 /**
  * Candidates of a partial key's rarest trigrams checked at most (in SQLite, a few µs each) before
