@@ -10,10 +10,12 @@ import type { HitList, KeyHit, KeyMode } from './search-backend';
 
 /**
  * Matches are counted up to this many per query and mode. Beyond it a name is so common that the
- * reliability of any one match is near zero either way, and stopping bounds the work of very
- * common prefixes and words at millions of names (bench/README.md).
+ * reliability of any one match is near zero either way (ambiguity 1/(1 + 0.5 (n - 1)) is 0.01 at
+ * 200: no label changes past it), and stopping bounds the work of common names, prefixes and words
+ * at millions of names: every search mode reads up to this many matches, and at 5.8 M rows 2,000
+ * of them made a whole search miss its latency targets (bench/README.md, issue 14).
  */
-export const COUNT_CAP = 2_000;
+export const COUNT_CAP = 200;
 
 /** Whether a stored key matches a query key in a mode (what a store's query found, checked again). */
 export function keyMatcher(mode: KeyMode, key: string): (stored: string) => boolean {

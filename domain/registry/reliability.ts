@@ -7,9 +7,9 @@
  *   reading prefix 0.60, partial 0.55;
  * - coverage (prefix and partial only): 0.5 + 0.5 x (query key length / matched key length);
  * - n: how many corporations the same mode found (after the prefecture filter; counted up to
- *   2,000): a name many corporations share says little about which one was meant. For an exact
- *   match on a current name, n counts only corporations bearing that name now (a renamed
- *   corporation's old name does not dilute its present holder);
+ *   COUNT_CAP, 200, where the factor is already 0.01): a name many corporations share says little
+ *   about which one was meant. For an exact match on a current name, n counts only corporations
+ *   bearing that name now (a renamed corporation's old name does not dilute its present holder);
  * - closed registrations and matches on a former name count a little less.
  *
  * Labels: high >= 0.75 (an exact match of a unique name, a unique alias or reading), medium

@@ -10,10 +10,14 @@
  * - partial (substring of a current or former name): the name_trigrams FTS5 index (trigram
  *   tokenizer), one document per corporation holding its name keys, each followed by two line
  *   feeds so that every character of a key starts a trigram, joined by rowid to the
- *   corporation's keys (corporation_keys). Three characters or more: one phrase query,
- *   O(postings of its trigrams). One or two characters: the index's terms that start with them
- *   (name_trigram_terms), TERMS_PER_QUERY at a time in OR queries, until COUNT_CAP + 1
- *   corporations are found or the terms run out: O(terms + postings read), never a table walk.
+ *   corporation's keys (corporation_keys). Three characters or more: the documents holding its
+ *   rarest trigrams (up to RAREST_TRIGRAMS), each checked for the whole key in SQL (instr) until
+ *   COUNT_CAP + 1 match; past CANDIDATE_LIMIT candidates, the phrase of all its trigrams instead:
+ *   O(postings of its trigrams). One or two characters: first the COMMON_TERMS most common
+ *   trigrams that start with them, then, if those find no more than COUNT_CAP, all the index's
+ *   terms that start with them (name_trigram_terms), TERMS_PER_QUERY at a time in OR queries,
+ *   until COUNT_CAP + 1 corporations are found or the terms run out: O(terms + postings read),
+ *   never a table walk.
  *
  * How an import writes (bench/README.md has the numbers): the NTA publishes its files sorted by
  * corporate number, so corporations and their keys rows are appended in rowid order, while search
@@ -193,6 +197,8 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
 const TRIGRAM = 3;
 /** Trigram terms per OR query: the cost of an FTS5 OR grows faster than its terms beyond this. */
 const TERMS_PER_QUERY = 200;
+/** The most common trigrams starting with a one- or two-character key, asked first. */
+const COMMON_TERMS = 20;
 /**
  * Key rows read per range search at most: a corporation has one row per matching key (its name
  * and each former name).
@@ -200,8 +206,19 @@ const TERMS_PER_QUERY = 200;
 const ROW_LIMIT = (COUNT_CAP + 1) * 4;
 /** Trigrams of a partial key searched for (the rarest); the keys found are checked whole. */
 const RAREST_TRIGRAMS = 3;
-/** Corporations read per trigram search at most: each offers all its name keys at once. */
+/**
+ * A trigram held by more than this many times the documents of the key's rarest is left out of
+ * the AND (measured at 5.8 M rows: an AND with a trigram of 360,000 documents cost 3 to 7 ms more
+ * than reading the rarest's 1,300 candidates).
+ */
+const COMMON_FACTOR = 20;
+/** Matching corporations read per trigram search at most: each offers all its name keys at once. */
 const TRIGRAM_LIMIT = COUNT_CAP + 1;
+/**
+ * Candidates of a partial key's rarest trigrams checked at most (in SQLite, a few µs each) before
+ * the phrase of all its trigrams is asked instead.
+ */
+const CANDIDATE_LIMIT = TRIGRAM_LIMIT * 20;
 /** Page cache of the registry connection (KiB): the upper levels of its indexes stay in memory. */
 const CACHE_KIB = 64 * 1024;
 /** Page cache while staged keys are sorted into search_keys (the importer's process only). */
@@ -324,12 +341,20 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   private readonly staged = new Set<number>();
   /** Between startImport and its end, new corporations' keys are staged; otherwise written at once. */
   private importing = false;
+  /** Candidates read by the last trigram search (candidate_read). */
+  private candidatesRead = 0;
 
   private constructor(private readonly db: SqliteDatabase) {
     db.pragma(`cache_size = -${CACHE_KIB}`);
     // Imports are the only writers here, and re-running one converges (importer.ts): a power cut
     // may lose its last batches, which the next run restores, so commits need not wait for fsync.
     db.pragma('synchronous = NORMAL');
+    // Counts the candidates a trigram search reads (its rowids pass through it on their way to the
+    // join), so that the search knows whether it stopped at CANDIDATE_LIMIT without a second query.
+    db.function('candidate_read', { deterministic: false }, (rowid: unknown) => {
+      this.candidatesRead++;
+      return rowid;
+    });
     this.insertCorporation = db.prepare(
       `INSERT INTO corporations (number, corporation, prefecture_code, closed, searchable)
        VALUES (?, ?, ?, ?, ?) ON CONFLICT (number) DO NOTHING`,
@@ -578,29 +603,57 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   private readPartial(key: string, filter: SearchFilter, hits: HitCollector): void {
     const matches = keyMatcher('partial', key);
     if (Array.from(key).length >= TRIGRAM) {
-      // A document holding the key holds each of its trigrams: the rarest few find the candidates
-      // (a phrase of all of them walks the posting lists of the common ones, 360,000 documents
-      // for the trigrams of ホールディングス at 5.8 M rows), and each candidate's keys are checked.
-      const match = this.rarestTrigrams(key).map(phrase).join(' AND ');
-      this.read(this.trigramHits(match, filter, TRIGRAM_LIMIT), nameKeysOf, matches, hits, TRIGRAM_LIMIT);
+      // A document holding the key holds each of its trigrams: the rarest find the candidates, and
+      // SQLite checks each candidate's keys, so that only matches are read here and counted
+      // against the cap. Up to RAREST_TRIGRAMS of them, each narrowing the candidates (a
+      // candidate costs a read of its keys row), but none much more common than the rarest: an AND
+      // walks the posting lists (360,000 documents for the trigrams of ホールディングス at 5.8 M rows).
+      const grams = this.trigramsByRarity(key);
+      const fewest = grams[0].docs;
+      const match = grams
+        .filter((x, i) => i === 0 || fewest === undefined || (x.docs ?? 0) <= fewest * COMMON_FACTOR)
+        .slice(0, RAREST_TRIGRAMS)
+        .map((x) => phrase(x.gram))
+        .join(' AND ');
+      let rows = this.trigramHits(match, key, filter, CANDIDATE_LIMIT, TRIGRAM_LIMIT);
+      if (rows.length < TRIGRAM_LIMIT && this.candidatesRead === CANDIDATE_LIMIT) {
+        // So many candidates were not the key that some were never checked: the phrase of all its
+        // trigrams finds the key alone (slower, but a count that stopped short would make "no
+        // match" or a small count a guess).
+        rows = this.trigramHits(phrase(key), key, filter, -1, TRIGRAM_LIMIT);
+      }
+      this.read(rows, nameKeysOf, matches, hits, TRIGRAM_LIMIT);
       return;
     }
-    // Shorter than a trigram: the trigrams that start with it (terms come in order; each is longer
-    // than `key`, so the first is after it).
+    // Shorter than a trigram: the trigrams that start with it, each of whose documents holds the
+    // key. First the most common of them (the counts of the last import): for a common character
+    // they alone find more than COUNT_CAP corporations, in one small query.
     const upper = afterPrefix(key);
+    const range = `term > @after ${upper === null ? '' : 'AND term < @upper'}`;
+    const bounds = upper === null ? {} : { upper };
+    const common = (
+      this.statement(`SELECT term FROM trigram_docs WHERE ${range} ORDER BY docs DESC LIMIT ${COMMON_TERMS}`)
+        .pluck()
+        .all({ after: key, ...bounds }) as string[]
+    ).filter((t) => t.startsWith(key));
+    if (common.length > 0) {
+      const rows = this.trigramHits(common.map(phrase).join(' OR '), key, filter, -1, TRIGRAM_LIMIT);
+      if (rows.length === TRIGRAM_LIMIT) {
+        this.read(rows, nameKeysOf, matches, hits, TRIGRAM_LIMIT);
+        return;
+      }
+    }
+    // Fewer: every term, in order (each is longer than `key`, so the first is after it).
     const terms = this.statement(
-      `SELECT term FROM name_trigram_terms WHERE term > @after ${upper === null ? '' : 'AND term < @upper'}
-       LIMIT ${TERMS_PER_QUERY}`,
+      `SELECT term FROM name_trigram_terms WHERE ${range} LIMIT ${TERMS_PER_QUERY}`,
     );
     let budget = TRIGRAM_LIMIT;
     let after = key;
     for (;;) {
-      const chunk = (terms.pluck().all({ after, ...(upper === null ? {} : { upper }) }) as string[]).filter(
-        (t) => t.startsWith(key),
-      );
+      const chunk = (terms.pluck().all({ after, ...bounds }) as string[]).filter((t) => t.startsWith(key));
       if (chunk.length === 0) return;
       const read = this.read(
-        this.trigramHits(chunk.map(phrase).join(' OR '), filter, budget),
+        this.trigramHits(chunk.map(phrase).join(' OR '), key, filter, -1, budget),
         nameKeysOf,
         matches,
         hits,
@@ -613,13 +666,12 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   }
 
   /**
-   * The key's RAREST_TRIGRAMS rarest trigrams by the counts of the last import (a trigram not
-   * counted yet comes first: it may be in no document at all).
+   * The key's trigrams, the rarest first, with the documents holding each as of the last import
+   * (undefined: not counted yet; those come first, as they may be in no document at all).
    */
-  private rarestTrigrams(key: string): string[] {
+  private trigramsByRarity(key: string): Array<{ gram: string; docs: number | undefined }> {
     const chars = Array.from(key);
     const grams = [...new Set(chars.slice(0, -2).map((_, i) => chars.slice(i, i + TRIGRAM).join('')))];
-    if (grams.length <= RAREST_TRIGRAMS) return grams;
     const counted = new Map(
       (
         this.statement(
@@ -628,22 +680,35 @@ export class SqliteRegistry implements CorporateRegistryRepository {
       ).map((r) => [r.term, r.docs]),
     );
     return grams
-      .map((g, i) => ({ g, i, docs: counted.get(g) ?? 0 }))
-      .sort((a, b) => a.docs - b.docs || a.i - b.i)
-      .slice(0, RAREST_TRIGRAMS)
-      .map((x) => x.g);
+      .map((gram, i) => ({ gram, i, docs: counted.get(gram) }))
+      .sort((a, b) => (a.docs ?? 0) - (b.docs ?? 0) || a.i - b.i)
+      .map(({ gram, docs }) => ({ gram, docs }));
   }
 
-  /** The name keys of the corporations whose trigram document matches an FTS5 query. */
-  private trigramHits(match: string, filter: SearchFilter, limit: number): Iterable<NamesRow> {
+  /**
+   * The name keys of up to `limit` corporations whose trigram document matches an FTS5 query and
+   * one of whose name keys contains `key`, among its first `candidates` documents (-1: all); the
+   * documents read are counted in candidatesRead.
+   */
+  private trigramHits(
+    match: string,
+    key: string,
+    filter: SearchFilter,
+    candidates: number,
+    limit: number,
+  ): NamesRow[] {
     const inPrefecture = filter.prefectureCode
       ? ` AND prefecture : ${phrase(prefectureTerm(filter.prefectureCode))}`
       : '';
+    this.candidatesRead = 0;
     return this.statement(
-      `SELECT k.number, k.closed, k.name, k.former FROM name_trigrams
-       JOIN corporation_keys k ON k.number = name_trigrams.rowid
-       WHERE name_trigrams MATCH @match LIMIT @limit`,
-    ).all({ match: `names : (${match})${inPrefecture}`, limit }) as NamesRow[];
+      `SELECT k.number, k.closed, k.name, k.former
+       FROM (SELECT candidate_read(rowid) AS number FROM name_trigrams
+             WHERE name_trigrams MATCH @match LIMIT @candidates) t
+       JOIN corporation_keys k ON k.number = t.number
+       WHERE instr(k.name, @key) > 0 OR instr(k.former, @key) > 0
+       LIMIT @limit`,
+    ).all({ match: `names : (${match})${inPrefecture}`, key, candidates, limit }) as NamesRow[];
   }
 
   /**

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { SqliteContext } from '../../../core/store/gateway-store';
 import { openSqlite, type SqliteDatabase } from '../../../core/store/sqlite/database';
 import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
+import { COUNT_CAP } from '../../../domain/registry/hit-collector';
 import { corporateRegistryRepositories } from '../../../domain/registry/registry-repository';
 import { afterPrefix } from '../../../domain/registry/sqlite-registry';
 import { freshMongoContext } from '../../support/mongo-context';
@@ -114,7 +115,11 @@ describe('corporate registry on SQLite: query plans', () => {
       expect(plan, sql).to.not.match(
         /SCAN (corporations|corporation_keys|search_keys|trigram_docs|imports|edinet_filers|edinet_lists)\b/,
       );
-      expect(plan, sql).to.not.match(/TEMP B-TREE/);
+      // The one sort: the counted trigrams starting with a one- or two-character key, the most
+      // common first (a few thousand terms at most, never corporations or keys).
+      if (!/^\s*SELECT term FROM trigram_docs WHERE [^;]* ORDER BY docs DESC LIMIT \d+$/.test(sql)) {
+        expect(plan, sql).to.not.match(/TEMP B-TREE/);
+      }
       if (/FROM edinet_lists l/.test(sql)) expect(plan, sql).to.match(/edinet_filers_by_number/);
       if (/prefecture_code = @pref/.test(sql) && !/MATCH/.test(sql)) {
         expect(plan, sql).to.match(/search_keys_by_prefecture/);
@@ -138,3 +143,62 @@ function sampleParams(sql: string): Record<string, unknown> | unknown[] {
   const values: Record<string, unknown> = { limit: 10, match: '"サクラ"', field: 'name' };
   return Object.fromEntries(named.map((n) => [n, values[n] ?? 'x']));
 }
+
+describe('corporate registry on SQLite: partial keys at scale', () => {
+  let dir: string;
+  let store: ReturnType<typeof openSqliteStore>;
+  let repo: Awaited<ReturnType<typeof corporateRegistryRepositories.sqlite>>;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'jpgw-registry-partial-'));
+    store = openSqliteStore(dir);
+    repo = await store.open(corporateRegistryRepositories);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const inBatches = async (all: ReturnType<typeof corporation>[]) => {
+    for (let i = 0; i < all.length; i += 1_000) await repo.upsert(all.slice(i, i + 1_000));
+  };
+
+  it('finds a key whose trigrams thousands of other names hold apart: "no match" is never a guess', async () => {
+    // 4,500 names holding both trigrams of アイウエ but not the key, before the one that holds it:
+    // more candidates than a search checks, so it must ask the key itself.
+    const follow = (i: number) => String.fromCodePoint(0x4e00 + (i % 20_000));
+    const decoys = Array.from({ length: 4_500 }, (_, i) => corporation(i, `アイウ${follow(i)}イウエ`));
+    // The index reads in corporate number order: the one holding the key comes after every decoy.
+    const last = decoys
+      .map((c) => c.corporate_number)
+      .sort()
+      .at(-1)!;
+    let at = 9_000;
+    while (corporation(at, '').corporate_number <= last) at++;
+    await inBatches([...decoys, corporation(at, '株式会社アイウエ')]);
+    const got = await repo.byNameKey('アイウエ', 'partial', {}, 10);
+    expect(got.hits.map((h) => h.id)).to.deep.equal([corporation(at, '').corporate_number]);
+    expect(got.total).to.equal(1);
+    expect(got.totalCapped).to.equal(false);
+    expect((await repo.byNameKey('アイウオ', 'partial', {}, 10)).total).to.equal(0);
+  });
+
+  it('counts a one-character key through its most common trigrams, and every trigram when they find fewer', async () => {
+    const follow = (i: number) => String.fromCodePoint(0x4e00 + i);
+    await repo.startImport({ id: 'i', file: 'i.csv', sha256: 'i', kind: 'full', started_at: 'now' });
+    await inBatches([
+      // 600 names with ア, each followed by one of 300 characters; 50 names with ゾ, each its own.
+      ...Array.from({ length: 600 }, (_, i) => corporation(i, `ア${follow(i % 300)}${i}`)),
+      ...Array.from({ length: 50 }, (_, i) => corporation(1_000 + i, `ゾ${follow(i)}商`)),
+    ]);
+    await repo.finishImport('i', { finished_at: 'now', rows: 650, created: 650, updated: 0, unchanged: 0 });
+    const common = await repo.byNameKey('ア', 'partial', {}, 10);
+    expect(common.total).to.equal(COUNT_CAP);
+    expect(common.totalCapped).to.equal(true);
+    for (const h of common.hits) expect(h.key.includes('ア'), h.key).to.equal(true);
+    const few = await repo.byNameKey('ゾ', 'partial', {}, 100);
+    expect(few.total).to.equal(50);
+    expect(few.totalCapped).to.equal(false);
+    expect(few.hits).to.have.length(50);
+  });
+});
