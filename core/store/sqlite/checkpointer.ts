@@ -48,9 +48,14 @@ function startWorker(): Worker {
  * resolves once the worker has closed its connection to the file (call it before closing `db`).
  */
 export function checkpointInBackground(db: SqliteDatabase): () => Promise<void> {
+  try {
+    worker ??= startWorker();
+  } catch {
+    // No thread to be had: the connection keeps checkpointing itself (every 1,000 pages).
+    return () => Promise.resolve();
+  }
   db.pragma(`wal_autocheckpoint = ${FALLBACK_PAGES}`);
   const file = db.name;
-  worker ??= startWorker();
   watching++;
   worker.postMessage({ watch: file } satisfies ToWorker);
   let stopped = false;
