@@ -16,7 +16,10 @@ import autocannon from 'autocannon';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { createKeys, startServer, summarize, table, type LoadResult } from './lib/harness';
 
-const KEYS = 10;
+// BENCH_KEYS and BENCH_BROKER_LIMIT_PER_MINUTE: many keys each under the default limit, where the
+// sliding-window take reads at most that limit (10 keys at 100,000 a minute let it grow each round).
+const KEYS = Number(process.env.BENCH_KEYS ?? 10);
+const LIMIT_PER_MINUTE = process.env.BENCH_BROKER_LIMIT_PER_MINUTE ?? '100000';
 const TRIAL = 100_000_000; // 100,000 holiday calls per key
 const PRICE = 1000; // local-holiday
 const BROKER_BODY = JSON.stringify({ product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } });
@@ -71,8 +74,8 @@ async function main(): Promise<void> {
     DATA_DIR: dataDir,
     TRIAL_CREDIT_MICRO_USDC: String(TRIAL),
     TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: String(KEYS * TRIAL),
-    BROKER_LIMIT_PER_MINUTE: '100000',
-    KEY_CREATE_LIMIT_PER_HOUR: '1000',
+    BROKER_LIMIT_PER_MINUTE: LIMIT_PER_MINUTE,
+    KEY_CREATE_LIMIT_PER_HOUR: String(Math.max(1000, KEYS)),
   });
   try {
     const keys = await createKeys(gateway.url, KEYS);
