@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { createKeys, load, startServer, table, type LoadResult } from './lib/harness';
+import { createKeys, keyedGatewayEnv, load, startServer, table, type LoadResult } from './lib/harness';
 
 // Load rounds: 1,000 keys, each under the default limit of 300 a minute, as buyers would be (a
 // sliding-window take reads the key's hits in the window: 10 keys at 100,000 a minute made that
@@ -60,15 +60,7 @@ async function balances(url: string, keys: string[]): Promise<number> {
 async function main(): Promise<void> {
   const soak = SOAK;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-bench-broker-'));
-  const gatewayEnv = (dir: string) => ({
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-    DATA_DIR: dir,
-    TRIAL_CREDIT_MICRO_USDC: String(TRIAL),
-    // Every key of the run gets its large trial credit within one day's budget.
-    TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: String(KEYS * TRIAL),
-    BROKER_LIMIT_PER_MINUTE: LIMIT_PER_MINUTE,
-    KEY_CREATE_LIMIT_PER_HOUR: String(Math.max(1000, KEYS)),
-  });
+  const gatewayEnv = (dir: string) => keyedGatewayEnv(dir, KEYS, TRIAL, LIMIT_PER_MINUTE);
   const gateway = await startServer('gateway.js', gatewayEnv(dataDir), soak ? ['--expose-gc'] : []);
   try {
     const keys = await createKeys(gateway.url, KEYS);

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { createKeys, startServer, summarize, table, type LoadResult } from './lib/harness';
+import { createKeys, keyedGatewayEnv, startServer, summarize, table, type LoadResult } from './lib/harness';
 
 // 1,000 keys, each under the default limit of 300 a minute, as buyers would be (a sliding-window
 // take reads the key's hits in the window: 10 keys at 100,000 a minute made that grow each round).
@@ -70,14 +70,7 @@ async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 10);
   const rounds = Number(process.argv[3] ?? 3);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-bench-mcp-'));
-  const gateway = await startServer('gateway.js', {
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-    DATA_DIR: dataDir,
-    TRIAL_CREDIT_MICRO_USDC: String(TRIAL),
-    TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: String(KEYS * TRIAL),
-    BROKER_LIMIT_PER_MINUTE: LIMIT_PER_MINUTE,
-    KEY_CREATE_LIMIT_PER_HOUR: String(Math.max(1000, KEYS)),
-  });
+  const gateway = await startServer('gateway.js', keyedGatewayEnv(dataDir, KEYS, TRIAL, LIMIT_PER_MINUTE));
   try {
     const keys = await createKeys(gateway.url, KEYS);
     const broker = rotating(keys, '/broker/call', BROKER_BODY, { 'content-type': 'application/json' });

@@ -141,6 +141,26 @@ export function table(rows: LoadResult[]): string {
 }
 
 /** `count` API keys created on the gateway at `url` (each with the gateway's trial credit). */
+/**
+ * The environment of a gateway for key-metered load: `keys` keys, each granted `trialMicro` of
+ * trial credit within one day's budget, at `limitPerMinute` calls a minute each.
+ */
+export function keyedGatewayEnv(
+  dataDir: string,
+  keys: number,
+  trialMicro: number,
+  limitPerMinute: string,
+): Record<string, string> {
+  return {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    DATA_DIR: dataDir,
+    TRIAL_CREDIT_MICRO_USDC: String(trialMicro),
+    TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: String(keys * trialMicro),
+    BROKER_LIMIT_PER_MINUTE: limitPerMinute,
+    KEY_CREATE_LIMIT_PER_HOUR: String(Math.max(1000, keys)),
+  };
+}
+
 export async function createKeys(url: string, count: number): Promise<string[]> {
   const keys: string[] = [];
   for (let i = 0; i < count; i++) {
