@@ -28,8 +28,8 @@ export class AnswerCache {
   /** `_gateway` JSON split around the request id, per constant extra object and surface/endpoint. */
   private readonly templates = new WeakMap<object, Map<string, readonly [string, string] | null>>();
   private chars = 0;
+  /** Answers served from the cache. */
   hits = 0;
-  misses = 0;
 
   constructor(private readonly limits: AnswerCacheLimits) {}
 
@@ -54,7 +54,6 @@ export class AnswerCache {
   get(key: string): EndpointPayload | undefined {
     const entry = this.entries.get(key);
     if (entry) this.hits++;
-    else this.misses++;
     return entry?.payload;
   }
 

@@ -43,6 +43,16 @@ export interface GatewayBlock {
   [extra: string]: unknown;
 }
 
+/** What the answer cache holds for a query (EndpointExecutor.lookup). */
+export interface CacheLookup {
+  /** The cached answer. */
+  answer?: EndpointPayload;
+  /** The key a fresh answer is kept under; absent when the endpoint's answers are not cached. */
+  key?: string;
+}
+
+const NOT_CACHED: CacheLookup = Object.freeze({});
+
 export class EndpointExecutor {
   /** Answers of deterministic queries (undefined: switched off). */
   readonly answers: AnswerCache | undefined;
@@ -62,23 +72,27 @@ export class EndpointExecutor {
   }
 
   /**
-   * The answer to this query when it is already in the answer cache (no handler runs, nothing
-   * can fail): metered surfaces then charge in one step instead of reserving first.
+   * What the answer cache holds for this query: its answer (no handler runs, nothing can fail:
+   * metered surfaces then charge in one step instead of reserving first), or the key a fresh
+   * answer is kept under. Nothing for an endpoint whose answers are not cached.
    */
-  known(plugin: RegisteredPlugin, query: object): EndpointPayload | undefined {
-    if (plugin.manifest.cacheableAnswers !== true || !this.answers) return undefined;
-    const cacheKey = AnswerCache.keyOf(plugin.endpointId, query);
-    return cacheKey === undefined ? undefined : this.answers.get(cacheKey);
+  lookup(plugin: RegisteredPlugin, query: object): CacheLookup {
+    if (plugin.manifest.cacheableAnswers !== true || !this.answers) return NOT_CACHED;
+    const key = AnswerCache.keyOf(plugin.endpointId, query);
+    return key === undefined ? NOT_CACHED : { key, answer: this.answers.get(key) };
   }
 
-  /** Runs the handler. Typed handler errors become HttpErrors; anything else is rethrown as is. */
-  async run(plugin: RegisteredPlugin, query: object, req: Request): Promise<EndpointPayload> {
-    const cache = plugin.manifest.cacheableAnswers === true ? this.answers : undefined;
-    const cacheKey = cache ? AnswerCache.keyOf(plugin.endpointId, query) : undefined;
-    if (cacheKey !== undefined) {
-      const hit = cache!.get(cacheKey);
-      if (hit) return hit;
-    }
+  /**
+   * Runs the handler, unless the answer cache holds the answer (`lookup`, when the caller has
+   * already asked it). Typed handler errors become HttpErrors; anything else is rethrown as is.
+   */
+  async run(
+    plugin: RegisteredPlugin,
+    query: object,
+    req: Request,
+    lookup: CacheLookup = this.lookup(plugin, query),
+  ): Promise<EndpointPayload> {
+    if (lookup.answer) return lookup.answer;
     // The clock is read only if the handler asks (once per call): an answer that used it is not kept.
     const clock = this.clock;
     let now: Date | undefined;
@@ -105,8 +119,8 @@ export class EndpointExecutor {
         { hint: 'Try again after the endpoint is released; /product-status.json lists what is sold.' },
       );
     }
-    if (cacheKey !== undefined && now === undefined)
-      return cache!.put(cacheKey, payload, plugin.product.notice);
+    if (lookup.key !== undefined && now === undefined)
+      return this.answers!.put(lookup.key, payload, plugin.product.notice);
     return payload;
   }
 

@@ -124,7 +124,8 @@ async function callCharged(
   }
   // A known answer (cached) cannot fail once charged: one write, no hold. Idempotent calls keep
   // the hold, which their record refers to.
-  const known = idempotencyId ? undefined : s.executor.known(plugin, query);
+  const cached = idempotencyId ? undefined : s.executor.lookup(plugin, query);
+  const known = cached?.answer;
   if (known) {
     const charged = await s.keys.charge(
       key.id,
@@ -142,7 +143,7 @@ async function callCharged(
   if (idempotencyId) await s.idempotency.attachHold(idempotencyId, hold.id);
   let payload;
   try {
-    payload = await s.executor.run(plugin, query, req);
+    payload = await s.executor.run(plugin, query, req, cached);
   } catch (err) {
     const mapped = toHttpError(plugin, err);
     const status = mapped instanceof HttpError ? mapped.status : 500;
