@@ -119,6 +119,27 @@ function toStatus(d: KeyDoc): KeyStatus {
   return { ...toKey(d), holds: d.holds.map(toHold).sort(byAtThenId), recent: d.recent.map(toCall) };
 }
 
+/** A closed call's record, as kept in `recent` and `outbox`. */
+function recordOf(holdId: string, brokerId: string, price: number, call: CallRecord): CallDoc {
+  return {
+    hold_id: holdId,
+    broker_id: brokerId,
+    price: int64(price),
+    status: call.status,
+    at: call.at,
+    request_id: call.requestId,
+  };
+}
+
+/**
+ * The `$push` that records a closed call: newest first in `recent` in the order calls closed, as
+ * SQLite's (at, rowid) order gives (a sort by `at` alone leaves calls closed in the same
+ * millisecond in no defined order), and into the outbox.
+ */
+function pushRecord(record: CallDoc) {
+  return { recent: { $each: [record], $position: 0, $slice: RECENT_CALLS }, outbox: record };
+}
+
 /** The key's own fields: what authenticating and charging need. */
 const KEY_FIELDS = { holds: 0, recent: 0, outbox: 0 } as const;
 
@@ -190,19 +211,11 @@ export class MongoKeyCredit implements KeyCreditRepository {
 
   async charge(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
     const amount = call.priceMicro;
-    const record: CallDoc = {
-      hold_id: call.holdId,
-      broker_id: call.brokerId,
-      price: int64(amount),
-      status: call.status,
-      at: call.at,
-      request_id: call.requestId,
-    };
     const after = await this.keys.findOneAndUpdate(
       { _id: keyId, balance: { $gte: amount } },
       {
         $inc: { balance: int64(-amount), spent: int64(amount), calls: 1 },
-        $push: { recent: { $each: [record], $position: 0, $slice: RECENT_CALLS }, outbox: record },
+        $push: pushRecord(recordOf(call.holdId, call.brokerId, amount, call)),
       },
       { returnDocument: 'after', ...opts },
     );
@@ -272,25 +285,12 @@ export class MongoKeyCredit implements KeyCreditRepository {
     const hold = found?.holds.find((h) => h.id === call.holdId);
     if (!hold) return null;
     const amount = toNumber(hold.amount);
-    const record: CallDoc = {
-      hold_id: hold.id,
-      broker_id: hold.broker_id,
-      price: int64(charged ? amount : 0),
-      status: call.status,
-      at: call.at,
-      request_id: call.requestId,
-    };
     const after = await this.keys.findOneAndUpdate(
       { _id: keyId, 'holds.id': hold.id },
       {
         $pull: { holds: { id: hold.id } },
         $inc: charged ? { spent: int64(amount), calls: 1 } : { balance: int64(amount) },
-        $push: {
-          // Newest first in the order calls closed, as SQLite's (at, rowid) order gives: a sort by
-          // `at` alone leaves calls closed in the same millisecond in no defined order.
-          recent: { $each: [record], $position: 0, $slice: RECENT_CALLS },
-          outbox: record,
-        },
+        $push: pushRecord(recordOf(hold.id, hold.broker_id, charged ? amount : 0, call)),
       },
       { returnDocument: 'after', ...opts },
     );

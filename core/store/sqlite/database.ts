@@ -1,8 +1,8 @@
 /**
  * The SQLite database behind the embedded default store (issue 13, in progress): one file in
  * DATA_DIR opened with better-sqlite3, in WAL mode with the log fsynced before a change is
- * acknowledged, so that an acknowledged transaction survives kill -9 and power loss, and several processes on one machine share the
- * file through SQLite's own locking. Every state change runs in one IMMEDIATE transaction: it
+ * acknowledged, so that an acknowledged transaction survives kill -9 and power loss, and several
+ * processes on one machine share the file through SQLite's own locking. Every state change runs in one IMMEDIATE transaction: it
  * takes the write lock before reading, so two processes cannot both read a balance and both spend
  * it, and a statement that fails (disk full, constraint) rolls the whole change back.
  */

@@ -129,20 +129,22 @@ export class SqliteKeyCredit implements KeyCreditRepository {
       this.q.insertHold.run(hold.id, keyId, hold.amount, hold.brokerId, hold.at.getTime());
       return true;
     });
+    const record = (keyId: string, call: CallRecord, brokerId: string, price: number) =>
+      this.q.insertCall.run(
+        call.holdId,
+        keyId,
+        brokerId,
+        price,
+        call.status,
+        call.at.getTime(),
+        call.requestId,
+      );
     const close = (keyId: string, call: CallRecord, charged: boolean) => {
       const hold = this.q.takeHold.get(call.holdId, keyId) as
         Pick<HoldRow, 'amount' | 'broker_id'> | undefined;
       if (!hold) return null;
       const key = (charged ? this.q.spend : this.q.refund).get(hold.amount, keyId) as KeyRow;
-      this.q.insertCall.run(
-        call.holdId,
-        keyId,
-        hold.broker_id,
-        charged ? hold.amount : 0,
-        call.status,
-        call.at.getTime(),
-        call.requestId,
-      );
+      record(keyId, call, hold.broker_id, charged ? hold.amount : 0);
       return this.read(key);
     };
     // A charge is acknowledged to the buyer: durable. A release lost in a power cut leaves the
@@ -155,15 +157,7 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     this.directChargeTx = queuedWrite(db, 'durable', (keyId: string, call: CallRecord) => {
       const key = this.q.chargeKey.get({ amount: call.priceMicro, id: keyId }) as KeyRow | undefined;
       if (!key) return null;
-      this.q.insertCall.run(
-        call.holdId,
-        keyId,
-        call.brokerId,
-        call.priceMicro,
-        call.status,
-        call.at.getTime(),
-        call.requestId,
-      );
+      record(keyId, call, call.brokerId, call.priceMicro);
       return this.read(key);
     });
     const durable = queuedWrite(db, 'durable', (fn: () => unknown) => fn());
