@@ -134,12 +134,12 @@ async function callCharged(
       requestId,
       s.clock.now(),
     );
-    if (!charged) return insufficientCredit(s, call, (await s.keys.get(key.id))?.balanceMicro ?? 0);
+    if (!charged) return insufficientCredit(s, call);
     s.metrics.debit(plugin.endpointId, plugin.priceMicroUsdc);
     return ok(s, call, known, plugin.priceMicroUsdc, charged.balanceMicro);
   }
   const hold = await s.keys.reserve(key.id, plugin.priceMicroUsdc, plugin.brokerId, s.clock.now());
-  if (!hold) return insufficientCredit(s, call, (await s.keys.get(key.id))?.balanceMicro ?? 0);
+  if (!hold) return insufficientCredit(s, call);
   if (idempotencyId) await s.idempotency.attachHold(idempotencyId, hold.id);
   let payload;
   try {
@@ -194,9 +194,10 @@ async function callCharged(
   return ok(s, call, payload, plugin.priceMicroUsdc, after?.balanceMicro ?? 0);
 }
 
-/** The 402 of a key whose balance does not cover the call, with the ways to buy more. */
-function insufficientCredit(s: GatewayServices, call: KeyMeteredCall, balance: number): StoredResponse {
+/** The 402 of a key whose balance does not cover the call: its balance now, and the ways to buy more. */
+async function insufficientCredit(s: GatewayServices, call: KeyMeteredCall): Promise<StoredResponse> {
   const { req, plugin } = call;
+  const balance = (await s.keys.get(call.key.id))?.balanceMicro ?? 0;
   return {
     status: 402,
     headers: { [CHARGED_HEADER]: '0', [BALANCE_HEADER]: String(balance) },
