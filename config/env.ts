@@ -281,7 +281,10 @@ export class EnvSchema {
   @Max(600)
   SHUTDOWN_GRACE_SECONDS: number = 10;
 
-  @Doc({ description: 'Bearer token protecting GET /metrics; unset leaves /metrics open' })
+  @Doc({
+    description:
+      'Bearer token protecting GET /metrics; unset, /metrics answers only requests from the machine itself (loopback, not through a proxy)',
+  })
   @IsOptional()
   @IsString()
   @MinLength(16)

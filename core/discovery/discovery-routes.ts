@@ -4,8 +4,9 @@
  * /metrics.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { Router } from 'express';
+import type { Request, Router } from 'express';
 import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
+import { parseClientAddress } from '../http/client-address';
 import { documentOnce } from '../http/discovery-document';
 import { HttpError } from '../http/errors';
 import type { GatewayServices } from '../http/services';
@@ -108,11 +109,16 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
     '/metrics',
     {
       operationId: 'getMetrics',
-      summary: 'Prometheus metrics (bearer token when METRICS_TOKEN is set)',
+      summary:
+        'Prometheus metrics, for operators: a bearer token when METRICS_TOKEN is set, else only from the machine itself',
       tags: ['gateway'],
       responses: {
         '200': text('Prometheus text format.', 'text/plain'),
         '401': jsonResponse('Token required (code `metrics_token_required`).', ERROR_REF),
+        '403': jsonResponse(
+          'No METRICS_TOKEN is set and the request is not from the machine itself (code `metrics_not_public`).',
+          ERROR_REF,
+        ),
       },
     },
     async (req, res) => {
@@ -127,9 +133,22 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
             { hint: 'Send Authorization: Bearer <METRICS_TOKEN>.' },
           );
         }
+      } else if (!fromThisMachine(req)) {
+        // Request counters tell a stranger what others do (issue 25): without a token, only a
+        // scraper on the machine itself, and not through a proxy, reads them.
+        throw new HttpError(403, 'metrics_not_public', 'Metrics are for the operator of this gateway.', {
+          hint: 'Operators: scrape /metrics from the machine itself, or set METRICS_TOKEN and send Authorization: Bearer <token>.',
+        });
       }
       res.setHeader('Cache-Control', 'no-store');
       res.type(s.metrics.registry.contentType).send(await s.metrics.registry.metrics());
     },
   );
+}
+
+/** A request from a loopback address that names no other client (no proxy forwarded it). */
+function fromThisMachine(req: Request): boolean {
+  if (req.headers['x-forwarded-for'] !== undefined || req.headers.forwarded !== undefined) return false;
+  const a = parseClientAddress(req.socket.remoteAddress ?? '');
+  return a.kind === 'ipv4' ? a.address.startsWith('127.') : a.address === '::1';
 }

@@ -7,7 +7,13 @@ import type { Request, Response } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export type PaymentOutcome =
-  'challenged' | 'refused' | 'settled' | 'settle_failed' | 'settle_unknown' | 'not_settled_handler_failed';
+  | 'challenged'
+  | 'refused'
+  | 'settled'
+  | 'settle_failed'
+  | 'settle_unknown'
+  | 'not_settled_handler_failed'
+  | 'not_settled_client_gone';
 
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -26,7 +32,7 @@ export class GatewayMetrics {
   });
   private readonly payments = new Counter({
     name: 'gateway_payments_total',
-    help: 'x402 payments by outcome: challenged (no payment), refused, settled, settle_failed (facilitator down), settle_unknown (timeout), not_settled_handler_failed',
+    help: 'x402 payments by outcome: challenged (no payment), refused, settled, settle_failed (facilitator down), settle_unknown (timeout), not_settled_handler_failed, not_settled_client_gone (the buyer closed the request first)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

@@ -1,11 +1,12 @@
 /**
  * One MCP endpoint over Streamable HTTP, stateless (no session id, JSON responses instead of an
  * SSE stream): one SDK `Server`, built and connected once, receives every HTTP request's message
- * through core/mcp/exchange-transport.ts, which keeps each exchange's request id apart. A handler
- * finds its HTTP request by the server-side request id. Nothing is kept between requests but the
- * tool list, the instructions and the server's JSON Schema validator. `tools/call` validates the arguments with the
- * plugin's DTO (a tool error with the 422's correction_hints, nothing charged), then hands the
- * call to the endpoint's binding (free preview, or key credit / x402).
+ * through core/mcp/exchange-transport.ts, which keeps each exchange's request id apart and answers
+ * every request in bounded time. A handler finds its HTTP request by the server-side request id.
+ * Nothing is kept between requests but the tool list, the instructions and the server's JSON
+ * Schema validator. `tools/call` validates the arguments with the plugin's DTO (a tool error with
+ * the 422's correction_hints, nothing charged), then hands the call to the endpoint's binding
+ * (free preview, or key credit / x402).
  */
 import type { Request, Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -24,6 +25,12 @@ import type { GatewayServices } from '../http/services';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { closestMatches } from '../util/closest';
 import { checkExchange, ExchangeTransport, sendTransportError } from './exchange-transport';
+
+/**
+ * How long a request may wait for the server before a tool starts. The server answers at once in
+ * practice; this bounds what it might drop without saying so.
+ */
+const ANSWER_WITHIN_MS = 10_000;
 import { outcomeOf, toolErrorOf } from './results';
 import type { ToolCatalog } from './tools';
 
@@ -77,10 +84,8 @@ interface Exchange {
 }
 
 export class McpEndpoint {
-  private readonly transport = new ExchangeTransport();
+  private readonly transport: ExchangeTransport<Exchange>;
   private readonly connected: Promise<void>;
-  /** The HTTP exchange of each request the server is handling, by server-side request id. */
-  private readonly exchanges = new Map<number, Exchange>();
 
   constructor(
     private readonly s: GatewayServices,
@@ -95,11 +100,23 @@ export class McpEndpoint {
         jsonSchemaValidator: new AjvJsonSchemaValidator(),
       },
     );
+    this.transport = new ExchangeTransport<Exchange>({
+      answerWithinMs: ANSWER_WITHIN_MS,
+      onStrayError: (err) => s.logger.warn({ err }, `${options.label}: MCP server error`),
+    });
+    server.onerror = (err) => this.transport.serverError(err);
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.tools.tools] }));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-      const exchange = this.exchanges.get(extra.requestId as number);
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const exchange = this.transport.contextOf(extra.requestId);
       if (!exchange) throw new McpError(ErrorCode.InternalError, 'The HTTP request of this call is gone.');
-      return this.callTool(exchange.req, exchange.res, request);
+      this.transport.toolStarted(extra.requestId);
+      let result: CallToolResult | undefined;
+      try {
+        result = await this.callTool(exchange.req, exchange.res, request);
+        return result;
+      } finally {
+        this.transport.toolEnded(extra.requestId, result);
+      }
     });
     this.connected = server.connect(this.transport);
   }
@@ -119,23 +136,21 @@ export class McpEndpoint {
     const checked = checkExchange(req, body);
     if (!checked.ok) return sendTransportError(res, checked);
 
-    await this.connected;
-    const extra = { requestInfo: { headers: req.headers } };
+    // Notifications (a cancellation among them) and a client's responses are acknowledged and go
+    // no further: a stateless server has no session they could be scoped to (exchange-transport.ts).
     if (!checked.expectsAnswer) {
-      this.transport.deliver(checked.message, extra);
       res.status(202).end();
       return;
     }
-    let id = 0;
-    try {
-      const answer = await this.transport.exchange(checked.message, extra, (n) => {
-        id = n;
-        this.exchanges.set(n, { req, res });
-      });
-      res.json(answer);
-    } finally {
-      this.exchanges.delete(id);
-    }
+    await this.connected;
+    const exchange = this.transport.exchange(
+      checked.message,
+      { requestInfo: { headers: req.headers } },
+      { req, res },
+    );
+    res.once('close', exchange.abandon);
+    const answer = await exchange.answer;
+    if (answer && !res.destroyed) res.status(answer.status).json(answer.body);
   }
 
   private async callTool(req: Request, res: Response, request: CallToolRequest): Promise<CallToolResult> {

@@ -9,7 +9,7 @@
  * The data comes back with the SettlementResponse in `result._meta["x402/payment-response"]`; a
  * failed settlement answers only the payment error, never the data.
  */
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { previewPathOf } from '../discovery/operations';
 import { PaymentChallenge, paymentChallenge } from '../payments/challenge';
@@ -20,6 +20,7 @@ import { paymentTerms, type PaymentTerms } from '../payments/requirements';
 import { paymentsNotConfiguredError } from '../payments/runbook';
 import type { HandlerLogger } from '../plugins/contract';
 import type { RegisteredPlugin } from '../plugins/registry';
+import { clientGone } from '../http/client-gone';
 import { HttpError, errorBody } from '../http/errors';
 import type { GatewayServices } from '../http/services';
 import { paymentOutcomeOf, paymentRateLimited, paymentRateSubject, type PaidSurface } from '../surfaces/paid';
@@ -107,6 +108,7 @@ export class X402ToolBinding {
   /** A call carrying a payment in `_meta`: the checkout, then the data with the settlement. */
   async pay(
     req: Request,
+    res: Response,
     plugin: RegisteredPlugin,
     query: object,
     meta: Record<string, unknown>,
@@ -146,6 +148,7 @@ export class X402ToolBinding {
         requestHash: requestFingerprint(url, query),
         ...(typeof ticket === 'string' && ticket !== '' ? { redemptionTicket: ticket } : {}),
         log,
+        clientGone: () => clientGone(res),
         run: () =>
           this.s.executor.run(plugin, query, req).catch((err: unknown) => {
             handlerFailed = true;

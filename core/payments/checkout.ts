@@ -9,6 +9,7 @@
  * payer and nonce (never the signature or the ticket).
  */
 import { randomBytes } from 'node:crypto';
+import { clientGoneError } from '../http/client-gone';
 import { HttpError } from '../http/errors';
 import type { EndpointPayload, HandlerLogger } from '../plugins/contract';
 import type { RegisteredPlugin } from '../plugins/registry';
@@ -47,6 +48,8 @@ export interface PaidCall {
   redemptionTicket?: string;
   log: HandlerLogger;
   run(): Promise<EndpointPayload>;
+  /** Whether the buyer closed its request: a payment is not settled for an answer nobody reads. */
+  clientGone?(): boolean;
 }
 
 /** The request a payment buys, independent of parameter order and spelling of equal values. */
@@ -257,6 +260,12 @@ export class X402Checkout {
       throw err;
     }
 
+    if (claim.kind === 'fresh' && local.stage !== 'released' && call.clientGone?.()) {
+      local.stage = 'released';
+      await this.putBack(ledger, claim, 'the buyer closed the request before settlement');
+      log('not_settled_client_gone');
+      throw clientGoneError('its payment was settled');
+    }
     // Synchronous check-and-set: a shutdown either released this claim already, or leaves it settling.
     if (local.stage === 'released') throw stoppingError();
     local.stage = 'settling';

@@ -7,6 +7,7 @@
  * it whatever the surface does with it; refusals before the reservation (429, 409) are thrown.
  */
 import type { Request, Response } from 'express';
+import { clientGone, clientGoneError } from '../http/client-gone';
 import { HttpError, errorBody } from '../http/errors';
 import type { GatewayServices } from '../http/services';
 import type { StoredResponse } from '../keys/idempotency';
@@ -127,6 +128,7 @@ async function callCharged(
   const cached = idempotencyId ? undefined : s.executor.lookup(plugin, query);
   const known = cached?.answer;
   if (known) {
+    if (clientGone(call.res)) throw clientGoneError('it was charged');
     const charged = await s.keys.charge(
       key.id,
       plugin.priceMicroUsdc,
@@ -174,6 +176,15 @@ async function callCharged(
       },
       body: errorBody(req, mapped.code, mapped.message, mapped.extra),
     };
+  }
+  if (clientGone(call.res)) {
+    // Its answer would reach no one: the hold goes back, and an idempotent retry runs afresh.
+    await s.keys.release(key.id, hold, 499, requestId, s.clock.now());
+    req.log?.info(
+      { key_id: key.id, broker_id: plugin.brokerId },
+      `${call.surface} client gone; hold released`,
+    );
+    throw clientGoneError('it was charged');
   }
   let committed;
   try {

@@ -211,7 +211,7 @@ export function mountMcpSurface(
     label: 'mcp',
     instructions: instructionsOf(s, false),
     call({ req, res, plugin, query, args, meta }) {
-      if (meta[PAYMENT_META_KEY] !== undefined) return x402.pay(req, plugin, query, meta);
+      if (meta[PAYMENT_META_KEY] !== undefined) return x402.pay(req, res, plugin, query, meta);
       const key = res.locals.key as KeyIdentity | undefined;
       if (key) return callWithKeyCredit(s, { req, res, key, plugin, query, args, meta }, x402);
       return Promise.resolve(x402.unpaid(req, plugin));

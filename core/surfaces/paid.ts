@@ -11,6 +11,7 @@ import type { Request, Router } from 'express';
 import type { PaymentOutcome } from '../http/metrics';
 import type { GatewayServices } from '../http/services';
 import { parseClientAddress } from '../http/client-address';
+import { clientGone } from '../http/client-gone';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError, invalidQueryError } from '../http/errors';
 import { TokenBuckets } from '../http/token-buckets';
@@ -124,6 +125,7 @@ export async function mountPaidSurface(
           requestHash: requestFingerprint(resourcePath, parsed.value),
           ...(typeof ticket === 'string' && ticket !== '' ? { redemptionTicket: ticket } : {}),
           log,
+          clientGone: () => clientGone(res),
           run: () =>
             s.executor.run(plugin, parsed.value, req).catch((err: unknown) => {
               handlerFailed = true;
@@ -165,6 +167,7 @@ export function paymentRateLimited(perMinute: number, retryAfterSeconds: number)
 export function paymentOutcomeOf(err: unknown, handlerFailed: boolean): PaymentOutcome {
   if (handlerFailed) return 'not_settled_handler_failed';
   const code = err instanceof HttpError ? err.code : '';
+  if (code === 'client_closed_request') return 'not_settled_client_gone';
   if (code === 'settlement_pending') return 'settle_unknown';
   if (code === 'facilitator_unavailable') return 'settle_failed';
   return 'refused';

@@ -75,3 +75,11 @@ exports.default = ${spec.plainExport ? 'manifest' : 'definePlugin(manifest)'};
   writeFileSync(path.join(folder, 'manifest.js'), src);
   return folder;
 }
+
+/** An echo plugin that answers after `ms` milliseconds (for calls in flight). */
+export function writeSlowPlugin(dir: string, folder: string, ms: number): string {
+  return writeJsPlugin(dir, {
+    folder,
+    handleBody: `return new Promise((r) => setTimeout(() => r({ n: q.n === undefined ? 1 : q.n, _attribution: 'test fixture', _provenance: { kind: 'snapshot', as_of: '2026-01-01', sources: [{ name: 'test' }] } }), ${ms}));`,
+  });
+}

@@ -289,6 +289,28 @@ describe('GET /metrics', () => {
     }
   });
 
+  it('without METRICS_TOKEN answers only the machine itself: a request a proxy forwarded gets 403', async () => {
+    for (const trustProxy of ['false', 'loopback']) {
+      const gw = await startTestGateway({ plugins: ['local-holiday'], env: { TRUST_PROXY: trustProxy } });
+      try {
+        expect((await gw.get('/metrics')).status).to.equal(200);
+        const proxied: Record<string, string>[] = [
+          { 'X-Forwarded-For': '203.0.113.9' },
+          { Forwarded: 'for=203.0.113.9' },
+        ];
+        for (const forwarded of proxied) {
+          const res = await gw.get('/metrics', forwarded);
+          expect(res.status, `${trustProxy} ${JSON.stringify(forwarded)}`).to.equal(403);
+          expect(res.body).to.include({ error: 'metrics_not_public' });
+          expect(res.body.hint).to.include('METRICS_TOKEN');
+          expect(res.text).to.not.include('gateway_http_requests_total');
+        }
+      } finally {
+        await gw.close();
+      }
+    }
+  });
+
   it('requires the bearer token when METRICS_TOKEN is set', async () => {
     const gw = await startTestGateway({
       plugins: ['local-holiday'],
