@@ -85,17 +85,18 @@ export const PRIVACY_BOUNDARY = {
     'any other request header',
   ],
   refused_content: [
-    'e-mail addresses',
-    'phone numbers',
+    'e-mail addresses (also with a local part or domain in any script, or a quoted local part)',
+    'phone numbers (Japanese numbers, also after the country code 81 with or without "+")',
     'API keys and secret tokens',
     'wallet private keys (64 hex digits; transaction hashes look the same), PEM private keys',
     'wallet seed phrases',
-    'My Numbers (個人番号, 12 digits with a valid check digit)',
+    'My Numbers (個人番号, 12 digits with a valid check digit, in one group or grouped 4-4-4, 3-3-3-3 or 6-6)',
     'payment card numbers (13-19 digits, Luhn-valid)',
     'bearer tokens and JWTs',
     'passwords ("password:", "パスワード：")',
     'postal addresses (a 〒 postal code, or a street address down to the block numbers)',
-    'any of these hidden by invisible characters, full-width or kanji digits, look-alike dashes or base64',
+    'any of these hidden by invisible characters, full-width, kanji or keycap digits, look-alike dashes, ' +
+      'slashes, underscores or mixed separators between digit groups, or base64',
   ],
 };
 

@@ -5,9 +5,15 @@
  */
 
 export interface FeedbackViews {
-  /** Invisible characters removed, then NFKC: full-width letters, digits and colons read as ASCII. */
+  /**
+   * Invisible characters removed, then NFKC: full-width letters, digits and colons read as ASCII;
+   * keycap frames and marks drawn over digits removed.
+   */
   text: string;
-  /** `text` for the number checks: every digit ASCII, every dash '-', dates and public ids masked. */
+  /**
+   * `text` for the number checks: every digit ASCII, every dash '-' (and '/' or '_' between digits),
+   * dates and public ids masked.
+   */
   digits: string;
 }
 
@@ -19,6 +25,12 @@ const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 // (０９０ー…) and box-drawing lines.
 const DASHES = /[\p{Pd}\u2212\u02D7\u2043\u30FC\u2500\u2501]/gu;
 const MIDDLE_DOTS = /[\u00B7\u2022\u2219\u30FB]/g;
+// Slashes and underscores written between digit groups in place of '-' (090/0000/0000, 1234_5678)
+// join them as a hyphen does; dates written so (2026_11_26) are then masked like 2026-11-26.
+const JOINERS = /(?<=\d\s?)[/_\u2044\u2215](?=\s?\d)/g;
+// A frame drawn around a character (the keycap U+20E3 of 4️⃣, circles, squares) and any mark drawn
+// over a digit (underline, strike-through) leave the character it sits on as it reads.
+const FRAMES_AND_DIGIT_MARKS = /\p{Me}|(?<=\p{Nd})\p{M}+/gu;
 // Digit-by-digit kanji numerals (〇九〇…); 十 and 百 are not digits and stay as they are.
 const KANJI_DIGITS = '〇一二三四五六七八九';
 const KANJI = /[〇零一二三四五六七八九]/g;
@@ -31,7 +43,11 @@ const HEX = /\b0x[0-9a-f]+/gi;
 const DATE = /(?<!\d)(?:19|20)\d\d([-/.])(?:0?[1-9]|1[0-2])\1(?:0?[1-9]|[12]\d|3[01])(?!\d)/g;
 
 export function readableText(raw: string): string {
-  return raw.replace(INVISIBLE, '').normalize('NFKC').replace(INVISIBLE, '');
+  return raw
+    .replace(INVISIBLE, '')
+    .normalize('NFKC')
+    .replace(INVISIBLE, '')
+    .replace(FRAMES_AND_DIGIT_MARKS, '');
 }
 
 export function feedbackViews(raw: string): FeedbackViews {
@@ -41,6 +57,7 @@ export function feedbackViews(raw: string): FeedbackViews {
     .replace(MIDDLE_DOTS, '.')
     .replace(KANJI, (k) => String(Math.max(0, KANJI_DIGITS.indexOf(k))))
     .replace(OTHER_DIGITS, asciiDigit)
+    .replace(JOINERS, '-')
     .replace(UUID, '~')
     .replace(HEX, '~')
     .replace(DATE, '~');

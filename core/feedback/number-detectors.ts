@@ -1,21 +1,23 @@
 /**
  * Number-shaped personal data: phone numbers, My Numbers and payment card numbers. They read the
- * `digits` view (ASCII digits, '-' for every dash, dates and public ids masked).
+ * `digits` view (ASCII digits, '-' for every dash and for '/' or '_' between digits, dates and
+ * public ids masked).
  *
- * A run is digit groups joined by separators (space, '-', '.', parentheses); a candidate is a span of
- * whole groups in a run, so a number is never cut out of the middle of a digit group. The layouts
- * allowed per kind keep dates, amounts and year lists from reading as identifiers.
+ * A run is digit groups joined by separators (space, '-', '.', parentheses), the same or mixed; a
+ * candidate is a span of whole groups in a run, so a number is never cut out of the middle of a
+ * digit group. The layouts allowed per kind keep dates, amounts and year lists from reading as
+ * identifiers; the check digits (My Number, Luhn) keep other numbers of the same layout out.
  */
 import { corporateNumberValid, luhnValid, myNumberValid } from './check-digits';
 
 interface Span {
   digits: string;
   groups: number[];
-  /** Every separator in the span is the same text. */
-  uniform: boolean;
+  /** The separators between the span's groups. */
+  seps: string[];
   /** The span starts the run, or follows a separator with white space in it. */
   standsAlone: boolean;
-  /** No group next to the span is joined to it by the span's own separator. */
+  /** No group next to the span is joined to it by one of the span's own separators. */
   delimited: boolean;
   /** The span touches a letter: part of an id or a key (T + corporate number), unless a phone (TEL03…). */
   glued: boolean;
@@ -46,12 +48,12 @@ function spansOf(digits: string): Span[] {
       for (let j = i; j < groups.length && joined.length + groups[j].length <= MAX_DIGITS; j++) {
         joined += groups[j];
         sizes.push(groups[j].length);
-        const sep = j > i ? seps[i] : undefined;
+        const inner = seps.slice(i, j);
         spans.push({
           digits: joined,
           groups: [...sizes],
-          uniform: seps.slice(i, j).every((x) => x === sep),
-          delimited: sep === undefined || (seps[i - 1] !== sep && seps[j] !== sep),
+          seps: inner,
+          delimited: !inner.includes(seps[i - 1]) && !inner.includes(seps[j]),
           standsAlone: i === 0 || /\s/.test(seps[i - 1]),
           glued: (i === 0 && gluedStart) || (j === groups.length - 1 && gluedEnd),
         });
@@ -64,48 +66,80 @@ function spansOf(digits: string): Span[] {
 
 const layout = (span: Span, ...sizes: number[]): boolean =>
   span.groups.length === sizes.length && span.groups.every((g, i) => g === sizes[i]);
-const oneDigitEach = (span: Span): boolean => span.groups.every((g) => g === 1);
+const oneDigitEach = (span: Pick<Span, 'groups'>): boolean => span.groups.every((g) => g === 1);
 // "2024 2025 2026 2027" has the layout of a card; a list of years is not one.
 const yearsOnly = (span: Span): boolean =>
   span.groups.every((g) => g === 4) && /^(?:(?:19|20)\d\d)+$/.test(span.digits);
+// Groups that all end in 00 are amounts or ranks (104000 110000, 100 200 300 400), not an identifier:
+// one identifier in 10,000 or fewer is written so.
+const roundOnly = (span: Span): boolean => {
+  let end = 0;
+  return (
+    span.groups.length > 1 &&
+    span.groups.every((g) => {
+      end += g;
+      return g >= 2 && span.digits.slice(end - 2, end) === '00';
+    })
+  );
+};
+const listLike = (span: Span): boolean => yearsOnly(span) || roundOnly(span);
 
 /**
  * Japanese numbers: 0 + area or mobile prefix, 10 or 11 digits. Grouped, they end in the 4-digit
  * subscriber number (03-1234-5678, (03) 1234-5678) or are a prefix and 8 digits (090-12345678);
- * so "01213 (012131)", a code and its check-digit form, is not one.
+ * so "01213 (012131)", a code and its check-digit form, is not one. After the country code 81
+ * written without '+' they are read the same (81-90-1234-5678, 0081 3 1234 5678, 81 (0)90-…).
  */
 export function hasPhoneNumber(digits: string): boolean {
   if (PHONE_INTL.test(digits)) return true;
-  return spansOf(digits).some(
-    (s) =>
-      s.standsAlone &&
-      /^0[1-9]/.test(s.digits) &&
-      (s.digits.length === 10 || s.digits.length === 11) &&
-      phoneLayout(s),
-  );
+  return spansOf(digits).some((s) => {
+    if (!s.standsAlone) return false;
+    const n = nationalNumber(s);
+    return /^0[1-9]/.test(n.digits) && (n.digits.length === 10 || n.digits.length === 11) && phoneLayout(n);
+  });
 }
 
-function phoneLayout(s: Span): boolean {
+// Japan's country code as a group of its own, after an international call prefix (00, 010, 011)
+// or none.
+const COUNTRY_CODE = /^(?:00|010|011)?81$/;
+
+/** The number after a leading country code, with its trunk 0 put back; any other span as it is. */
+function nationalNumber(s: Span): Pick<Span, 'digits' | 'groups'> {
+  const [code, ...groups] = s.groups;
+  if (groups.length === 0 || !COUNTRY_CODE.test(s.digits.slice(0, code))) return s;
+  const digits = s.digits.slice(code);
+  // "81 (0)90-…" writes the trunk 0 as a group of its own; the layout rules allow that group.
+  if (digits.startsWith('0')) return { digits, groups };
+  return { digits: `0${digits}`, groups: [groups[0] + 1, ...groups.slice(1)] };
+}
+
+function phoneLayout(s: Pick<Span, 'groups'>): boolean {
   const subscriber = s.groups[s.groups.length - 1];
   if (s.groups.length === 1 || oneDigitEach(s)) return true;
   return s.groups.length <= 4 && (subscriber === 4 || (s.groups.length === 2 && subscriber === 8));
 }
 
 /**
- * My Number: 12 digits in one group, as 4-4-4 or digit by digit, with a valid check digit, and not
- * three groups cut out of a longer number written the same way (a Luhn-invalid 16-digit number).
+ * My Number: 12 digits in one group, as 4-4-4 (as printed on the card), 3-3-3-3, 6-6 or digit by
+ * digit, with a valid check digit, and not groups cut out of a longer number by one of its own
+ * separators (a Luhn-invalid 16-digit number).
  */
 export function hasMyNumber(digits: string): boolean {
   return spansOf(digits).some(
     (s) =>
       !s.glued &&
-      s.uniform &&
       s.delimited &&
       s.digits.length === 12 &&
-      (layout(s, 12) || layout(s, 4, 4, 4) || oneDigitEach(s)) &&
-      !yearsOnly(s) &&
+      myNumberLayout(s) &&
+      !listLike(s) &&
       myNumberValid(s.digits),
   );
+}
+
+// Written with dots, 3-3-3-3 is an IPv4 address (192.168.100.200) and 6-6 a decimal number.
+function myNumberLayout(s: Span): boolean {
+  if (layout(s, 12) || layout(s, 4, 4, 4) || oneDigitEach(s)) return true;
+  return (layout(s, 3, 3, 3, 3) || layout(s, 6, 6)) && !s.seps.some((sep) => sep.includes('.'));
 }
 
 /** Card layouts: one group, 4-4-4-4 (+ up to 3 digits for 19-digit cards), 4-6-5, 4-6-4, or digit by digit. */
@@ -120,19 +154,18 @@ function cardLayout(s: Span): boolean {
 const CARD_PREFIX = /^(?:4|5[1-5]|222[1-9]|22[3-9]|2[3-6]|27[01]|2720|3[04-9]|6)/;
 
 /**
- * Payment cards: 13 to 19 digits with an issuer prefix, Luhn-valid. A 13-digit number that is a
- * valid corporate number is public data.
+ * Payment cards: 13 to 19 digits with an issuer prefix, Luhn-valid, whatever the separators
+ * (4111 1111-1111.1111). A 13-digit number that is a valid corporate number is public data.
  */
 export function hasPaymentCard(digits: string): boolean {
   return spansOf(digits).some(
     (s) =>
       !s.glued &&
-      s.uniform &&
       s.digits.length >= 13 &&
       s.digits.length <= 19 &&
       CARD_PREFIX.test(s.digits) &&
       cardLayout(s) &&
-      !yearsOnly(s) &&
+      !listLike(s) &&
       luhnValid(s.digits) &&
       !corporateNumberValid(s.digits),
   );

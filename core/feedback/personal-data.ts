@@ -38,8 +38,15 @@ interface Detector extends PersonalDataFinding {
   found(v: FeedbackViews): boolean;
 }
 
-// Dots are written as 。 too; the domain must still end in letters.
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:[.。][A-Za-z0-9-]+)*[.。][A-Za-z]{2,}/;
+// An e-mail address is found by what touches its '@': the end of a local part (a letter, digit or
+// mark of any script, as internationalised addresses allow, one of ._%+-, or a quoted string:
+// "john doe"@) and a domain. Domain labels are in any script (例え.jp; punycode xn--… is ASCII
+// already), dots are written as 。 too, and the top-level domain is ASCII letters or, after a '.',
+// letters of any script (.テスト): "セミナー@渋谷。参加者は…" is prose. A bracketed IP is a domain too.
+const LOCAL_END = String.raw`(?:[\p{L}\p{N}\p{M}._%+-]|"(?:[^"\\\r\n]|\\.){1,64}")`;
+const LABEL = String.raw`[\p{L}\p{N}\p{M}-]+`;
+const DOMAIN = String.raw`(?:${LABEL}(?:[.。]${LABEL})*(?:[.。][A-Za-z]{2,}|\.[\p{L}\p{M}]{2,})|\[(?:IPv6:)?[0-9A-Fa-f:.]+\])`;
+const EMAIL = new RegExp(`${LOCAL_END}@${DOMAIN}`, 'u');
 
 // Secrets with a recognisable frame first, so "token: eyJ…" is a bearer token, not an API key.
 const DETECTORS: Detector[] = [

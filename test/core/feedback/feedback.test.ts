@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { findPersonalData } from '../../../core/feedback/personal-data';
 import { startTestGateway, storedText, type TestGateway } from '../../support/gateway';
+import { evasionShapes, ordinaryLookalikes } from './personal-data-shapes';
 
 describe('feedback', () => {
   let gw: TestGateway;
@@ -26,7 +27,10 @@ describe('feedback', () => {
       .and.include('payment card')
       .and.include('bearer')
       .and.include('password')
-      .and.include('postal address');
+      .and.include('postal address')
+      .and.include('3-3-3-3 or 6-6')
+      .and.include('country code 81')
+      .and.include('keycap');
   });
 
   it('stores anonymous feedback and acknowledges it with an id, keeping no client address', async () => {
@@ -174,6 +178,45 @@ describe('feedback', () => {
       const ok = await fresh.post('/feedback', { product_id: 'jp-local-pack', message: 'Fine list.' });
       expect(ok.status).to.equal(201);
       expect((await repository.recent(100)).map((r) => r.message)).to.deep.equal(['Fine list.']);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('refuses every shape of personal data of issue 25 over HTTP and stores none of them', async () => {
+    // A gateway of its own, with room for every message: a shape let through is stored, not limited.
+    const fresh = await startTestGateway({
+      plugins: ['local-holiday'],
+      env: { FEEDBACK_LIMIT_PER_HOUR: '1000' },
+    });
+    try {
+      const accepted: string[] = [];
+      for (const [what, message, kind] of evasionShapes) {
+        const res = await fresh.post('/feedback', { product_id: 'jp-local-pack', rating: 2, message });
+        if (res.status !== 400) {
+          accepted.push(`${res.status} ${what}: ${message}`);
+          continue;
+        }
+        expect(res.body.error, what).to.equal('invalid_body');
+        expect(res.body.correction_hints[0], what).to.include({
+          parameter: 'message',
+          code: 'personal_data_refused',
+        });
+        expect(res.body.correction_hints[0].problem, what).to.equal(
+          `message contains ${findPersonalData(message)?.what}`,
+        );
+        expect(findPersonalData(message)?.kind, what).to.equal(kind);
+      }
+      expect(accepted, `${accepted.length} of ${evasionShapes.length} shapes accepted`).to.deep.equal([]);
+      expect(await fresh.gateway.services.store.feedback.recent(1000)).to.deep.equal([]);
+
+      // Ordinary text written with the same separators and groups is stored.
+      for (const message of ordinaryLookalikes) {
+        const res = await fresh.post('/feedback', { product_id: 'jp-local-pack', message });
+        expect(res.status, `${message}: ${res.text}`).to.equal(201);
+      }
+      const stored = (await fresh.gateway.services.store.feedback.recent(1000)).map((r) => r.message);
+      expect(stored).to.have.members(ordinaryLookalikes);
     } finally {
       await fresh.close();
     }

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { corporateNumberValid, luhnValid, myNumberValid } from '../../../core/feedback/check-digits';
 import { feedbackViews } from '../../../core/feedback/normalise';
 import { findPersonalData, type PersonalDataKind } from '../../../core/feedback/personal-data';
+import { evasionShapes, keycaps, ordinaryLookalikes } from './personal-data-shapes';
 
 // Obviously fake values: example.com, 0000 phone numbers, published test card numbers, the
 // published My Number sample 123456789018, made-up places (架空区, 見本町).
@@ -171,8 +172,18 @@ describe('feedback personal-data filter', () => {
     });
   }
 
+  for (const [what, text, kind] of evasionShapes) {
+    it(`finds ${kind} in ${what} (issue 25)`, () => {
+      expect(findPersonalData(text)?.kind, text).to.equal(kind);
+    });
+  }
+
   it('lets ordinary feedback through: dates, amounts, corporate and invoice numbers, ids, paths', () => {
     for (const text of ordinary) expect(findPersonalData(text), text).to.equal(undefined);
+  });
+
+  it('lets ordinary text written with slashes, underscores, groups or @ through', () => {
+    for (const text of ordinaryLookalikes) expect(findPersonalData(text), text).to.equal(undefined);
   });
 
   it('gives every refusal a plain description', () => {
@@ -183,6 +194,11 @@ describe('feedback personal-data filter', () => {
     const v = feedbackViews(`ｔａｒｏ${ZWSP}＠ｅｘ${SHY}ａｍｐｌｅ．ｃｏｍ ０９０ー〇〇〇〇―１２３４ ٠٩٠`);
     expect(v.text).to.equal('taro@example.com 090ー〇〇〇〇―1234 ٠٩٠');
     expect(v.digits).to.equal('taro@example.com 090-0000-1234 090');
+  });
+
+  it('reads keycap digits as digits and slashes or underscores between digits as hyphens', () => {
+    const v = feedbackViews(`${keycaps('090')} 1234/5678_9018 a_1 2026/11/26 x/y`);
+    expect(v.digits).to.equal('090 1234-5678-9018 a_1 ~ x/y');
   });
 
   it('masks dates, request ids and 0x values in the digits view', () => {
@@ -208,5 +224,23 @@ describe('feedback personal-data filter', () => {
   it('refuses a card number only when the Luhn sum holds', () => {
     expect(findPersonalData('card 4242 4242 4242 4242')?.kind).to.equal('payment_card');
     expect(findPersonalData('card 4242 4242 4242 4241')).to.equal(undefined);
+    expect(findPersonalData('card 4111 1111-1111_1111')?.kind).to.equal('payment_card');
+    expect(findPersonalData('card 4111 1111-1111_1112')).to.equal(undefined);
+    expect(findPersonalData(`card ${keycaps('4111111111111112')}`)).to.equal(undefined);
+  });
+
+  it('refuses 3-3-3-3 and 6-6 groups only when the My Number check digit holds', () => {
+    expect(findPersonalData('123-456-789-018')?.kind).to.equal('my_number');
+    expect(findPersonalData('123-456-789-012')).to.equal(undefined);
+    expect(findPersonalData('123456/789018')?.kind).to.equal('my_number');
+    expect(findPersonalData('123456/789012')).to.equal(undefined);
+  });
+
+  it('reads 81 as the country code only before a Japanese number', () => {
+    expect(findPersonalData('81-90-0000-0000')?.kind).to.equal('phone_number');
+    // 81 then 8 digits: no national number is that short.
+    expect(findPersonalData('81-9-000-0000')).to.equal(undefined);
+    // A 4-digit subscriber number ends a grouped Japanese number, after 81 as without it.
+    expect(findPersonalData('81-90-00000-000')).to.equal(undefined);
   });
 });
