@@ -1,13 +1,15 @@
 /**
  * Imports the registry files we serve from into the store the gateway uses:
- *   npm run import:registry -- <file.csv|file.zip> [more files] [--encoding utf-8|shift_jis] [--force] [--json]
+ *   npm run import:registry -- <file.csv|file.zip> [more files] [--encoding utf-8|shift_jis] [--force] [--allow-fewer-rows] [--json]
  * Each file's format is recognised from its first bytes:
  * - the NTA corporate-number files: CSV (30 columns, no header; Unicode or Shift_JIS edition,
  *   detected unless --encoding says) or zips of them, full (全件) or differential (差分), applied
  *   oldest first by the date in their names;
  * - the FSA's EDINET code list (EdinetcodeDlInfo.csv, cp932);
  * - the NTA invoice register files (適格請求書発行事業者公表情報, 24-column UTF-8 CSV). A damaged file is refused whole (exit 65, the file,
- * line, code and a hint on stderr) and nothing of it is written. The
+ * line, code and a hint on stderr) and nothing of it is written; so is a full file with no rows,
+ * or with far fewer than what it would replace (--allow-fewer-rows imports that one: a register
+ * that really shrank). --force re-imports a file already imported (or an older EDINET list). The
  * store is the one the gateway is configured with (MONGODB_URI, else the SQLite files in
  * DATA_DIR/store); gateways running on it keep answering, and pick the import up once it completes.
  */
@@ -22,14 +24,13 @@ import type { GatewayStore } from '../core/store/gateway-store';
 import { openGatewayStore } from '../core/store/open-gateway-store';
 import { dateInName, importRegistryFile, type ImportSummary } from '../domain/registry/importer';
 import { NTA_ENCODINGS, type NtaEncoding } from '../domain/registry/nta-decode';
-import { NtaFileError } from '../domain/registry/nta-validate';
 import {
   corporateRegistryRepositories,
   type CorporateRegistryRepository,
 } from '../domain/registry/registry-repository';
 import { isEdinetCodeList } from '../domain/registry/edinet-code-list';
 import { importEdinetFile, type EdinetImportSummary } from '../domain/registry/edinet-importer';
-import { InvoiceFileError, looksLikeInvoiceFile } from '../domain/registry/invoice-file';
+import { looksLikeInvoiceFile } from '../domain/registry/invoice-file';
 import { importInvoiceFile, type InvoiceImportSummary } from '../domain/registry/invoice-importer';
 import { invoiceRegisterStores } from '../domain/registry/invoice-store';
 
@@ -48,11 +49,20 @@ export type AnySummary =
   | ({ format: 'edinet' } & EdinetImportSummary)
   | ({ format: 'invoice' } & InvoiceImportSummary);
 
+export interface ImportFilesOptions {
+  /** Re-imports files already imported (and an EDINET list older than the one held). */
+  force?: boolean;
+  /** Imports a full file with far fewer rows than what it replaces (full-file-guard.ts). */
+  allowFewerRows?: boolean;
+  progress?: boolean;
+  encoding?: NtaEncoding;
+}
+
 /** Imports every file into its own repository: NTA files in date order, the others as given. */
 export async function importFiles(
   files: readonly string[],
   store: Pick<GatewayStore, 'open'>,
-  options: { force?: boolean; progress?: boolean; encoding?: NtaEncoding } = {},
+  options: ImportFilesOptions = {},
 ): Promise<AnySummary[]> {
   const out: AnySummary[] = [];
   const byFormat = new Map<FileFormat, string[]>();
@@ -67,13 +77,15 @@ export async function importFiles(
   }
   for (const f of byFormat.get('edinet') ?? []) {
     const registry = await store.open(corporateRegistryRepositories);
-    out.push({ format: 'edinet', ...(await importEdinetFile(registry, f, { force: options.force })) });
+    const { force, allowFewerRows } = options;
+    out.push({ format: 'edinet', ...(await importEdinetFile(registry, f, { force, allowFewerRows })) });
   }
   const invoices = byFormat.get('invoice') ?? [];
   if (invoices.length > 0) {
     const register = await store.open(invoiceRegisterStores);
     for (const f of orderFiles(invoices)) {
-      out.push({ format: 'invoice', ...(await importInvoiceFile(register, f, { force: options.force })) });
+      const { force, allowFewerRows } = options;
+      out.push({ format: 'invoice', ...(await importInvoiceFile(register, f, { force, allowFewerRows })) });
     }
   }
   return out;
@@ -114,7 +126,7 @@ function describe(s: ImportSummary): string {
 export async function runImport(
   files: readonly string[],
   registry: CorporateRegistryRepository,
-  options: { force?: boolean; progress?: boolean; encoding?: NtaEncoding } = {},
+  options: ImportFilesOptions = {},
 ): Promise<ImportSummary[]> {
   const summaries: ImportSummary[] = [];
   for (const file of orderFiles(files)) {
@@ -133,6 +145,7 @@ export async function runImport(
     try {
       const summary = await importRegistryFile(registry, file, {
         force: options.force,
+        allowFewerRows: options.allowFewerRows,
         encoding: options.encoding,
         onProgress: (p) => {
           // Each pass reads the whole file: the bar restarts (and its estimate) for the second.
@@ -152,11 +165,30 @@ export async function runImport(
   return summaries;
 }
 
+const USAGE =
+  'usage: npm run import:registry -- <file.csv|file.zip> [more files] [--encoding utf-8|shift_jis] [--force] [--allow-fewer-rows] [--json]';
+
+function argsOf(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        force: { type: 'boolean' },
+        'allow-fewer-rows': { type: 'boolean' },
+        json: { type: 'boolean' },
+        encoding: { type: 'string' },
+      },
+    });
+  } catch (err) {
+    // An unknown or misspelt option: say which, with the usage, never a stack trace.
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    process.exit(64);
+  }
+}
+
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { force: { type: 'boolean' }, json: { type: 'boolean' }, encoding: { type: 'string' } },
-  });
+  const { values, positionals } = argsOf(process.argv.slice(2));
   const encoding = values.encoding
     ?.toLowerCase()
     .replace(/^utf8$/, 'utf-8')
@@ -165,9 +197,7 @@ async function main(): Promise<void> {
     positionals.length === 0 ||
     (encoding !== undefined && !NTA_ENCODINGS.includes(encoding as NtaEncoding))
   ) {
-    console.error(
-      'usage: npm run import:registry -- <file.csv|file.zip> [more files] [--encoding utf-8|shift_jis] [--force] [--json]',
-    );
+    console.error(USAGE);
     process.exit(64);
   }
   const missing = positionals.filter((f) => !existsSync(f));
@@ -187,6 +217,7 @@ async function main(): Promise<void> {
   try {
     const summaries = await importFiles(positionals, store, {
       force: values.force,
+      allowFewerRows: values['allow-fewer-rows'],
       progress: !values.json,
       encoding: encoding as NtaEncoding | undefined,
     });
@@ -194,8 +225,9 @@ async function main(): Promise<void> {
     else for (const s of summaries) console.log(describeAny(s));
   } catch (err) {
     console.error(`import failed: ${(err as Error).message}`);
-    if (err instanceof NtaFileError) console.error(`hint: ${err.hint} Nothing of this file was imported.`);
-    if (err instanceof InvoiceFileError) console.error('hint: Nothing of this file was imported.');
+    // The refusals of every format (NtaFileError, InvoiceFileError, EdinetCodeListError) carry one.
+    const { hint } = err as { hint?: string };
+    if (hint) console.error(`hint: ${hint} Nothing of this file was imported.`);
     process.exitCode = 65;
   } finally {
     await store.close();

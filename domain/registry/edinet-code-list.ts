@@ -18,6 +18,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { isValidCorporateNumber } from './corporate-number';
+import { controlCharacterAt, controlCharacterDetail, maxRecordBytes, rowTooLongDetail } from './field-limits';
+import { EMPTY_FILE_HINT, FEWER_ROWS_HINT } from './full-file-guard';
 
 export const EDINET_COLUMNS = [
   'ＥＤＩＮＥＴコード',
@@ -83,10 +85,70 @@ export interface EdinetListHeader {
   declared: number;
 }
 
+/**
+ * The longest row: the FSA publishes no column lengths, so the filer's names, kana and address are
+ * held to the NTA corporate-number layout's for the same data (name 150, English name 300, kana 500,
+ * address 300) and the other columns to twice what the list of 2024-07-21 holds (docs/registry.md).
+ */
+const EDINET_MAXIMA = [6, 50, 6, 2, 16, 12, 150, 300, 500, 300, 50, 5, 13];
+const EDINET_MAX_RECORD_BYTES = maxRecordBytes(EDINET_MAXIMA);
+
+export type EdinetListErrorCode =
+  | 'not_an_edinet_list'
+  | 'encoding_mismatch'
+  | 'column_count'
+  | 'invalid_field'
+  | 'incomplete'
+  | 'csv_syntax'
+  | 'line_too_long'
+  | 'control_character'
+  | 'empty_file'
+  | 'fewer_rows';
+
+const DOWNLOAD_AGAIN =
+  'Download Edinetcode.zip again from EDINET and import the EdinetcodeDlInfo.csv in it as it is.';
+const HINTS: Readonly<Record<EdinetListErrorCode, string>> = {
+  not_an_edinet_list: `Not the FSA's EDINET code list (line 1 and 2 name the list). ${DOWNLOAD_AGAIN}`,
+  encoding_mismatch: `The list is cp932 as the FSA publishes it; it was re-saved in another encoding. ${DOWNLOAD_AGAIN}`,
+  column_count: `A row without the 13 columns of the list. ${DOWNLOAD_AGAIN}`,
+  invalid_field: `An EDINET code or corporate number the list never holds: the file is damaged. ${DOWNLOAD_AGAIN}`,
+  incomplete: `The file is cut short. ${DOWNLOAD_AGAIN}`,
+  csv_syntax: `The file is damaged. ${DOWNLOAD_AGAIN}`,
+  line_too_long: `A row longer than the 13 columns of the list can hold: the file is damaged. ${DOWNLOAD_AGAIN}`,
+  control_character: `A control character (NUL, another C0 or C1 code) in a name, address or code: the list holds none. ${DOWNLOAD_AGAIN}`,
+  empty_file: EMPTY_FILE_HINT,
+  fewer_rows: FEWER_ROWS_HINT,
+};
+
 export class EdinetCodeListError extends Error {
-  constructor(file: string, line: number | null, message: string) {
-    super(`${path.basename(file)}${line === null ? '' : `, line ${line}`}: ${message}`);
+  readonly hint: string;
+  constructor(
+    file: string,
+    readonly line: number | null,
+    message: string,
+    readonly code: EdinetListErrorCode,
+  ) {
+    super(`${path.basename(file)}${line === null ? '' : `, line ${line}`}: ${message} [${code}]`);
     this.name = 'EdinetCodeListError';
+    this.hint = HINTS[code];
+  }
+}
+
+type ParsedRow = { record: string[]; info: { lines: number } };
+
+/** The next row; csv-parse's errors (a row past the bound among them) as the list's own. */
+async function nextRow(file: string, rows: AsyncIterator<ParsedRow>): Promise<IteratorResult<ParsedRow>> {
+  try {
+    return await rows.next();
+  } catch (err) {
+    const { code, lines } = err as { code?: string; lines?: number };
+    if (code === 'CSV_MAX_RECORD_SIZE') {
+      const detail = rowTooLongDetail('EDINET code list', EDINET_MAXIMA, EDINET_MAX_RECORD_BYTES, 'bytes');
+      throw new EdinetCodeListError(file, lines ?? null, detail, 'line_too_long');
+    }
+    if (typeof code === 'string' && code.startsWith('CSV_'))
+      throw new EdinetCodeListError(file, lines ?? null, (err as Error).message, 'csv_syntax');
+    throw err;
   }
 }
 
@@ -111,6 +173,7 @@ function cp932Decoder(file: string, onBytes: (n: number) => void): Transform {
       file,
       null,
       `not Shift_JIS (cp932) text near byte ${offset}: the FSA publishes the list in cp932; was it re-saved in another encoding? (${(err as Error).message})`,
+      'encoding_mismatch',
     );
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -171,8 +234,9 @@ export class EdinetCodeList {
     readonly file: string,
     readonly header: EdinetListHeader,
     readonly totalBytes: number,
-    private readonly rows: AsyncIterator<{ record: string[]; info: { lines: number } }>,
-    private readonly close: () => void,
+    private readonly rows: AsyncIterator<ParsedRow>,
+    /** Releases the file when its filers are not read. */
+    readonly close: () => void,
   ) {}
 
   static async open(file: string, onBytes: (n: number) => void = () => undefined): Promise<EdinetCodeList> {
@@ -181,16 +245,22 @@ export class EdinetCodeList {
     const parser = input
       .pipe(cp932Decoder(file, onBytes))
       .on('error', (err) => parser.destroy(err))
-      .pipe(parse({ relax_column_count: true, skip_empty_lines: true, info: true }));
-    const rows = (parser as AsyncIterable<{ record: string[]; info: { lines: number } }>)[
-      Symbol.asyncIterator
-    ]();
+      .pipe(
+        parse({
+          relax_column_count: true,
+          skip_empty_lines: true,
+          info: true,
+          // A row past what the layout holds is refused as it is read, never held whole.
+          max_record_size: EDINET_MAX_RECORD_BYTES,
+        }),
+      );
+    const rows = (parser as AsyncIterable<ParsedRow>)[Symbol.asyncIterator]();
     const close = () => {
       input.destroy();
       parser.destroy();
     };
     try {
-      const first = await rows.next();
+      const first = await nextRow(file, rows);
       const line1 = first.done ? '' : first.value.record.join(',');
       const m = FIRST_LINE.exec(line1);
       if (!m) {
@@ -198,15 +268,17 @@ export class EdinetCodeList {
           file,
           1,
           `not the FSA's EDINET code list: line 1 should read "ダウンロード実行日,YYYY年MM月DD日現在,件数,N件", got "${line1.slice(0, 60)}"`,
+          'not_an_edinet_list',
         );
       }
-      const second = await rows.next();
+      const second = await nextRow(file, rows);
       const names = second.done ? [] : second.value.record.map((f) => f.trim());
       if (names.join(',') !== EDINET_COLUMNS.join(',')) {
         throw new EdinetCodeListError(
           file,
           2,
           `expected the ${EDINET_COLUMNS.length} column names ${EDINET_COLUMNS.join(',')}; got ${names.join(',').slice(0, 200)}`,
+          'not_an_edinet_list',
         );
       }
       return new EdinetCodeList(
@@ -226,7 +298,7 @@ export class EdinetCodeList {
     let count = 0;
     try {
       for (;;) {
-        const next = await this.rows.next();
+        const next = await nextRow(this.file, this.rows);
         if (next.done) break;
         const { record, info } = next.value;
         if (record.length !== EDINET_COLUMNS.length) {
@@ -234,7 +306,15 @@ export class EdinetCodeList {
             this.file,
             info.lines,
             `expected ${EDINET_COLUMNS.length} columns (EDINET code list layout), got ${record.length}`,
+            'column_count',
           );
+        }
+        for (let i = 0; i < record.length; i++) {
+          const at = controlCharacterAt(record[i]);
+          if (at >= 0) {
+            const detail = controlCharacterDetail(EDINET_COLUMNS[i], record[i], at);
+            throw new EdinetCodeListError(this.file, info.lines, detail, 'control_character');
+          }
         }
         const filer = filerOf(record);
         if (!EDINET_CODE.test(filer.edinet_code)) {
@@ -242,6 +322,7 @@ export class EdinetCodeList {
             this.file,
             info.lines,
             `"${filer.edinet_code}" is not an EDINET code`,
+            'invalid_field',
           );
         }
         if (filer.corporate_number && !isValidCorporateNumber(filer.corporate_number)) {
@@ -249,6 +330,7 @@ export class EdinetCodeList {
             this.file,
             info.lines,
             `"${filer.corporate_number}" is not a valid corporate number (check digit)`,
+            'invalid_field',
           );
         }
         count++;
@@ -259,6 +341,7 @@ export class EdinetCodeList {
           this.file,
           null,
           `line 1 declares ${this.header.declared} filers but ${count} rows were read: the file is incomplete`,
+          'incomplete',
         );
       }
     } finally {

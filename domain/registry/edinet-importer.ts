@@ -3,13 +3,15 @@
  * repository. The list is complete each time it is published, so an import replaces the list
  * held: a filer missing from the newer list is gone. The old list keeps answering until the new
  * one is read whole; a file that fails a check (header, a row's columns, the declared count)
- * changes nothing.
+ * changes nothing. A list of no filers, or of far fewer than the list held, is refused before
+ * anything is written (full-file-guard.ts): line 1 declares the count, and the rows must match it.
  *
  * Skipped: the list already held (same SHA-256), and a list older than the one held (an operator
  * who means it passes `force`).
  */
 import path from 'node:path';
-import { EdinetCodeList, edinetSource, type EdinetFiler } from './edinet-code-list';
+import { EdinetCodeList, EdinetCodeListError, edinetSource, type EdinetFiler } from './edinet-code-list';
+import { fullFileProblem } from './full-file-guard';
 import { sha256Of } from './importer';
 import type { CorporateRegistryRepository } from './registry-repository';
 
@@ -26,6 +28,8 @@ export interface EdinetImportOptions {
   batchSize?: number;
   /** Imports the file even when the same or a newer list is held. */
   force?: boolean;
+  /** Imports a list of far fewer filers than the one held (full-file-guard.ts). */
+  allowFewerRows?: boolean;
   onProgress?: (p: EdinetImportProgress) => void;
   now?: () => Date;
 }
@@ -77,6 +81,16 @@ export async function importEdinetFile(
     }
     summary.seconds = (Date.now() - started) / 1000;
     return summary;
+  }
+
+  const heldRows = held
+    ? { rows: held.filers, said: `the list held (of ${held.as_of}) has ${held.filers} filers` }
+    : null;
+  const refused = fullFileProblem(list.header.declared, heldRows, 'filers', options.allowFewerRows);
+  if (refused) {
+    list.close();
+    // Line 1 declares the count, which the rows must match: refused before a row is read.
+    throw new EdinetCodeListError(file, 1, refused.detail, refused.code);
   }
 
   let rows = 0;

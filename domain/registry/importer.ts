@@ -5,7 +5,8 @@
  *
  * Two passes: the whole file is read and checked first (nta-file.ts), and only a file without a
  * single bad row is applied, so a truncated, corrupt or wrongly decoded file changes nothing (it
- * is recorded as failed with the error). An import cut short (a crash, a kill) is completed by
+ * is recorded as failed with the error); so is a full file with no rows or far fewer than what
+ * it follows (full-file-guard.ts). An import cut short (a crash, a kill) is completed by
  * running it again: every record is re-applied, which converges (below).
  *
  * Idempotent: a file whose SHA-256 already completed an import is skipped (unless forced), and
@@ -19,10 +20,13 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { applyRecord, type Corporation } from './corporation';
+import { fullFileProblem, lastFullOfScope, type FullFileProblem, type HeldRows } from './full-file-guard';
 import type { NtaEncoding } from './nta-decode';
 import { csvBytesOf, readNtaFile } from './nta-file';
 import { preparedBatches, type PreparedRecord } from './nta-prepare-worker';
+import { NtaFileError } from './nta-validate';
 import type { CorporateRegistryRepository } from './registry-repository';
+import { NATIONWIDE_FILE } from './store-registry';
 import { corporationOfStored, storedOf, type StoredCorporation } from './stored-corporation';
 
 export interface ImportProgress {
@@ -40,6 +44,8 @@ export interface ImportOptions {
    */
   batchSize?: number;
   force?: boolean;
+  /** Applies a full file with far fewer rows than it follows (full-file-guard.ts). */
+  allowFewerRows?: boolean;
   /** Forces the text encoding; detected from the file's bytes otherwise. */
   encoding?: NtaEncoding;
   onProgress?: (p: ImportProgress) => void;
@@ -102,6 +108,35 @@ export function kindOf(file: string): 'full' | 'diff' {
 /** The YYYYMMDD date in an NTA file name, used to apply several files in order. */
 export function dateInName(file: string): string {
   return /(20\d{6})/.exec(path.basename(file))?.[1] ?? '';
+}
+
+/**
+ * Why a file read whole must not be applied for its size, or null: a full file empty or far
+ * smaller than the last full file of its scope (or, nationwide, than the register), and an empty
+ * differential as the first import, which would switch the gateway from its sample to an empty
+ * store (full-file-guard.ts).
+ */
+async function sizeProblem(
+  registry: CorporateRegistryRepository,
+  summary: ImportSummary,
+  allowFewerRows?: boolean,
+): Promise<FullFileProblem | null> {
+  const done = await registry.listImports('complete');
+  if (summary.kind === 'diff') {
+    if (summary.rows > 0 || done.length > 0) return null;
+    return {
+      code: 'empty_file',
+      detail:
+        'a differential file with no rows as the first import: the gateway would answer from an empty register',
+    };
+  }
+  let held: HeldRows | null = lastFullOfScope(summary.file, done);
+  if (NATIONWIDE_FILE.test(summary.file)) {
+    // A nationwide file makes answers say the register is complete: it must hold what is held.
+    const count = await registry.count();
+    if (count > (held?.rows ?? 0)) held = { rows: count, said: `the register holds ${count} corporations` };
+  }
+  return fullFileProblem(summary.rows, held, 'rows', allowFewerRows);
 }
 
 const same = (a: Corporation | undefined, b: Corporation): boolean =>
@@ -238,6 +273,8 @@ export async function importRegistryFile(
   try {
     await checking;
     summary.rows = rows;
+    const refused = await sizeProblem(registry, summary, options.allowFewerRows);
+    if (refused) throw new NtaFileError(refused.code, summary.file, null, refused.detail);
     // Pass 2: applied in batches, read and prepared in a worker thread (nta-prepare-worker.ts)
     // in the encoding pass 1 found. The same checks run again, in case the file changed meanwhile.
     phase = 'apply';

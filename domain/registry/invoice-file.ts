@@ -11,6 +11,8 @@
 import path from 'node:path';
 import { parse } from 'csv-parse';
 import { csvEntriesOf, type CsvEntry } from './csv-entries';
+import { controlCharacterAt, controlCharacterDetail, maxRecordBytes, rowTooLongDetail } from './field-limits';
+import { EMPTY_FILE_HINT, FEWER_ROWS_HINT } from './full-file-guard';
 
 export const INVOICE_COLUMNS = [
   'sequenceNumber', // 一連番号
@@ -43,15 +45,75 @@ export type InvoiceColumn = (typeof INVOICE_COLUMNS)[number];
 /** One registration row, by the Web-API's field names; empty fields are ''. */
 export type InvoiceRow = Record<InvoiceColumn, string>;
 
+/**
+ * Each column's maximum length in characters, as the NTA's resource definition of the Web-API
+ * gives them (transcribed in fuji44/jinvoicer's schema, docs/registry.md): the addresses 600 and
+ * 300, kana 500, the name 300, trade and popular names 200; numbers, codes, flags and dates their
+ * fixed widths. Only the row bound is derived from these: a field is not refused for its length.
+ */
+const INVOICE_MAX_LENGTHS: Readonly<Record<InvoiceColumn, number>> = {
+  sequenceNumber: 8,
+  registratedNumber: 14,
+  process: 2,
+  correct: 1,
+  kind: 1,
+  country: 1,
+  latest: 1,
+  registrationDate: 10,
+  updateDate: 10,
+  disposalDate: 10,
+  expireDate: 10,
+  address: 600,
+  addressPrefectureCode: 2,
+  addressCityCode: 3,
+  addressRequest: 600,
+  addressRequestPrefectureCode: 2,
+  addressRequestCityCode: 3,
+  kana: 500,
+  name: 300,
+  addressInside: 300,
+  addressInsidePrefectureCode: 2,
+  addressInsideCityCode: 3,
+  tradeName: 200,
+  popularName_previousName: 200,
+};
+const MAXIMA = INVOICE_COLUMNS.map((c) => INVOICE_MAX_LENGTHS[c]);
+/** The longest row's content in UTF-8 bytes (csv-parse counts bytes). */
+export const INVOICE_MAX_RECORD_BYTES = maxRecordBytes(MAXIMA);
+
+export type InvoiceFileErrorCode =
+  | 'not_a_csv_file'
+  | 'csv_syntax'
+  | 'invalid_row'
+  | 'line_too_long'
+  | 'control_character'
+  | 'empty_file'
+  | 'fewer_rows';
+
+const DOWNLOAD_AGAIN =
+  'The file is damaged or cut short: download it again from the NTA invoice register site.';
+const HINTS: Readonly<Record<InvoiceFileErrorCode, string>> = {
+  not_a_csv_file: 'Pass the CSV or the ZIP downloaded from the NTA invoice register site.',
+  csv_syntax: DOWNLOAD_AGAIN,
+  invalid_row: `A row outside the register file layout (24 columns, T-numbers, dates, UTF-8). ${DOWNLOAD_AGAIN}`,
+  line_too_long: `A row longer than the 24 columns of the layout can hold. ${DOWNLOAD_AGAIN}`,
+  control_character: `A control character (NUL, another C0 or C1 code) in a name, address or code: the register files hold none. ${DOWNLOAD_AGAIN}`,
+  empty_file: EMPTY_FILE_HINT,
+  fewer_rows: FEWER_ROWS_HINT,
+};
+
 export class InvoiceFileError extends Error {
-  /** `label`: the file name, or `file.zip:entry.csv`. */
+  readonly hint: string;
+  /** `label`: the file name, or `file.zip:entry.csv`; `line` null for the file as a whole. */
   constructor(
     readonly label: string,
-    readonly line: number,
-    detail: string,
+    readonly line: number | null,
+    readonly detail: string,
+    readonly code: InvoiceFileErrorCode = 'invalid_row',
   ) {
-    super(`${label}, line ${line}: ${detail}`);
+    super(`${label}${line === null ? '' : `, line ${line}`}: ${detail} [${code}]`);
     this.name = 'InvoiceFileError';
+    this.hint = HINTS[code];
   }
 }
 
@@ -65,19 +127,27 @@ const DATE_COLUMNS: readonly InvoiceColumn[] = [
 ];
 
 /** What is wrong with a row, or null. */
-export function invoiceRowProblem(fields: readonly string[]): string | null {
+export function invoiceRowProblem(
+  fields: readonly string[],
+): { code: InvoiceFileErrorCode; detail: string } | null {
+  const invalid = (detail: string) => ({ code: 'invalid_row' as const, detail });
   if (fields.length !== INVOICE_COLUMNS.length)
-    return `${fields.length} columns where the register file has ${INVOICE_COLUMNS.length}`;
+    return invalid(`${fields.length} columns where the register file has ${INVOICE_COLUMNS.length}`);
   if (!T_NUMBER.test(fields[1]))
-    return `"${fields[1].slice(0, 20)}" is not a registration number (T + 13 digits)`;
-  if (!/^[01]$/.test(fields[6])) return `latest must be 0 or 1, not "${fields[6].slice(0, 5)}"`;
+    return invalid(`"${fields[1].slice(0, 20)}" is not a registration number (T + 13 digits)`);
+  if (!/^[01]$/.test(fields[6])) return invalid(`latest must be 0 or 1, not "${fields[6].slice(0, 5)}"`);
   for (const c of DATE_COLUMNS) {
     const v = fields[INVOICE_COLUMNS.indexOf(c)];
-    if (v !== '' && !DATE.test(v)) return `${c} "${v.slice(0, 20)}" is not a date (YYYY-MM-DD)`;
+    if (v !== '' && !DATE.test(v)) return invalid(`${c} "${v.slice(0, 20)}" is not a date (YYYY-MM-DD)`);
   }
-  if (fields[7] === '') return 'registrationDate is empty';
+  if (fields[7] === '') return invalid('registrationDate is empty');
   if (fields.some((f) => f.includes('\uFFFD')))
-    return 'holds bytes that are not UTF-8 (the register files are UTF-8)';
+    return invalid('holds bytes that are not UTF-8 (the register files are UTF-8)');
+  for (let i = 0; i < fields.length; i++) {
+    const at = controlCharacterAt(fields[i]);
+    if (at >= 0)
+      return { code: 'control_character', detail: controlCharacterDetail(INVOICE_COLUMNS[i], fields[i], at) };
+  }
   return null;
 }
 
@@ -95,7 +165,7 @@ export async function* readInvoiceFile(file: string): AsyncGenerator<{ row: Invo
   const { entries, close } = await csvEntriesOf(file);
   try {
     if (entries.length === 0)
-      throw new InvoiceFileError(path.basename(file), 0, 'the zip holds no .csv file');
+      throw new InvoiceFileError(path.basename(file), null, 'the zip holds no .csv file', 'not_a_csv_file');
     for (const entry of entries) yield* readEntry(entry);
   } finally {
     close();
@@ -104,7 +174,14 @@ export async function* readInvoiceFile(file: string): AsyncGenerator<{ row: Invo
 
 async function* readEntry(entry: CsvEntry): AsyncGenerator<{ row: InvoiceRow; line: number }> {
   const parser = (await entry.open()).pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
+    parse({
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+      // A row past what the layout holds is refused as it is read, never held whole.
+      max_record_size: INVOICE_MAX_RECORD_BYTES,
+    }),
   );
   try {
     for await (const { record, info } of parser as AsyncIterable<{
@@ -112,13 +189,17 @@ async function* readEntry(entry: CsvEntry): AsyncGenerator<{ row: InvoiceRow; li
       info: { lines: number };
     }>) {
       const problem = invoiceRowProblem(record);
-      if (problem) throw new InvoiceFileError(entry.label, info.lines, problem);
+      if (problem) throw new InvoiceFileError(entry.label, info.lines, problem.detail, problem.code);
       const row = Object.fromEntries(INVOICE_COLUMNS.map((c, i) => [c, record[i]])) as InvoiceRow;
       yield { row, line: info.lines };
     }
   } catch (err) {
     if (err instanceof InvoiceFileError) throw err;
-    const line = (err as { lines?: number }).lines ?? 0;
-    throw new InvoiceFileError(entry.label, line, (err as Error).message);
+    const { lines, code } = err as { lines?: number; code?: string };
+    if (code === 'CSV_MAX_RECORD_SIZE') {
+      const detail = rowTooLongDetail('invoice register file', MAXIMA, INVOICE_MAX_RECORD_BYTES, 'bytes');
+      throw new InvoiceFileError(entry.label, lines ?? null, detail, 'line_too_long');
+    }
+    throw new InvoiceFileError(entry.label, lines ?? null, (err as Error).message, 'csv_syntax');
   }
 }

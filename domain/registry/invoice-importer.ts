@@ -1,13 +1,15 @@
 /**
  * Imports the NTA's published invoice-register files (invoice-file.ts) into the invoice register
  * store. The whole file is read and checked first, so a corrupt or cut file is refused with its
- * file and line before anything is written; then rows are written in batches. Running a file
+ * file and line before anything is written (and a full file with no rows, or far fewer than the
+ * last full file of its name, is refused: full-file-guard.ts); then rows are written in batches. Running a file
  * again after a crash completes it (rows converge by version); a file already imported is skipped
  * by its SHA-256 unless forced.
  */
 import path from 'node:path';
+import { fullFileProblem, lastFullOfScope } from './full-file-guard';
 import { sha256Of, kindOf } from './importer';
-import { readInvoiceFile, type InvoiceRow } from './invoice-file';
+import { InvoiceFileError, readInvoiceFile, type InvoiceRow } from './invoice-file';
 import type { InvoiceRegisterStore } from './invoice-store';
 
 export interface InvoiceImportSummary {
@@ -22,6 +24,8 @@ export interface InvoiceImportSummary {
 
 export interface InvoiceImportOptions {
   force?: boolean;
+  /** Imports a full file with far fewer rows than the last one of its name (full-file-guard.ts). */
+  allowFewerRows?: boolean;
   batchSize?: number;
   now?: () => Date;
   onProgress?: (rows: number) => void;
@@ -36,12 +40,18 @@ export async function importInvoiceFile(
   const now = options.now ?? (() => new Date());
   const sha256 = await sha256Of(file);
   const base = { file: path.basename(file), sha256, kind: kindOf(file) };
-  if (!options.force && (await store.completedImports()).some((i) => i.sha256 === sha256)) {
+  const done = await store.completedImports();
+  if (!options.force && done.some((i) => i.sha256 === sha256)) {
     return { ...base, rows: 0, seconds: 0, skipped_already_imported: true };
   }
   // Pass 1: the whole file must be readable before any row is written.
   let checked = 0;
   for await (const _ of readInvoiceFile(file)) checked++;
+  if (base.kind === 'full') {
+    const held = lastFullOfScope(base.file, done);
+    const refused = fullFileProblem(checked, held, 'rows', options.allowFewerRows);
+    if (refused) throw new InvoiceFileError(base.file, null, refused.detail, refused.code);
+  }
 
   const id = `${sha256.slice(0, 16)}-${now().toISOString()}`;
   await store.startImport({ id, ...base, status: 'running', started_at: now().toISOString() });

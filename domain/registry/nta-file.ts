@@ -7,8 +7,9 @@
 import path from 'node:path';
 import { csvEntriesOf, type CsvEntry } from './csv-entries';
 import { NtaTextDecoder, type NtaEncoding } from './nta-decode';
-import { recordFromFields, type NtaRecord } from './nta-layout';
-import { CsvSyntaxError, NtaRowSplitter, type SplitRow } from './nta-rows';
+import { maxRowCodeUnits, rowTooLongDetail } from './field-limits';
+import { NTA_COLUMNS, NTA_MAX_LENGTHS, recordFromFields, type NtaRecord } from './nta-layout';
+import { CsvSyntaxError, NtaRowSplitter, RowTooLongError, type SplitRow } from './nta-rows';
 import { NtaFileError, rowProblem } from './nta-validate';
 
 export interface NtaFileOptions {
@@ -23,6 +24,10 @@ export interface NtaFileRecord {
   record: NtaRecord;
   line: number;
 }
+
+const MAXIMA = NTA_COLUMNS.map((c) => NTA_MAX_LENGTHS[c]);
+/** The longest row the layout allows, as decoded text. */
+export const NTA_MAX_ROW_CHARS = maxRowCodeUnits(MAXIMA);
 
 /** The CSV parts of a file; a zip without one is refused. */
 async function entriesOf(file: string): Promise<{ entries: CsvEntry[]; close: () => void }> {
@@ -60,13 +65,17 @@ async function* readEntry(entry: CsvEntry, options: NtaFileOptions): AsyncGenera
     encoding = e;
     options.onEncoding?.(e);
   });
-  const splitter = new NtaRowSplitter();
+  const splitter = new NtaRowSplitter(NTA_MAX_ROW_CHARS);
   let endsWithLineBreak = false;
   let ended = false;
   const rowsOf = (text: string, end: boolean): SplitRow[] => {
     try {
       return splitter.push(text, end);
     } catch (err) {
+      if (err instanceof RowTooLongError) {
+        const detail = rowTooLongDetail('NTA corporate-number', MAXIMA, err.bound, 'characters');
+        throw new NtaFileError('line_too_long', entry.label, err.line, detail);
+      }
       if (!(err instanceof CsvSyntaxError)) throw err;
       if (end && !endsWithLineBreak) throw truncated(entry.label, err.line, err.message);
       throw new NtaFileError('csv_syntax', entry.label, err.line, err.message);

@@ -39,6 +39,48 @@ export const NTA_COLUMNS = [
 
 export type NtaColumn = (typeof NTA_COLUMNS)[number];
 
+/**
+ * Each column's maximum length in characters, from the NTA's resource definition (リソース定義書):
+ * names 150, 丁目番地等 and the overseas address 300 (longer text is cut and an image ID given
+ * instead), 都道府県 10 and 市区町村 20 (the NTA's FAQ on address lengths), 変更事由の詳細 500, the
+ * English name 300 and English addresses 600, image IDs and the sequence number 8 digits; codes,
+ * flags and dates their fixed widths. フリガナ is taken as 500 and the English prefecture as 9
+ * ("Kagoshima"). docs/registry.md gives the sources. Only the row bound is derived from these
+ * (field-limits.ts): a field is not refused for its own length.
+ */
+export const NTA_MAX_LENGTHS: Readonly<Record<NtaColumn, number>> = {
+  sequenceNumber: 8,
+  corporateNumber: 13,
+  process: 2,
+  correct: 1,
+  updateDate: 10,
+  changeDate: 10,
+  name: 150,
+  nameImageId: 8,
+  kind: 3,
+  prefectureName: 10,
+  cityName: 20,
+  streetNumber: 300,
+  addressImageId: 8,
+  prefectureCode: 2,
+  cityCode: 3,
+  postCode: 7,
+  addressOutside: 300,
+  addressOutsideImageId: 8,
+  closeDate: 10,
+  closeCause: 2,
+  successorCorporateNumber: 13,
+  changeCause: 500,
+  assignmentDate: 10,
+  latest: 1,
+  enName: 300,
+  enPrefectureName: 9,
+  enCityName: 600,
+  enAddressOutside: 600,
+  furigana: 500,
+  hihyoji: 1,
+};
+
 /** One record exactly as the NTA publishes it: every field is text, empty when absent. */
 export type NtaRecord = Record<NtaColumn, string>;
 

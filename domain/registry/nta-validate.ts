@@ -7,6 +7,8 @@
  */
 import { prefectureByCode } from '../shared/prefectures';
 import { isValidCorporateNumber } from './corporate-number';
+import { controlCharacterAt, controlCharacterDetail } from './field-limits';
+import { EMPTY_FILE_HINT, FEWER_ROWS_HINT } from './full-file-guard';
 import { NTA_COLUMNS, NtaLayoutError, PROCESS_LABELS, type NtaColumn } from './nta-layout';
 
 export type NtaFileErrorCode =
@@ -18,7 +20,11 @@ export type NtaFileErrorCode =
   | 'invalid_corporate_number'
   | 'unknown_process'
   | 'invalid_date'
-  | 'invalid_field';
+  | 'invalid_field'
+  | 'line_too_long'
+  | 'control_character'
+  | 'empty_file'
+  | 'fewer_rows';
 
 const HINTS: Readonly<Record<NtaFileErrorCode, string>> = {
   not_a_csv_file: 'Pass the CSV or the ZIP downloaded from the NTA corporate-number site.',
@@ -35,6 +41,12 @@ const HINTS: Readonly<Record<NtaFileErrorCode, string>> = {
   invalid_date: 'A date that is not YYYY-MM-DD on the calendar: the file is damaged; download it again.',
   invalid_field:
     'A field with a value the NTA layout does not allow: the file is damaged; download it again.',
+  line_too_long:
+    'A row longer than the 30 columns of the NTA layout can hold: the file is damaged or not an NTA file; download it again.',
+  control_character:
+    'A control character (NUL, another C0 or C1 code) inside a name, address or code: the NTA files hold none; the file is damaged; download it again.',
+  empty_file: EMPTY_FILE_HINT,
+  fewer_rows: FEWER_ROWS_HINT,
 };
 
 /** A refused file: nothing of it was applied, and the import is recorded as failed with this message. */
@@ -88,6 +100,9 @@ const SHAPES: ReadonlyArray<readonly [NtaColumn, RegExp, string]> = [
   ['closeCause', /^(\d{2})?$/, 'a 2-digit close cause or empty'],
 ];
 
+/** The one free-text column: its text may hold line breaks and tabs (never another control). */
+const FREE_TEXT = COLUMN_INDEX.changeCause;
+
 /**
  * The first problem of a row (its 30 fields, in column order), or null. A U+FFFD replacement
  * character anywhere means bytes the decoder could not read: the file is not in that encoding.
@@ -106,6 +121,11 @@ export function rowProblem(fields: readonly string[], encoding: string): RowProb
         detail: `column ${NTA_COLUMNS[i]} holds bytes that are not ${encoding} text`,
       };
     }
+  }
+  for (let i = 0; i < fields.length; i++) {
+    const at = controlCharacterAt(fields[i], i === FREE_TEXT);
+    if (at >= 0)
+      return { code: 'control_character', detail: controlCharacterDetail(NTA_COLUMNS[i], fields[i], at) };
   }
   const get = (c: NtaColumn) => fields[COLUMN_INDEX[c]];
   const number = get('corporateNumber');

@@ -17,7 +17,7 @@ export const NTA_BULK_DOWNLOAD = {
 };
 
 /** The NTA names its nationwide full file 00_zenkoku_all_YYYYMMDD (prefecture files NN_name_all_...). */
-const NATIONWIDE_FILE = /^00_zenkoku_all_/i;
+export const NATIONWIDE_FILE = /^00_zenkoku_all_/i;
 
 /** How current the imported data is: the newest update date in the records imported. */
 function newestAsOf(done: readonly ImportRecord[]): string {

@@ -17,6 +17,7 @@ import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
 import {
   EDINET_COLUMNS,
   EdinetCodeList,
+  EdinetCodeListError,
   isEdinetCodeList,
   type EdinetFiler,
 } from '../../../domain/registry/edinet-code-list';
@@ -141,12 +142,20 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
       ).to.match(/^names\.csv, line 2: expected the 13 column names/);
       expect(
         await refusal(write('short.csv', head(5), ascii('"E99999","x"\r\n'), bytes.subarray(lineEnds[4]))),
-      ).to.equal('short.csv, line 6: expected 13 columns (EDINET code list layout), got 2');
+      ).to.equal('short.csv, line 6: expected 13 columns (EDINET code list layout), got 2 [column_count]');
       expect(
         await refusal(write('bytes.csv', head(5), Buffer.from([0x22, 0xff, 0xfe, 0x22, 0x0d, 0x0a]))),
       ).to.match(/^bytes\.csv: not Shift_JIS \(cp932\) text/);
+      // A NUL at the start of the 7th field (提出者名) of line 6, inside its quotes.
+      const line6 = Buffer.from(bytes.subarray(lineEnds[4], lineEnds[5]));
+      let comma = -1;
+      for (let i = 0; i < 6; i++) comma = line6.indexOf(0x2c, comma + 1);
+      const nul = Buffer.concat([line6.subarray(0, comma + 2), Buffer.from([0]), line6.subarray(comma + 2)]);
+      expect(await refusal(write('nul.csv', head(5), nul, bytes.subarray(lineEnds[5])))).to.equal(
+        'nul.csv, line 6: column 提出者名 holds U+0000 (a control character) at character 1 [control_character]',
+      );
       expect(await refusal(write('cut.csv', head(12)))).to.equal(
-        `cut.csv: line 1 declares ${parsed.rows.length} filers but 10 rows were read: the file is incomplete`,
+        `cut.csv: line 1 declares ${parsed.rows.length} filers but 10 rows were read: the file is incomplete [incomplete]`,
       );
     });
   });
@@ -299,6 +308,50 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
       expect(forced.replaced).to.deep.equal({ as_of: '2024-07-21', filers: parsed.rows.length });
       expect((await importEdinetFile(registry, LIST)).skipped).to.equal(null);
       expect((await registry.edinetList())?.as_of).to.equal('2024-07-21');
+    });
+
+    it('refuses a list of no filers, or of far fewer than the list held, before writing anything', async () => {
+      const bytes = readFileSync(LIST);
+      const lineEnd = (n: number) => {
+        let at = 0;
+        for (let i = 0; i < n; i++) at = bytes.indexOf(0x0a, at) + 1;
+        return at;
+      };
+      // Line 1 declares the count (ASCII digits in cp932); the rows after line 2 must match it.
+      const line1 = bytes.subarray(0, lineEnd(1));
+      const declaring = (n: number) =>
+        Buffer.from(line1.toString('latin1').replace(/,(\d+)(\x8c\x8f)/, `,${n}$2`), 'latin1');
+      const list = (name: string, filers: number) => {
+        const file = path.join(dataDir, name);
+        writeFileSync(
+          file,
+          Buffer.concat([declaring(filers), bytes.subarray(lineEnd(1), lineEnd(2 + filers))]),
+        );
+        return file;
+      };
+      const held = await registry.edinetList();
+      const refused = async (file: string, code: string) => {
+        const err = (await importEdinetFile(registry, file).catch((e: unknown) => e)) as EdinetCodeListError;
+        expect(err).to.be.instanceOf(EdinetCodeListError);
+        expect(err).to.include({ code, line: 1 });
+        expect(await registry.edinetList()).to.deep.equal(held);
+        return err;
+      };
+      const empty = await refused(list('EdinetcodeDlInfo-empty.csv', 0), 'empty_file');
+      expect(empty.message).to.equal(
+        `EdinetcodeDlInfo-empty.csv, line 1: a full file with no filers, where the list held (of 2024-07-21) has ${parsed.rows.length} filers [empty_file]`,
+      );
+      const fewer = await refused(list('EdinetcodeDlInfo-fewer.csv', 100), 'fewer_rows');
+      expect(fewer.message).to.contain(
+        `a full file of 100 filers, where the list held (of 2024-07-21) has ${parsed.rows.length} filers: fewer than 90% of them (import it with --allow-fewer-rows`,
+      );
+      expect(fewer.hint).to.match(/--allow-fewer-rows/);
+      const allowed = await importEdinetFile(registry, list('EdinetcodeDlInfo-fewer.csv', 100), {
+        allowFewerRows: true,
+      });
+      expect(allowed).to.include({ skipped: null, filers: 100 });
+      // The whole list back, for the answers below.
+      expect(await importEdinetFile(registry, LIST)).to.include({ filers: parsed.rows.length });
     });
 
     it('answers トヨタ自動車 (from the bundled snapshot) with the English name and securities code the list gives', async () => {

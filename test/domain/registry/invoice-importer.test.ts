@@ -86,6 +86,16 @@ describe('invoice register files: import', () => {
       `${invoiceCsvLine({ ...TOYOTA, updateDate: '2026/11/04' })}\n`,
       /line 3: updateDate "2026\/11\/04" is not a date/,
     ],
+    [
+      'a NUL in a name',
+      `${invoiceCsvLine({ ...TOYOTA, name: 'トヨタ\u0000自動車' })}\n`,
+      /line 3: column name holds U\+0000 \(a control character\) at character 4 \[control_character\]$/,
+    ],
+    [
+      'a row longer than the layout allows',
+      `${invoiceCsvLine({ ...TOYOTA, name: '名'.repeat(20_000) })}\n`,
+      /line 3: the row is longer than the invoice register file layout allows: .* \[line_too_long\]$/,
+    ],
   ];
   for (const [what, tail, message] of refusals) {
     it(`refuses a file with ${what}, naming the file and line, and writes nothing`, async () => {

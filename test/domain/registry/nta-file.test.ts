@@ -13,7 +13,8 @@ import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
 import { importRegistryFile } from '../../../domain/registry/importer';
 import { detectEncoding, type NtaEncoding } from '../../../domain/registry/nta-decode';
 import { readNtaFile } from '../../../domain/registry/nta-file';
-import { NtaFileError } from '../../../domain/registry/nta-validate';
+import { NtaFileError, rowProblem } from '../../../domain/registry/nta-validate';
+import { NTA_COLUMNS } from '../../../domain/registry/nta-layout';
 import {
   corporateRegistryRepositories,
   type CorporateRegistryRepository,
@@ -155,6 +156,18 @@ async function refusal(file: string, encoding?: NtaEncoding): Promise<NtaFileErr
         'invalid_date',
       ],
       ['a flag that is neither 0 nor 1', 55, (l) => l.replace(/,[01]$/, ',7'), 'invalid_field'],
+      [
+        'a NUL inside the corporation name',
+        61,
+        (l) => l.replace(/^((?:[^,]*,){6}[^,])/, '$1\u0000'),
+        'control_character',
+      ],
+      [
+        'a row longer than the 30 columns can hold',
+        70,
+        (l) => l.replace(/,[01]$/, `,${'1'.repeat(100_000)}`),
+        'line_too_long',
+      ],
     ];
     for (const [what, n, edit, code] of damages) {
       it(`refuses ${what} with the line and code ${code}`, async () => {
@@ -163,6 +176,27 @@ async function refusal(file: string, encoding?: NtaEncoding): Promise<NtaFileErr
         expect(err.message).to.contain(`31_${code}.csv line ${n}: `);
       });
     }
+
+    it('names the column of a control character; only 変更事由の詳細 may hold line breaks and tabs', () => {
+      const row = (column: string, value: string) =>
+        expected[0].map((f, i) => (NTA_COLUMNS[i] === column ? value : f));
+      expect(rowProblem(row('changeCause', '合併により\r\n解散\t'), 'utf-8')).to.equal(null);
+      expect(rowProblem(row('changeCause', '合併\u0000'), 'utf-8')).to.deep.equal({
+        code: 'control_character',
+        detail: 'column changeCause holds U+0000 (a control character) at character 3',
+      });
+      for (const [column, value, at] of [
+        ['name', '株式会社\nテスト', 5],
+        ['furigana', 'テスト\t', 4],
+        ['streetNumber', '一丁目\u0085', 4],
+        ['enName', 'Test\u007fCo', 5],
+      ] as const) {
+        expect(rowProblem(row(column, value), 'utf-8')).to.include({ code: 'control_character' });
+        expect(rowProblem(row(column, value), 'utf-8')?.detail).to.match(
+          new RegExp(`^column ${column} .* at character ${at}$`),
+        );
+      }
+    });
 
     describe('importing a refused file', () => {
       let store: GatewayStore;

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
-import { NtaRowSplitter, type CsvSyntaxError } from '../../../domain/registry/nta-rows';
+import { NtaRowSplitter, RowTooLongError, type CsvSyntaxError } from '../../../domain/registry/nta-rows';
 
 const TEXT = [
   '1,1000013050238,01,1,2018-04-02,,"鳥取簡易裁判所",,101,"2-223, Higashimachi, Tottori shi",0',
@@ -59,5 +59,26 @@ describe('NTA row splitter', () => {
     expect(err('a,b\n"c,d\n')).to.include({ line: 2, message: 'a quoted field is not closed' });
     expect(err('a,b\nc,d"e\n')).to.include({ line: 2, message: 'a quote inside an unquoted field' });
     expect(err('a\n\n"b"c\n')).to.include({ line: 3, message: 'text after a closing quote' });
+  });
+
+  it('refuses a row past its bound as soon as the text passes it, without waiting for the row to end', () => {
+    const s = new NtaRowSplitter(12);
+    // 12 code units with the line break: accepted, in one piece or across chunks.
+    expect(s.push('"abcdefgh"\r\n').map((r) => r.fields)).to.deep.equal([['abcdefgh']]);
+    expect(s.push('12345').concat(s.push('678901\n'))).to.have.length(1);
+    // The third row never ends: refused at the chunk that takes it past 12, naming its line.
+    expect(s.push('"a long')).to.deep.equal([]);
+    let refused: unknown;
+    try {
+      s.push(' name that goes on');
+    } catch (err) {
+      refused = err;
+    }
+    expect(refused).to.be.instanceOf(RowTooLongError);
+    expect(refused).to.include({ line: 3, bound: 12 });
+    // A whole row past the bound in one chunk, after rows within it.
+    expect(() => new NtaRowSplitter(12).push('a,b\nccccccccccccccc\n'))
+      .to.throw(RowTooLongError)
+      .with.property('line', 2);
   });
 });
