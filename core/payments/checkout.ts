@@ -16,6 +16,7 @@ import type { RegisteredPlugin } from '../plugins/registry';
 import type { Clock } from '../util/clock';
 import { canonicalJson, sha256Hex } from '../util/canonical-json';
 import { formatUsd } from '../util/money';
+import { writeAfterMoney } from '../util/write-after-money';
 import { paymentChallenge } from './challenge';
 import { checkPayment } from './check-payment';
 import type { TransferSignatureVerifier } from './eip3009-signature';
@@ -30,10 +31,6 @@ const NONCE_USED = /nonce_already_used|authorization_(already_)?used|authorizati
 const RETRY_AFTER_SECONDS = '5';
 /** Request header carrying the redemption ticket of a settlement_pending answer. */
 export const REDEMPTION_TICKET_HEADER = 'Payment-Redemption-Ticket';
-
-/** How often and how long a failed ledger write after settlement is retried. */
-const RECORD_RETRY_EVERY_MS = 1_000;
-const RECORD_RETRY_FOR_MS = 10 * 60_000;
 
 export interface PaidCall {
   plugin: RegisteredPlugin;
@@ -387,28 +384,14 @@ export class X402Checkout {
     }
   }
 
-  /**
-   * A ledger write after money may have moved must not turn into a lost response: the buyer gets
-   * the data, and the write is retried in the background until the store takes it (until then a
-   * retry of the same payment could be served again, once its lease ends).
-   */
-  private async record(write: () => Promise<void>, call: PaidCall, logged: Record<string, unknown>) {
-    try {
-      await write();
-    } catch (err) {
-      call.log.error({ x402: logged, err }, 'x402 payment ledger write failed after settlement; retrying');
-      const started = Date.now();
-      const retry = () => {
-        write().then(
-          () => call.log.warn({ x402: logged }, 'x402 payment ledger write succeeded on retry'),
-          (again: unknown) => {
-            if (Date.now() - started < RECORD_RETRY_FOR_MS) setTimeout(retry, RECORD_RETRY_EVERY_MS).unref();
-            else call.log.error({ x402: logged, err: again }, 'x402 payment ledger write abandoned');
-          },
-        );
-      };
-      setTimeout(retry, RECORD_RETRY_EVERY_MS).unref();
-    }
+  /** A ledger write after money may have moved (core/util/write-after-money.ts). */
+  private record(write: () => Promise<void>, call: PaidCall, logged: Record<string, unknown>) {
+    return writeAfterMoney(write, {
+      failed: (err) =>
+        call.log.error({ x402: logged, err }, 'x402 payment ledger write failed after settlement; retrying'),
+      recovered: () => call.log.warn({ x402: logged }, 'x402 payment ledger write succeeded on retry'),
+      abandoned: (err) => call.log.error({ x402: logged, err }, 'x402 payment ledger write abandoned'),
+    });
   }
 
   private facilitatorRequest(call: PaidCall): FacilitatorRequest {

@@ -15,6 +15,7 @@ import { HoldClosedError, type KeyIdentity } from '../keys/key-ledger';
 import type { RegisteredPlugin } from '../plugins/registry';
 import type { RateLimitRule } from '../ratelimit/rate-limiter';
 import { formatUsd } from '../util/money';
+import { writeAfterMoney } from '../util/write-after-money';
 import {
   BALANCE_HEADER,
   CHARGED_HEADER,
@@ -100,8 +101,35 @@ export async function meterKeyCall(s: GatewayServices, call: KeyMeteredCall): Pr
   }
   // Failures that cost nothing and may pass on retry (5xx) are not replayed.
   if (out.status >= 500) await s.idempotency.release(claim.id);
-  else await s.idempotency.complete(claim.id, out);
+  else await recordOutcome(s, call, claim.id, out);
   return { response: out, replayed: false };
+}
+
+/**
+ * Stores the response a retry with the same idempotency key replays. A 200 was paid for (now, or
+ * by the abandoned attempt it completes): if its record cannot be written, the buyer still gets
+ * the answer, the claim is never given up (a fresh retry would charge again), and the write is
+ * retried in the background; a retry meanwhile waits, and after the claim's lease is served
+ * uncharged through the hold it names. Any other outcome charged nothing: its claim is dropped.
+ */
+async function recordOutcome(
+  s: GatewayServices,
+  call: KeyMeteredCall,
+  claimId: string,
+  out: StoredResponse,
+): Promise<void> {
+  if (out.status !== 200) {
+    await s.idempotency.complete(claimId, out).catch(() => s.idempotency.release(claimId).catch(() => null));
+    return;
+  }
+  const logged = { key_id: call.key.id, broker_id: call.plugin.brokerId };
+  const log = call.req.log ?? s.logger;
+  await writeAfterMoney(() => s.idempotency.complete(claimId, out), {
+    failed: (err) =>
+      log.error({ ...logged, err }, 'idempotency record of a charged call not written; retrying'),
+    recovered: () => log.warn(logged, 'idempotency record of a charged call written on retry'),
+    abandoned: (err) => log.error({ ...logged, err }, 'idempotency record of a charged call abandoned'),
+  });
 }
 
 /**
@@ -200,7 +228,8 @@ async function callCharged(
       }),
     };
   }
-  const after = committed ?? (await s.keys.get(key.id));
+  // Charged: nothing after this point may fail the call (its answer is what was paid for).
+  const after = committed ?? (await s.keys.get(key.id).catch(() => null));
   s.metrics.debit(plugin.endpointId, hold.amount);
   return ok(s, call, payload, plugin.priceMicroUsdc, after?.balanceMicro ?? 0);
 }
