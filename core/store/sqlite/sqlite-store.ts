@@ -20,6 +20,7 @@ import { closeWriteQueue } from './write-queue';
 import { GATEWAY_MIGRATIONS } from './schema';
 import {
   GATEWAY_DATABASE,
+  STORE_MARKER,
   databaseFile,
   evidenceText,
   lostStore,
@@ -87,8 +88,11 @@ export function openSqliteStore(dir: string, options: SqliteStoreOptions = {}): 
  * missing, empty, unreadable or fails quick_check is refused (StoreLostError), never recreated.
  */
 function openGatewayDatabase(dir: string, create: boolean): SqliteDatabase {
-  const state = databaseFile(dir);
+  // In this order: a process creating the store gives the database its header before SQLite
+  // makes the -wal, so a second process starting at the same moment never sees a -wal beside a
+  // database that is not there yet.
   const evidence = storeEvidence(dir);
+  const state = databaseFile(dir);
   const absent = (what: string) =>
     new StoreAbsentError(`There is no store in ${dir}: ${GATEWAY_DATABASE} ${what}. Check DATA_DIR.`);
   if (state !== 'present') {
@@ -100,13 +104,15 @@ function openGatewayDatabase(dir: string, create: boolean): SqliteDatabase {
   let db: SqliteDatabase;
   try {
     db = openSqlite(path.join(dir, GATEWAY_DATABASE), GATEWAY_MIGRATIONS, {
-      verify: { requireSchema: evidence.length > 0 || !create },
+      // Only the marker, written once the schema is committed: a -wal may belong to a process
+      // migrating a new database right now.
+      verify: { requireSchema: evidence.includes(STORE_MARKER) || !create },
     });
   } catch (err) {
     if (!(err instanceof UnusableDatabaseError)) throw err;
     if (err.kind !== 'no_schema') throw lostStore(dir, err.problem);
-    if (evidence.length === 0) throw absent(err.problem);
-    throw lostStore(dir, `${err.problem}, but ${evidenceText(evidence)}`);
+    if (!create && !evidence.includes(STORE_MARKER)) throw absent(err.problem);
+    throw lostStore(dir, `${err.problem}, but ${evidenceText([STORE_MARKER])}`);
   }
   try {
     markStore(dir, new Date());

@@ -24,6 +24,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../../config/paths';
+import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
 import { readResponse } from '../../support/gateway';
 import { spawnGateway, type ProcessGateway } from '../../support/process-gateway';
 
@@ -248,6 +249,24 @@ describe('a lost or damaged money store is refused at start, never served empty 
         'refuses to start when gateway.sqlite is missing',
       );
     }
+  });
+
+  it('a database another process is creating at this moment (a -wal, no schema committed yet, no marker) is opened, not refused', async () => {
+    const storeDir = path.join(tempDir('racing'), 'store');
+    mkdirSync(storeDir);
+    // What a second process sees while the first one migrates a new store: the -wal exists,
+    // user_version is still 0 in its snapshot, the marker comes after the schema.
+    const creator = new Database(path.join(storeDir, 'gateway.sqlite'));
+    creator.pragma('journal_mode = WAL');
+    creator.exec('CREATE TABLE first_step (x)');
+    try {
+      expect(readdirSync(storeDir)).to.include('gateway.sqlite-wal');
+      const store = openSqliteStore(storeDir);
+      await store.close();
+    } finally {
+      creator.close();
+    }
+    expect(readdirSync(storeDir)).to.include('gateway.sqlite-created');
   });
 
   it("one flipped byte in a key row's balance on disk: the key is refused, not served or charged; other keys are", async () => {
