@@ -76,7 +76,7 @@ export function openSqlite(
 /**
  * The first reads of a file: its header (a file that is not a database fails here), its schema
  * version, then quick_check (every page and b-tree, without index-versus-table cross-checks:
- * about 1.3 ms per MB here, bench/README.md).
+ * about 1.3 ms per MB with the file cached: docs/decisions.md).
  */
 function verify(db: SqliteDatabase, file: string, requireSchema: boolean): void {
   let version: number;
