@@ -2,19 +2,25 @@
  * Lists every x402 payment whose settlement is not known, for the operator to reconcile against
  * the chain:
  *   npm run payments:reconcile [-- --json]
- * An entry is listed while it is `settle_unknown` (the facilitator's answer was lost or pending,
- * or a re-settlement was refused) or `pending` in the settle phase of a process that stopped.
- * The store is the one the gateway is configured with (MONGODB_URI, else DATA_DIR/store). Exit
- * status 0 when nothing is unresolved, 2 when something is (for a scheduled check), 75 when the
- * store cannot be opened.
+ * Two lists. Unresolved: `settle_unknown` (the facilitator's answer was lost or pending, or a
+ * re-settlement was refused), or `pending` in the settle phase of a process that stopped (its
+ * lease ended). Pending: being settled now (`pending` in the settle phase within its lease): look
+ * again once the lease is over. The store is the one the gateway is configured with (MONGODB_URI,
+ * else DATA_DIR/store); the tool never creates one. Exit status (docs/operations.md):
+ *   0  nothing to look at
+ *   1  something to look at: unresolved or pending settlements (listed separately)
+ *   2  refused: no store there (missing or empty), a lost or damaged store, or bad arguments
+ *   75 the store cannot be reached (retry later)
+ *   78 a bad setting
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/env';
 import type { PaymentEntry } from '../core/payments/payment-ledger-repository';
 import { openGatewayStore } from '../core/store/open-gateway-store';
-import type { GatewayStore } from '../core/store/gateway-store';
+import { StoreAbsentError, StoreLostError, type GatewayStore } from '../core/store/gateway-store';
 import { formatUsd } from '../core/util/money';
+import { redactSecrets } from '../core/util/redact';
 
 export interface UnresolvedPayment {
   payer: string;
@@ -37,7 +43,7 @@ export interface UnresolvedPayment {
   next_step: string;
 }
 
-export function describeUnresolved(e: PaymentEntry, now: Date): UnresolvedPayment {
+function describeUnresolved(e: PaymentEntry, now: Date): UnresolvedPayment {
   const validUntil = new Date(Number(e.validBefore) * 1000);
   const lookup = e.transaction
     ? `Look up transaction ${e.transaction} on chain ${e.chainId}.`
@@ -69,13 +75,40 @@ export function describeUnresolved(e: PaymentEntry, now: Date): UnresolvedPaymen
   };
 }
 
-export async function unresolvedPayments(store: GatewayStore, now: Date): Promise<UnresolvedPayment[]> {
-  return (await store.payments.listUnresolved(now)).map((e) => describeUnresolved(e, now));
+/** A settlement a running process is still making: what it is, and when to look again. */
+export interface PendingPayment extends UnresolvedPayment {
+  lease_until: string;
 }
 
-function asText(list: UnresolvedPayment[]): string {
-  if (list.length === 0) return 'No unresolved x402 settlements.';
-  const lines = [`${list.length} unresolved x402 settlement(s):`];
+function describePending(e: PaymentEntry, now: Date): PendingPayment {
+  const leaseUntil = (e.leaseUntil ?? now).toISOString();
+  return {
+    ...describeUnresolved(e, now),
+    lease_until: leaseUntil,
+    next_step:
+      `A gateway process is settling this payment now (its claim lasts until ${leaseUntil}). ` +
+      'Run payments:reconcile again after that: the payment is then settled, or listed as unresolved.',
+  };
+}
+
+export interface Reconciliation {
+  unresolved: UnresolvedPayment[];
+  pending: PendingPayment[];
+}
+
+async function reconcilePayments(store: GatewayStore, now: Date): Promise<Reconciliation> {
+  const [unresolved, pending] = await Promise.all([
+    store.payments.listUnresolved(now),
+    store.payments.listSettling(now),
+  ]);
+  return {
+    unresolved: unresolved.map((e) => describeUnresolved(e, now)),
+    pending: pending.map((e) => describePending(e, now)),
+  };
+}
+
+function section(title: string, list: UnresolvedPayment[]): string[] {
+  const lines = [title];
   for (const p of list) {
     lines.push(
       '',
@@ -86,34 +119,67 @@ function asText(list: UnresolvedPayment[]): string {
       `  next: ${p.next_step}`,
     );
   }
+  return lines;
+}
+
+function asText({ unresolved, pending }: Reconciliation): string {
+  if (unresolved.length === 0 && pending.length === 0) {
+    return 'No unresolved x402 settlements, and none being settled.';
+  }
+  const lines: string[] = [];
+  if (unresolved.length > 0)
+    lines.push(...section(`${unresolved.length} unresolved x402 settlement(s):`, unresolved));
+  if (pending.length > 0) {
+    if (lines.length > 0) lines.push('');
+    lines.push(...section(`${pending.length} x402 settlement(s) pending (being settled now):`, pending));
+  }
   return lines.join('\n');
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { json: { type: 'boolean' } } });
+const USAGE = 'usage: npm run payments:reconcile [-- --json]';
+
+async function main(): Promise<number> {
+  let json: boolean;
+  try {
+    json = parseArgs({ options: { json: { type: 'boolean' } } }).values.json ?? false;
+  } catch (err) {
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
   let config;
   try {
     config = loadConfig(process.env);
   } catch (err) {
     console.error((err as Error).message);
-    process.exit(78);
+    return 78;
   }
   let store: GatewayStore;
   try {
-    store = await openGatewayStore(config.gateway);
+    // A tool that reads never creates a store: an empty one would say "nothing to do".
+    store = await openGatewayStore(config.gateway, { create: false });
   } catch (err) {
-    console.error(`cannot open the store: ${(err as Error).message}`);
-    process.exit(75);
+    const message = redactSecrets((err as Error).message);
+    if (err instanceof StoreAbsentError || err instanceof StoreLostError) {
+      console.error(`Refused: ${message}`);
+      return 2;
+    }
+    console.error(`cannot open the store: ${message}`);
+    return 75;
   }
   try {
-    const list = await unresolvedPayments(store, new Date());
-    console.log(values.json ? JSON.stringify(list, null, 2) : asText(list));
-    process.exitCode = list.length === 0 ? 0 : 2;
+    const found = await reconcilePayments(store, new Date());
+    console.log(json ? JSON.stringify(found, null, 2) : asText(found));
+    return found.unresolved.length + found.pending.length === 0 ? 0 : 1;
+  } catch (err) {
+    console.error(`cannot read the store: ${redactSecrets((err as Error).message)}`);
+    return 75;
   } finally {
-    await store.close();
+    await store.close().catch(() => undefined);
   }
 }
 
 if (require.main === module) {
-  void main();
+  void main().then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -126,7 +126,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     await store.close();
     throw err;
   }
-  const keys = new KeyLedger(store.keys);
+  const keys = new KeyLedger(store.keys, logger);
   const idempotency = new IdempotencyStore(store.idempotency, config.limits.abandonedCallMs);
   // Other processes may share the store, so only holds too old to belong to a running call are
   // given back, here and every minute after.

@@ -3,7 +3,14 @@
  * in whichever store implements it, so a debit and its usage record are kept together or not at
  * all. The SQLite implementation is core/store/sqlite/key-credit.ts; the behavioural contract
  * both implementations are held to is test/core/store/key-credit-contract.ts.
+ *
+ * Every key's credit adds up: what was granted is in the balance, spent, or held
+ * (`trialGranted = balance + spent + Σ open holds`). Every change keeps that true, so a record
+ * where it is false was altered outside the gateway (a flipped byte, a hand edit) or by a bug:
+ * both stores check it on every read and before every change, and refuse the key with
+ * KeyCreditCorruptError rather than serve or charge a balance nobody granted (issue 25).
  */
+import { HttpError } from '../http/errors';
 
 export interface NewKey {
   id: string;
@@ -51,6 +58,10 @@ export interface KeyStatus extends KeyRecord {
   recent: CallRecord[];
 }
 
+/**
+ * The methods that read or change a key's credit (findByHash, get, status, reserve, commit,
+ * charge, release) throw KeyCreditCorruptError for a key that fails checkCredit, and change nothing.
+ */
 export interface KeyCreditRepository {
   /** Throws DuplicateKeyError when the id or hash exists. */
   create(key: NewKey): Promise<void>;
@@ -81,6 +92,46 @@ export interface KeyCreditRepository {
   usage(keyId: string, limit: number): Promise<CallRecord[]>;
   /** Deletes closed-call records older than `before` (the retention rule); returns how many. */
   pruneCalls(before: Date): Promise<number>;
+}
+
+/** What a key's credit check reads: every figure a whole number of micro-USDC, at least 0. */
+export interface CreditFigures {
+  grantedMicro: unknown;
+  balanceMicro: unknown;
+  spentMicro: unknown;
+  /** The open holds' amounts added up. */
+  heldMicro: unknown;
+}
+
+/**
+ * A key whose credit does not add up: refused on every path (never served, never charged), as a
+ * 503 with a stable code, since only the operator can repair it (docs/operations.md).
+ */
+export class KeyCreditCorruptError extends HttpError {
+  constructor(
+    readonly keyId: string,
+    readonly figures: CreditFigures,
+  ) {
+    super(
+      503,
+      'key_credit_corrupt',
+      "This API key's credit record failed its integrity check, so the key is neither used nor charged until the operator repairs it. Nothing was charged.",
+      {
+        hint: 'Quote the request_id to the operator of this gateway. The free preview answers meanwhile.',
+      },
+    );
+    this.name = 'KeyCreditCorruptError';
+  }
+}
+
+const isAmount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+
+/** Throws KeyCreditCorruptError unless the figures are amounts and granted = balance + spent + held. */
+export function checkCredit(keyId: string, f: CreditFigures): void {
+  const { grantedMicro: g, balanceMicro: b, spentMicro: s, heldMicro: h } = f;
+  if (!(isAmount(g) && isAmount(b) && isAmount(s) && isAmount(h) && g === b + s + h)) {
+    throw new KeyCreditCorruptError(keyId, f);
+  }
 }
 
 /** Closed calls shown with a key (for /keys/status). */

@@ -7,14 +7,17 @@
  *   charge   balance -= price, spent, with its record, in one step (an answer known before it)
  * Holds older than the recovery age were left by a process that stopped before answering:
  * recoverHolds() gives them back. This class adds what one process knows: which holds it took,
- * so that a shutdown releases its unanswered calls and a late commit cannot race that release.
+ * so that a shutdown releases its unanswered calls and a late commit cannot race that release,
+ * and which keys it found failing their credit check (logged once each, by key id).
  */
-import type {
-  CallRecord,
-  CreditHold,
-  KeyCreditRepository,
-  KeyRecord,
-  KeyStatus,
+import type { Logger } from 'pino';
+import {
+  KeyCreditCorruptError,
+  type CallRecord,
+  type CreditHold,
+  type KeyCreditRepository,
+  type KeyRecord,
+  type KeyStatus,
 } from './key-credit-repository';
 import { generateApiKey, hashApiKey, isKeyShaped, visiblePrefix } from './api-key';
 import { randomId } from '../util/ids';
@@ -42,8 +45,27 @@ export class KeyLedger {
   private readonly inFlight = new Map<string, { keyId: string; hold: CreditHold; state: HoldState }>();
   /** Key hash → identity, oldest first (a hash, never the key itself). Misses are not kept. */
   private readonly known = new Map<string, KeyIdentity>();
+  /** Keys already logged as failing their credit check: a buyer retrying must not flood the log. */
+  private readonly reportedCorrupt = new Set<string>();
+  private readonly repo: KeyCreditRepository;
 
-  constructor(private readonly repo: KeyCreditRepository) {}
+  constructor(repo: KeyCreditRepository, log?: Pick<Logger, 'error'>) {
+    this.repo = reportingCorrupt(repo, (err) => {
+      if (!log || this.reportedCorrupt.has(err.keyId)) return;
+      this.reportedCorrupt.add(err.keyId);
+      const f = err.figures;
+      log.error(
+        {
+          key_id: err.keyId,
+          granted_micro: f.grantedMicro,
+          balance_micro: f.balanceMicro,
+          spent_micro: f.spentMicro,
+          held_micro: f.heldMicro,
+        },
+        'key credit record fails its check (granted = balance + spent + held): the key is refused until the record is repaired (docs/operations.md, "A key refused as key_credit_corrupt")',
+      );
+    });
+  }
 
   async create(
     ownerLabel: string,
@@ -212,7 +234,12 @@ export class KeyLedger {
     let refunded = 0;
     for (const { keyId, hold } of await this.repo.holdsBefore(before)) {
       if (this.inFlight.has(hold.id)) continue;
-      if (await this.repo.release(keyId, call(hold, 0, 499, 'recovered-at-start', now))) refunded++;
+      try {
+        if (await this.repo.release(keyId, call(hold, 0, 499, 'recovered-at-start', now))) refunded++;
+      } catch (err) {
+        // A key that fails its check keeps its hold (logged); the other keys' holds still come back.
+        if (!(err instanceof KeyCreditCorruptError)) throw err;
+      }
     }
     return refunded;
   }
@@ -221,6 +248,29 @@ export class KeyLedger {
   usageOf(keyId: string, limit = 1000): Promise<CallRecord[]> {
     return this.repo.usage(keyId, limit);
   }
+}
+
+/** The repository, with every KeyCreditCorruptError it throws reported first. */
+function reportingCorrupt(
+  repo: KeyCreditRepository,
+  report: (err: KeyCreditCorruptError) => void,
+): KeyCreditRepository {
+  const wrapped = new Map<PropertyKey, unknown>(); // one wrapper per method: this is the hot path
+  return new Proxy(repo, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      if (!wrapped.has(prop)) {
+        wrapped.set(prop, (...args: unknown[]) =>
+          (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).catch((err: unknown) => {
+            if (err instanceof KeyCreditCorruptError) report(err);
+            throw err;
+          }),
+        );
+      }
+      return wrapped.get(prop);
+    },
+  });
 }
 
 function call(hold: CreditHold, priceMicro: number, status: number, requestId: string, at: Date): CallRecord {

@@ -132,6 +132,12 @@ export interface PaymentLedgerRepository {
    * `pending` in the settle phase whose lease ended before `now` (its process stopped), oldest first.
    */
   listUnresolved(now: Date): Promise<PaymentEntry[]>;
+  /**
+   * Every entry being settled now: `pending` in the settle phase whose lease has not ended at
+   * `now` (its process may still learn the outcome), oldest first. Reconciliation reports them
+   * as pending, to look at again once the lease is over.
+   */
+  listSettling(now: Date): Promise<PaymentEntry[]>;
   /** Removes entries past their retention; returns how many. */
   pruneExpired(now: Date): Promise<number>;
 }

@@ -76,6 +76,29 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/**
+ * No store where one was asked for and none may be created (payments:reconcile on a data
+ * directory or database that holds no store).
+ */
+export class StoreAbsentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreAbsentError';
+  }
+}
+
+/**
+ * The store that was here is missing, empty, unreadable or damaged: never replaced by an empty one
+ * (every key and balance would be gone). The message says what, where, and how to restore it or
+ * to start afresh on purpose.
+ */
+export class StoreLostError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreLostError';
+  }
+}
+
 export class DuplicateKeyError extends Error {
   constructor(message = 'duplicate key') {
     super(message);

@@ -3,7 +3,10 @@
  * anything but a DuplicateKeyError (disk full, I/O error, lock timeout, lost connection) throws
  * StoreUnavailableError, which the HTTP layer answers with a clean 503. Each failure is also
  * reported (metrics), and the last one is remembered so /health can say the store is failing.
+ * A key whose credit fails its check (KeyCreditCorruptError) is not a store failure: it passes
+ * through as it is, refusing that key alone, and /health stays up for every other buyer.
  */
+import { KeyCreditCorruptError } from '../keys/key-credit-repository';
 import {
   DuplicateKeyError,
   StoreUnavailableError,
@@ -36,7 +39,12 @@ function guardRepository<T extends object>(repo: T, name: string, failures: Stor
       if (wrapped.has(prop)) return wrapped.get(prop);
       const guarded = (...args: unknown[]) => {
         const fail = (err: unknown): never => {
-          if (err instanceof DuplicateKeyError || err instanceof StoreUnavailableError) throw err;
+          if (
+            err instanceof DuplicateKeyError ||
+            err instanceof StoreUnavailableError ||
+            err instanceof KeyCreditCorruptError
+          )
+            throw err;
           failures.onError(`${name}.${prop}`, err);
           throw new StoreUnavailableError(err);
         };

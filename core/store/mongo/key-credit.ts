@@ -11,9 +11,11 @@
  *   repeated copy changes nothing) and pulled. A process that stops in between leaves the record
  *   in the key document, where every read of that key's calls (usage, callState), the sweeps of
  *   holdsBefore and pruneCalls, and the boot of the store copy it over.
- * See docs/storage-mongodb.md.
+ * The key's credit check (checkCredit) is part of each change's filter (ADDS_UP), so a document
+ * that fails it is never changed; a change that matched nothing reads the document once more to
+ * say why, and every document read or returned is checked. See docs/storage-mongodb.md.
  */
-import type { Collection, Db, IndexDescription } from 'mongodb';
+import { Long, type Collection, type Db, type IndexDescription } from 'mongodb';
 import type {
   CallRecord,
   CreditHold,
@@ -22,7 +24,7 @@ import type {
   KeyStatus,
   NewKey,
 } from '../../keys/key-credit-repository';
-import { RECENT_CALLS } from '../../keys/key-credit-repository';
+import { RECENT_CALLS, checkCredit } from '../../keys/key-credit-repository';
 import { DuplicateKeyError } from '../gateway-store';
 import { MAX_TIME_MS, int64, isDuplicateKey, toNumber, type Int64 } from './common';
 
@@ -101,7 +103,26 @@ const toCall = (c: CallDoc): CallRecord => ({
 const byAtThenId = (a: CreditHold, b: CreditHold): number =>
   a.at.getTime() - b.at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** An amount as stored, or NaN for anything that is not a number (which fails checkCredit). */
+const amountOf = (v: unknown): number =>
+  typeof v === 'number' ? v : v instanceof Long ? v.toNumber() : Number.NaN;
+
+/**
+ * The credit check as a query condition: every change that moves credit matches only a key whose
+ * credit adds up, and keeps it adding up (each is one atomic update of the document).
+ */
+const ADDS_UP = {
+  $expr: { $eq: ['$trial_granted', { $add: ['$balance', '$spent', { $sum: '$holds.amount' }] }] },
+};
+
+/** The key of a document that passes the credit check (else KeyCreditCorruptError). */
 function toKey(d: KeyDoc): KeyRecord {
+  checkCredit(d._id, {
+    grantedMicro: amountOf(d.trial_granted),
+    balanceMicro: amountOf(d.balance),
+    spentMicro: amountOf(d.spent),
+    heldMicro: (d.holds ?? []).reduce((sum, h) => sum + amountOf(h.amount), 0),
+  });
   return {
     id: d._id,
     hash: d.hash,
@@ -140,8 +161,8 @@ function pushRecord(record: CallDoc) {
   return { recent: { $each: [record], $position: 0, $slice: RECENT_CALLS }, outbox: record };
 }
 
-/** The key's own fields: what authenticating and charging need. */
-const KEY_FIELDS = { holds: 0, recent: 0, outbox: 0 } as const;
+/** The key's own fields and its open holds: what authenticating, charging and the credit check need. */
+const KEY_FIELDS = { recent: 0, outbox: 0 } as const;
 
 export class MongoKeyCredit implements KeyCreditRepository {
   private readonly keys: Collection<KeyDoc>;
@@ -195,14 +216,16 @@ export class MongoKeyCredit implements KeyCreditRepository {
   async reserve(keyId: string, hold: CreditHold): Promise<boolean> {
     const r = await this.keys.updateOne(
       // A hold id is taken once: a repeated reservation must not hold the amount twice.
-      { _id: keyId, balance: { $gte: hold.amount }, 'holds.id': { $ne: hold.id } },
+      { _id: keyId, balance: { $gte: hold.amount }, 'holds.id': { $ne: hold.id }, ...ADDS_UP },
       {
         $inc: { balance: int64(-hold.amount) },
         $push: { holds: { id: hold.id, amount: int64(hold.amount), broker_id: hold.brokerId, at: hold.at } },
       },
       opts,
     );
-    return r.modifiedCount === 1;
+    if (r.modifiedCount === 1) return true;
+    await this.checkRefused(keyId);
+    return false;
   }
 
   async commit(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
@@ -212,14 +235,17 @@ export class MongoKeyCredit implements KeyCreditRepository {
   async charge(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
     const amount = call.priceMicro;
     const after = await this.keys.findOneAndUpdate(
-      { _id: keyId, balance: { $gte: amount } },
+      { _id: keyId, balance: { $gte: amount }, ...ADDS_UP },
       {
         $inc: { balance: int64(-amount), spent: int64(amount), calls: 1 },
         $push: pushRecord(recordOf(call.holdId, call.brokerId, amount, call)),
       },
       { returnDocument: 'after', ...opts },
     );
-    if (!after) return null;
+    if (!after) {
+      await this.checkRefused(keyId);
+      return null;
+    }
     await this.copyOutbox(keyId, after.outbox).catch(() => undefined);
     return toKey(after);
   }
@@ -286,7 +312,7 @@ export class MongoKeyCredit implements KeyCreditRepository {
     if (!hold) return null;
     const amount = toNumber(hold.amount);
     const after = await this.keys.findOneAndUpdate(
-      { _id: keyId, 'holds.id': hold.id },
+      { _id: keyId, 'holds.id': hold.id, ...ADDS_UP },
       {
         $pull: { holds: { id: hold.id } },
         $inc: charged ? { spent: int64(amount), calls: 1 } : { balance: int64(amount) },
@@ -294,10 +320,22 @@ export class MongoKeyCredit implements KeyCreditRepository {
       },
       { returnDocument: 'after', ...opts },
     );
-    if (!after) return null; // closed meanwhile by another call
+    if (!after) {
+      await this.checkRefused(keyId); // a key that fails the check; else closed meanwhile by another call
+      return null;
+    }
     // The charge and its record are committed; if this copy fails, the next read copies it.
     await this.copyOutbox(keyId, after.outbox).catch(() => undefined);
     return toKey(after);
+  }
+
+  /**
+   * A change that moves credit matched no document: no such key (or hold), too little credit, or
+   * a key that fails the credit check, which throws here (the cold path: one more read).
+   */
+  private async checkRefused(keyId: string): Promise<void> {
+    const doc = await this.keys.findOne({ _id: keyId }, { projection: KEY_FIELDS, ...opts });
+    if (doc) toKey(doc as KeyDoc);
   }
 
   /** Reads a key's holds and outbox, copying the outbox into `usage` first. */

@@ -4,14 +4,19 @@
  * (and checked) at boot. See docs/storage-mongodb.md.
  */
 import { MongoClient, type IndexDescription } from 'mongodb';
-import type { GatewayStore, MongoContext, RepositoryFactory } from '../gateway-store';
+import {
+  StoreAbsentError,
+  type GatewayStore,
+  type MongoContext,
+  type RepositoryFactory,
+} from '../gateway-store';
 import { MAX_TIME_MS, WRITE_CONCERN } from './common';
 import { FEEDBACK_INDEXES, MongoFeedback } from './feedback';
 import { IDEMPOTENCY_INDEXES, MongoIdempotency } from './idempotency';
 import { ensureIndexes } from './indexes';
-import { KEY_CREDIT_INDEXES, MongoKeyCredit } from './key-credit';
+import { KEY_CREDIT_INDEXES, KEYS_COLLECTION, MongoKeyCredit } from './key-credit';
 import { META_COLLECTION, META_INDEXES, MongoMeta, type MetaDoc } from './meta';
-import { MongoPaymentLedger, PAYMENT_LEDGER_INDEXES } from './payment-ledger';
+import { MongoPaymentLedger, PAYMENT_LEDGER_INDEXES, PAYMENTS_COLLECTION } from './payment-ledger';
 import { MongoRateWindows, RATE_WINDOW_INDEXES } from './rate-windows';
 import { MongoTrialBudget, TRIAL_BUDGET_INDEXES } from './trial-budget';
 
@@ -25,11 +30,31 @@ const INDEXES: Array<Record<string, IndexDescription[]>> = [
   META_INDEXES,
 ];
 
-export async function connectMongoStore(uri: string, dbName: string): Promise<GatewayStore> {
+export interface MongoStoreOptions {
+  /**
+   * false: a database without the store's collections is refused with StoreAbsentError and
+   * nothing is created in it (a tool that only reads, such as payments:reconcile). Default true.
+   */
+  create?: boolean;
+}
+
+export async function connectMongoStore(
+  uri: string,
+  dbName: string,
+  options: MongoStoreOptions = {},
+): Promise<GatewayStore> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5_000, appName: 'jp-gateway' });
   await client.connect();
   try {
     const db = client.db(dbName, { writeConcern: WRITE_CONCERN });
+    if (options.create === false) {
+      const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+      if (!names.includes(KEYS_COLLECTION) && !names.includes(PAYMENTS_COLLECTION)) {
+        throw new StoreAbsentError(
+          `There is no store in MongoDB database "${dbName}": it has neither a "${KEYS_COLLECTION}" nor a "${PAYMENTS_COLLECTION}" collection. Check MONGODB_URI and MONGODB_DB.`,
+        );
+      }
+    }
     for (const group of INDEXES) {
       for (const [collection, indexes] of Object.entries(group)) await ensureIndexes(db, collection, indexes);
     }

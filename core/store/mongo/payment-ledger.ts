@@ -217,6 +217,14 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
     return docs.map(toEntry);
   }
 
+  async listSettling(now: Date): Promise<PaymentEntry[]> {
+    const docs = await this.payments
+      .find({ state: 'pending', phase: 'settle', lease_until: { $gte: now } }, opts)
+      .sort({ created_at: 1, _id: 1 })
+      .toArray();
+    return docs.map(toEntry);
+  }
+
   async get(id: string): Promise<PaymentEntry | null> {
     const doc = await this.payments.findOne({ _id: id }, opts);
     return doc ? toEntry(doc) : null;

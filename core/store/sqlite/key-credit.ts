@@ -5,6 +5,9 @@
  * the call at price 0; a direct charge (an answer known before it) debits, counts and records at
  * once, without a hold. A hold row is durable, so a crash between reserve and answer leaves a hold
  * that recovery at the next start gives back, and a commit either happened with its record or not.
+ * The key's credit check (checkCredit) guards each change: a reservation or direct charge matches
+ * only a row that adds up (and reads it again to say why when none matched); a commit or release
+ * checks the row it returns, and a failed check throws, which rolls the change back.
  */
 import type { Statement } from 'better-sqlite3';
 import type {
@@ -15,7 +18,7 @@ import type {
   KeyStatus,
   NewKey,
 } from '../../keys/key-credit-repository';
-import { RECENT_CALLS } from '../../keys/key-credit-repository';
+import { RECENT_CALLS, checkCredit } from '../../keys/key-credit-repository';
 import { DuplicateKeyError } from '../gateway-store';
 import type { SqliteDatabase } from './database';
 import { queuedWrite } from './write-queue';
@@ -30,6 +33,8 @@ interface KeyRow {
   balance: number;
   spent: number;
   calls: number;
+  /** The key's open holds added up (HELD). */
+  held: number;
 }
 interface HoldRow {
   id: string;
@@ -68,6 +73,11 @@ function isDuplicate(err: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
+/** A key row's open holds added up (index holds_key). */
+const HELD = '(SELECT COALESCE(SUM(h.amount), 0) FROM holds h WHERE h.key_id = keys.id)';
+/** The credit check in SQL, for the conditions of the changes that take credit. */
+const ADDS_UP = `trial_granted = balance + spent + ${HELD}`;
+
 export class SqliteKeyCredit implements KeyCreditRepository {
   private readonly q: {
     insertKey: Statement;
@@ -101,20 +111,24 @@ export class SqliteKeyCredit implements KeyCreditRepository {
       insertKey: p(
         'INSERT INTO keys (id, hash, prefix, owner_label, created_at, trial_granted, balance) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
-      keyById: p('SELECT * FROM keys WHERE id = ?'),
-      keyByHash: p('SELECT * FROM keys WHERE hash = ?'),
+      keyById: p(`SELECT *, ${HELD} AS held FROM keys WHERE id = ?`),
+      keyByHash: p(`SELECT *, ${HELD} AS held FROM keys WHERE hash = ?`),
       holdsOf: p('SELECT * FROM holds WHERE key_id = ? ORDER BY at, id'),
       recentOf: p(`SELECT * FROM calls WHERE key_id = ? ORDER BY at DESC, rowid DESC LIMIT ${RECENT_CALLS}`),
-      debit: p('UPDATE keys SET balance = balance - ? WHERE id = ? AND balance >= ?'),
+      debit: p(
+        `UPDATE keys SET balance = balance - @amount WHERE id = @id AND balance >= @amount AND ${ADDS_UP}`,
+      ),
       chargeKey: p(
-        'UPDATE keys SET balance = balance - @amount, spent = spent + @amount, calls = calls + 1 WHERE id = @id AND balance >= @amount RETURNING *',
+        `UPDATE keys SET balance = balance - @amount, spent = spent + @amount, calls = calls + 1 WHERE id = @id AND balance >= @amount AND ${ADDS_UP} RETURNING *, ${HELD} AS held`,
       ),
       insertHold: p('INSERT INTO holds (id, key_id, amount, broker_id, at) VALUES (?, ?, ?, ?, ?)'),
       holdOf: p('SELECT * FROM holds WHERE id = ? AND key_id = ?'),
       // RETURNING: one statement where a read and a write would be two, on the broker's hot path.
       takeHold: p('DELETE FROM holds WHERE id = ? AND key_id = ? RETURNING amount, broker_id'),
-      spend: p('UPDATE keys SET spent = spent + ?, calls = calls + 1 WHERE id = ? RETURNING *'),
-      refund: p('UPDATE keys SET balance = balance + ? WHERE id = ? RETURNING *'),
+      spend: p(
+        `UPDATE keys SET spent = spent + ?, calls = calls + 1 WHERE id = ? RETURNING *, ${HELD} AS held`,
+      ),
+      refund: p(`UPDATE keys SET balance = balance + ? WHERE id = ? RETURNING *, ${HELD} AS held`),
       insertCall: p(
         'INSERT INTO calls (hold_id, key_id, broker_id, price, status, at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -125,7 +139,10 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     };
     // A reservation lost in a power cut took nothing (its debit goes with it): relaxed.
     this.reserveTx = queuedWrite(db, 'relaxed', (keyId: string, hold: CreditHold) => {
-      if (this.q.debit.run(hold.amount, keyId, hold.amount).changes !== 1) return false;
+      if (this.q.debit.run({ amount: hold.amount, id: keyId }).changes !== 1) {
+        this.checkRefused(keyId);
+        return false;
+      }
       this.q.insertHold.run(hold.id, keyId, hold.amount, hold.brokerId, hold.at.getTime());
       return true;
     });
@@ -143,9 +160,18 @@ export class SqliteKeyCredit implements KeyCreditRepository {
       const hold = this.q.takeHold.get(call.holdId, keyId) as
         Pick<HoldRow, 'amount' | 'broker_id'> | undefined;
       if (!hold) return null;
-      const key = (charged ? this.q.spend : this.q.refund).get(hold.amount, keyId) as KeyRow;
-      record(keyId, call, hold.broker_id, charged ? hold.amount : 0);
-      return this.read(key);
+      const after = (charged ? this.q.spend : this.q.refund).get(hold.amount, keyId) as KeyRow;
+      // The change keeps the sum, so the row fails the check after it exactly when it failed
+      // before; checked as it was before (a throw undoes the change), a refusal reports the
+      // stored figures.
+      const a = hold.amount;
+      this.read(
+        charged
+          ? { ...after, spent: after.spent - a, held: after.held + a }
+          : { ...after, balance: after.balance - a, held: after.held + a },
+      );
+      record(keyId, call, hold.broker_id, charged ? a : 0);
+      return this.read(after);
     };
     // A charge is acknowledged to the buyer: durable. A release lost in a power cut leaves the
     // hold, which the recovery sweep gives back: relaxed.
@@ -156,9 +182,13 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     // One change where a reservation and a commit are two: the answer is known before it.
     this.directChargeTx = queuedWrite(db, 'durable', (keyId: string, call: CallRecord) => {
       const key = this.q.chargeKey.get({ amount: call.priceMicro, id: keyId }) as KeyRow | undefined;
-      if (!key) return null;
+      if (!key) {
+        this.checkRefused(keyId);
+        return null;
+      }
+      const after = this.read(key);
       record(keyId, call, call.brokerId, call.priceMicro);
-      return this.read(key);
+      return after;
     });
     const durable = queuedWrite(db, 'durable', (fn: () => unknown) => fn());
     const relaxed = queuedWrite(db, 'relaxed', (fn: () => unknown) => fn());
@@ -242,7 +272,23 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     return this.relaxed(() => this.q.prune.run(before.getTime()).changes);
   }
 
+  /**
+   * A change that takes credit matched no row: no such key, too little credit, or a row that fails
+   * the credit check, which throws here (the cold path: a refusal reads the row once more).
+   */
+  private checkRefused(keyId: string): void {
+    const row = this.q.keyById.get(keyId) as KeyRow | undefined;
+    if (row) this.read(row);
+  }
+
+  /** The key of a row that passes the credit check (else KeyCreditCorruptError). */
   private read(row: KeyRow): KeyRecord {
+    checkCredit(row.id, {
+      grantedMicro: row.trial_granted,
+      balanceMicro: row.balance,
+      spentMicro: row.spent,
+      heldMicro: row.held,
+    });
     return {
       id: row.id,
       hash: row.hash,

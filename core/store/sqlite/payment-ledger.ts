@@ -73,7 +73,7 @@ function toEntry(r: Row): PaymentEntry {
 
 export class SqlitePaymentLedger implements PaymentLedgerRepository {
   private readonly q: Record<
-    'get' | 'insert' | 'take' | 'rebind' | 'advance' | 'finish' | 'prune' | 'unresolved',
+    'get' | 'insert' | 'take' | 'rebind' | 'advance' | 'finish' | 'prune' | 'unresolved' | 'settling',
     Statement
   >;
   private readonly claimTx: (
@@ -116,6 +116,9 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
       unresolved: p(`SELECT * FROM payments
                        WHERE state = 'settle_unknown' OR (state = 'pending' AND phase = 'settle' AND lease_until < ?)
                        ORDER BY created_at, id`),
+      settling: p(`SELECT * FROM payments
+                     WHERE state = 'pending' AND phase = 'settle' AND lease_until >= ?
+                     ORDER BY created_at, id`),
     };
     const relaxed = queuedWrite(db, 'relaxed', (fn: () => unknown) => fn());
     const durable = queuedWrite(db, 'durable', (fn: () => unknown) => fn());
@@ -227,6 +230,10 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
 
   async listUnresolved(now: Date): Promise<PaymentEntry[]> {
     return (this.q.unresolved.all(now.getTime()) as Row[]).map(toEntry);
+  }
+
+  async listSettling(now: Date): Promise<PaymentEntry[]> {
+    return (this.q.settling.all(now.getTime()) as Row[]).map(toEntry);
   }
 
   async get(id: string): Promise<PaymentEntry | null> {

@@ -1,9 +1,11 @@
 import { expect } from 'chai';
-import { MongoClient } from 'mongodb';
+import Database from 'better-sqlite3';
+import { Long, MongoClient } from 'mongodb';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestGateway, storedText, type TestGateway } from '../../support/gateway';
+import { callTool, connectMcp, structured } from '../../support/mcp-client';
 
 describe('API keys: POST /keys/create and GET /keys/status', () => {
   let gw: TestGateway;
@@ -424,5 +426,87 @@ describe('key creation against trial-credit farming (issue 15)', () => {
         await gw.close();
       }
     });
+  });
+});
+
+describe('a key whose credit record was altered behind the gateway (issue 25)', () => {
+  const HOLIDAY = { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } };
+
+  /** Adds `delta` to the key's stored balance with the store's own driver, as a hand edit would. */
+  async function alterBalance(gw: TestGateway, keyId: string, delta: number): Promise<void> {
+    if (gw.env.MONGODB_URI) {
+      const client = await MongoClient.connect(gw.env.MONGODB_URI);
+      try {
+        await client
+          .db(gw.env.MONGODB_DB)
+          .collection<{ _id: string }>('keys')
+          .updateOne({ _id: keyId }, { $inc: { balance: Long.fromNumber(delta) } });
+      } finally {
+        await client.close();
+      }
+      return;
+    }
+    const db = new Database(path.join(gw.dataDir, 'store', 'gateway.sqlite'));
+    try {
+      db.prepare('UPDATE keys SET balance = balance + ? WHERE id = ?').run(delta, keyId);
+    } finally {
+      db.close();
+    }
+  }
+
+  it('is refused with 503 key_credit_corrupt on /keys/status, /broker/call and /mcp, charged nothing, and logged once by key id', async () => {
+    const logs: string[] = [];
+    const gw = await startTestGateway({
+      plugins: ['local-holiday'],
+      env: { TRIAL_CREDIT_MICRO_USDC: '5000' },
+      logs,
+    });
+    try {
+      const victim = (await gw.post('/keys/create', { owner_label: 'altered' })).body;
+      const other = (await gw.post('/keys/create', { owner_label: 'untouched' })).body;
+      const key = { 'X-API-Key': victim.api_key };
+      expect((await gw.post('/broker/call', HOLIDAY, key)).status).to.equal(200);
+      const mcp = await connectMcp(gw, '/mcp', key);
+      try {
+        await alterBalance(gw, victim.key_id, 1_000_000); // one USDC nobody granted
+
+        const status = await gw.get('/keys/status', key);
+        expect(status.status).to.equal(503);
+        expect(status.body).to.include({ error: 'key_credit_corrupt' });
+        expect(status.body.hint).to.be.a('string');
+        expect(status.text).to.not.match(/balance|at .*\.js/);
+        for (const headers of [key, { ...key, 'Idempotency-Key': 'retry-me' }]) {
+          for (let attempt = 0; attempt < 2; attempt++) {
+            const call = await gw.post('/broker/call', HOLIDAY, headers);
+            expect(call.status).to.equal(503);
+            expect(call.body.error).to.equal('key_credit_corrupt');
+            expect(call.headers.get('x-credit-balance-micro-usdc')).to.equal(null);
+          }
+        }
+        const tool = await callTool(mcp, 'local-holiday', { year: 2026 });
+        expect(tool.isError).to.equal(true);
+        expect(structured(tool).error).to.equal('key_credit_corrupt');
+
+        // Everyone else is served, and the gateway stays healthy.
+        expect((await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': other.api_key })).status).to.equal(200);
+        expect((await gw.get('/health')).status).to.equal(200);
+
+        // Put back, the record shows that no refused call was charged.
+        await alterBalance(gw, victim.key_id, -1_000_000);
+        const after = await gw.get('/keys/status', key);
+        expect(after.status).to.equal(200);
+        expect(after.body.balance.micro_usdc).to.equal(4000);
+        expect(after.body.spent).to.include({ micro_usdc: 1000, calls: 1 });
+      } finally {
+        await mcp.close();
+      }
+      await new Promise((r) => setTimeout(r, 50));
+      const reports = logs.filter((l) => l.includes('key credit record fails its check'));
+      expect(reports).to.have.length(1);
+      expect(JSON.parse(reports[0])).to.include({ key_id: victim.key_id, balance_micro: 1_004_000 });
+      expect(logs.join('\n')).to.not.include(victim.api_key.slice(5));
+    } finally {
+      await gw.close();
+    }
   });
 });

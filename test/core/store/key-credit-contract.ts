@@ -1,14 +1,24 @@
 import { expect } from 'chai';
 import { withRepo, type Opener } from './contract-support';
 import type { CallRecord, CreditHold, KeyCreditRepository } from '../../../core/keys/key-credit-repository';
-import { RECENT_CALLS } from '../../../core/keys/key-credit-repository';
+import { KeyCreditCorruptError, RECENT_CALLS } from '../../../core/keys/key-credit-repository';
 import { DuplicateKeyError } from '../../../core/store/gateway-store';
+
+/** A stored figure of a key, as the store names it. */
+export type KeyField = 'balance' | 'spent' | 'trial_granted';
+
+/**
+ * Writes `value` into a key's stored `field` directly, behind the repository's back, as a
+ * flipped byte or a hand edit would (the store's own driver on the test's store).
+ */
+export type AlterKey = (keyId: string, field: KeyField, value: number) => Promise<void>;
 
 /**
  * The behaviour every KeyCreditRepository gives, whatever the store: the balance never goes
- * below zero, a hold is charged or given back exactly once, and a charge is recorded with it.
+ * below zero, a hold is charged or given back exactly once, a charge is recorded with it, and a
+ * key whose credit no longer adds up is refused, never served or charged.
  */
-export function keyCreditContract(open: Opener<KeyCreditRepository>): void {
+export function keyCreditContract(open: Opener<KeyCreditRepository>, alter: AlterKey): void {
   const repo = withRepo(open);
   let n = 0;
 
@@ -219,5 +229,71 @@ export function keyCreditContract(open: Opener<KeyCreditRepository>): void {
     expect(await repo().callState(other, 'own')).to.equal('unknown');
     expect(await repo().callState(owner, 'own')).to.equal('held');
     expect((await repo().get(owner))!.balanceMicro).to.equal(900);
+  });
+
+  describe('a key whose stored credit was altered behind its back (issue 25)', () => {
+    /** A key with 500 left, 300 spent and 200 held in hold "open". */
+    const usedKey = async () => {
+      const id = await newKey(1_000);
+      await repo().reserve(id, hold('spent', 300));
+      await repo().commit(id, call('spent'));
+      await repo().reserve(id, hold('open', 200));
+      return id;
+    };
+    const refusal = async (what: string, p: Promise<unknown>, keyId: string) => {
+      const err = await p.then(
+        (v) => expect.fail(`${what} answered ${JSON.stringify(v)} instead of refusing`),
+        (e: unknown) => e,
+      );
+      expect(err, what).to.be.instanceOf(KeyCreditCorruptError);
+      expect((err as KeyCreditCorruptError).keyId, what).to.equal(keyId);
+      expect((err as KeyCreditCorruptError).code).to.equal('key_credit_corrupt');
+    };
+
+    const alterations: Array<[KeyField, number, string]> = [
+      ['balance', 5_500, 'a balance raised by 5,000'],
+      ['balance', 499, 'a balance lowered by 1'],
+      ['spent', 0, 'spent wiped'],
+      ['trial_granted', 1_000_000, 'a grant raised'],
+    ];
+    for (const [field, value, what] of alterations) {
+      it(`${what}: every read and every change refuses the key, and nothing changes`, async () => {
+        const id = await usedKey();
+        const other = await newKey(1_000);
+        const before = { balance: 500, spent: 300, trial_granted: 1_000 }[field];
+        await alter(id, field, value);
+        await refusal('get', repo().get(id), id);
+        await refusal('findByHash', repo().findByHash(`h_${id}`), id);
+        await refusal('status', repo().status(id), id);
+        await refusal('reserve', repo().reserve(id, hold('more', 100)), id);
+        await refusal('charge', repo().charge(id, { ...call('direct'), priceMicro: 100 }), id);
+        await refusal('commit', repo().commit(id, call('open')), id);
+        await refusal('release', repo().release(id, call('open')), id);
+        // Other keys are served as before.
+        expect(await repo().reserve(other, hold('other', 100))).to.equal(true);
+        expect(await repo().commit(other, call('other'))).to.deep.include({
+          balanceMicro: 900,
+          spentMicro: 100,
+        });
+        // Put back, the record shows that none of the refused changes happened.
+        await alter(id, field, before);
+        const status = (await repo().status(id))!;
+        expect(status).to.deep.include({
+          balanceMicro: 500,
+          spentMicro: 300,
+          trialGrantedMicro: 1_000,
+          calls: 1,
+        });
+        expect(status.holds.map((h) => [h.id, h.amount])).to.deep.equal([['open', 200]]);
+        expect(await repo().callState(id, 'open')).to.equal('held');
+        expect(await repo().callState(id, 'direct')).to.equal('unknown');
+      });
+    }
+
+    it('a key with too little credit is refused as such, not as altered', async () => {
+      const id = await usedKey();
+      expect(await repo().reserve(id, hold('big', 501))).to.equal(false);
+      expect(await repo().charge(id, { ...call('big2'), priceMicro: 501 })).to.equal(null);
+    });
   });
 }

@@ -23,10 +23,18 @@ describe('API keys and credit on SQLite (repository contract)', () => {
     return path.join(dir, 'gateway.sqlite');
   };
 
-  keyCreditContract(async () => {
-    const db = openSqlite(openFile(), GATEWAY_MIGRATIONS);
-    return { repo: new SqliteKeyCredit(db), close: async () => closeDb(db) };
-  });
+  let current: SqliteDatabase;
+  keyCreditContract(
+    async () => {
+      const db = openSqlite(openFile(), GATEWAY_MIGRATIONS);
+      current = db;
+      return { repo: new SqliteKeyCredit(db), close: async () => closeDb(db) };
+    },
+    // A plain UPDATE of the file through better-sqlite3, as a hand edit would be.
+    async (keyId, field, value) => {
+      current.prepare(`UPDATE keys SET ${field} = ? WHERE id = ?`).run(value, keyId);
+    },
+  );
 
   it('keeps holds, charges and their records across a reopen of the file', async () => {
     const file = openFile();

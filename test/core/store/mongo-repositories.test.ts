@@ -67,7 +67,23 @@ describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
     mongodb: async (ctx) => ctx,
   };
 
-  describe('API keys and credit', () => keyCreditContract(opener((s) => s.keys)));
+  describe('API keys and credit', () => {
+    let keysDb: string;
+    keyCreditContract(
+      async () => {
+        const opened = await opener((s) => s.keys)();
+        keysDb = dbNames[dbNames.length - 1];
+        return opened;
+      },
+      // The document changed with the driver, as a hand edit in mongosh would.
+      async (keyId, field, value) => {
+        await admin
+          .db(keysDb)
+          .collection<{ _id: string }>('keys')
+          .updateOne({ _id: keyId }, { $set: { [field]: Long.fromNumber(value) } });
+      },
+    );
+  });
   describe('x402 payment ledger', () => paymentLedgerContract(opener((s) => s.payments)));
   describe('idempotency records', () => idempotencyContract(opener((s) => s.idempotency)));
   describe('rate-limit windows', () => rateWindowContract(opener((s) => s.rateWindows)));

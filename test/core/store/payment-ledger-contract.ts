@@ -218,5 +218,16 @@ export function paymentLedgerContract(open: Opener<PaymentLedgerRepository>): vo
     expect(ids).to.include.members([unknown.id, abandoned.id]);
     expect(ids).to.not.include(running.id);
     expect(ids).to.not.include(settled.id);
+    // What is being settled is listed apart, until its lease ends.
+    expect((await repo().listSettling(at(120))).map((e) => e.id)).to.deep.equal([running.id]);
+    expect((await repo().listSettling(at(600))).map((e) => e.id)).to.deep.equal([running.id]);
+    expect(await repo().listSettling(at(601))).to.deep.equal([]);
+    expect((await repo().listUnresolved(at(601))).map((e) => e.id)).to.include(running.id);
+  });
+
+  it('does not list a claim still verifying as being settled', async () => {
+    const verifying = payment();
+    await repo().claim(verifying, {}, 'tok', at(0), at(60));
+    expect(await repo().listSettling(at(1))).to.deep.equal([]);
   });
 }

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import pino from 'pino';
 import { IdempotencyStore } from '../../../core/keys/idempotency';
 import { KeyLedger } from '../../../core/keys/key-ledger';
@@ -101,5 +103,57 @@ describe('retention sweep: what the store keeps, and for how long', () => {
     });
     expect(await store.trialBudget.spent('2026-04-26')).to.equal(0);
     expect(await store.trialBudget.spent('2026-05-31')).to.equal(1_000);
+  });
+
+  it('keeps the abandoned hold of a key whose credit fails its check (logged once) and gives back every other', async () => {
+    const now = new Date('2027-06-01T00:00:00Z');
+    const lines: string[] = [];
+    const log = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk, _enc, cb) {
+          lines.push(String(chunk));
+          cb();
+        },
+      }),
+    );
+    const keys = new KeyLedger(store.keys, log);
+    const sweep = new RetentionSweep(
+      store,
+      keys,
+      new IdempotencyStore(store.idempotency, 120_000),
+      log,
+      120_000,
+    );
+    for (const id of ['altered', 'sound']) {
+      await store.keys.create({
+        id,
+        hash: `h_${id}`,
+        prefix: 'p',
+        ownerLabel: 'o',
+        createdAt: now,
+        trialMicro: 5_000,
+      });
+      await store.keys.reserve(id, {
+        id: `hold_${id}`,
+        amount: 1_000,
+        brokerId: 'b',
+        at: new Date(now.getTime() - 300_000),
+      });
+    }
+    const db = new Database(path.join(dir, 'gateway.sqlite'));
+    db.prepare(`UPDATE keys SET spent = 7 WHERE id = 'altered'`).run();
+    db.close();
+
+    await sweep.run(now);
+    await sweep.run(new Date(now.getTime() + 60_000));
+
+    expect(await store.keys.get('sound')).to.deep.include({ balanceMicro: 5_000 });
+    expect(await store.keys.callState('sound', 'hold_sound')).to.equal('released');
+    expect(await store.keys.callState('altered', 'hold_altered')).to.equal('held');
+    const reports = lines.filter((l) => l.includes('key credit record fails its check'));
+    expect(reports).to.have.length(1);
+    expect(JSON.parse(reports[0])).to.include({ key_id: 'altered', spent_micro: 7, held_micro: 1_000 });
+    expect(lines.join('')).to.not.include('retention sweep step failed');
   });
 });
