@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../config/paths';
+import { readResponse, type TestResponse } from './gateway';
 
 export interface ProcessGateway {
   url: string;
@@ -68,4 +69,24 @@ export function spawnGateway(
       reject(new Error(`gateway exited with ${code}\n${out}`));
     });
   });
+}
+
+/** A JSON POST to a process gateway's URL. */
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<TestResponse> {
+  return readResponse(
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
+/** A GET of a process gateway's URL. */
+export async function getUrl(url: string, headers: Record<string, string> = {}): Promise<TestResponse> {
+  return readResponse(await fetch(url, { headers }));
 }

@@ -4,19 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
-import { readResponse } from '../../support/gateway';
-import { spawnGateway } from '../../support/process-gateway';
+import { getUrl, postJson, spawnGateway } from '../../support/process-gateway';
 
-const post = async (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  readResponse(
-    await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    }),
-  );
-const get = async (url: string, headers: Record<string, string> = {}) =>
-  readResponse(await fetch(url, { headers }));
+const post = postJson;
+const get = getUrl;
 const HOLIDAY = { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } };
 
 /** Can this machine run a process in its own PID namespace? (root with util-linux unshare) */

@@ -25,23 +25,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../../config/paths';
 import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
-import { readResponse } from '../../support/gateway';
-import { spawnGateway, type ProcessGateway } from '../../support/process-gateway';
+import { getUrl, postJson, spawnGateway, type ProcessGateway } from '../../support/process-gateway';
 
 const HOLIDAY = { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } };
 const TRIAL = 5_000_000; // 3 bytes in a SQLite record, as is the balance after one call
 const OWNER = 'flip-target-owner';
 
-const post = async (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  readResponse(
-    await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    }),
-  );
-const get = async (url: string, headers: Record<string, string> = {}) =>
-  readResponse(await fetch(url, { headers }));
+const post = postJson;
+const get = getUrl;
 
 const envOf = (dataDir: string) => ({ DATA_DIR: dataDir, TRIAL_CREDIT_MICRO_USDC: String(TRIAL) });
 
