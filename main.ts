@@ -5,7 +5,7 @@
 import 'reflect-metadata';
 import type { DestinationStream } from 'pino';
 import { container } from 'tsyringe';
-import { buildGateway, type Gateway } from './core/http/app';
+import { buildGateway, type Gateway } from './core/gateway/app';
 import type { Clock } from './core/util/clock';
 import type { AnswerCacheLimits } from './core/surfaces/answer-cache';
 import { ConfigError, loadConfig } from './config/env';

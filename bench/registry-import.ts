@@ -19,10 +19,10 @@ import type { GatewayStore } from '../core/store/gateway-store';
 import { connectMongoStore } from '../core/store/mongo/mongo-store';
 import { openSqliteStore } from '../core/store/sqlite/sqlite-store';
 import { applyRecord, type Corporation } from '../domain/registry/corporation';
-import { importRegistryFile } from '../domain/registry/importer';
-import { readNtaFile } from '../domain/registry/nta-file';
-import { corporateRegistryRepositories } from '../domain/registry/registry-repository';
-import { StoreRegistry } from '../domain/registry/store-registry';
+import { importRegistryFile } from '../domain/registry/files/importer';
+import { readNtaFile } from '../domain/registry/files/nta-file';
+import { corporateRegistryRepositories } from '../domain/registry/stores/registry-stores';
+import { StoreRegistry } from '../domain/registry/sources/store-registry';
 import { ROMAJI_QUERIES, writeSyntheticRegistry } from './registry-synthetic';
 
 function percentile(sorted: number[], p: number): number {

@@ -8,11 +8,11 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { createReadStream } from 'node:fs';
 import { corporationFromRecords, type Corporation } from '../domain/registry/corporation';
-import { NameIndex, type IndexEntry } from '../domain/registry/name-index';
-import { NameMatcher } from '../domain/registry/name-matcher';
-import { streamNtaCsv } from '../domain/registry/nta-csv';
-import { rankedSearch } from '../domain/registry/registry-source';
-import { indexEntryOf } from '../domain/registry/search-keys';
+import { NameIndex, type IndexEntry } from '../domain/registry/search/name-index';
+import { NameMatcher } from '../domain/registry/search/name-matcher';
+import { streamNtaCsv } from '../domain/registry/files/nta-csv';
+import { rankedSearch } from '../domain/registry/sources/registry-source';
+import { indexEntryOf } from '../domain/registry/search/search-keys';
 import { ROMAJI_QUERIES, writeSyntheticRegistry } from './registry-synthetic';
 
 /** JS heap plus typed-array buffers (the index keeps its postings in typed arrays), in MB. */

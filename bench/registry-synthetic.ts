@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
 import { checkDigitOf } from '../domain/registry/corporate-number';
-import { recordToCsvLine, type NtaRecord } from '../domain/registry/nta-layout';
+import { recordToCsvLine, type NtaRecord } from '../domain/registry/files/nta-layout';
 import { PREFECTURES } from '../domain/shared/prefectures';
 
 export const SYNTHETIC_MARK = 'SYNTHETIC BENCH DATA';

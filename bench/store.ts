@@ -14,8 +14,8 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '../core/store/sqlite/sqlite-store';
 import type { GatewayStore } from '../core/store/gateway-store';
-import { importRegistryFile } from '../domain/registry/importer';
-import { corporateRegistryRepositories } from '../domain/registry/registry-repository';
+import { importRegistryFile } from '../domain/registry/files/importer';
+import { corporateRegistryRepositories } from '../domain/registry/stores/registry-stores';
 import { bootOnce } from './lib/boot';
 import { writeSyntheticRegistry } from './registry-synthetic';
 

@@ -15,24 +15,22 @@
  */
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
-import { headOf } from '../domain/registry/csv-entries';
+import { headOf } from '../domain/registry/files/csv-entries';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { loadConfig } from '../config/env';
 import type { GatewayStore } from '../core/store/gateway-store';
 import { openGatewayStore } from '../core/store/open-gateway-store';
-import { dateInName, importRegistryFile, type ImportSummary } from '../domain/registry/importer';
-import { NTA_ENCODINGS, type NtaEncoding } from '../domain/registry/nta-decode';
-import {
-  corporateRegistryRepositories,
-  type CorporateRegistryRepository,
-} from '../domain/registry/registry-repository';
-import { isEdinetCodeList } from '../domain/registry/edinet-code-list';
-import { importEdinetFile, type EdinetImportSummary } from '../domain/registry/edinet-importer';
-import { looksLikeInvoiceFile } from '../domain/registry/invoice-file';
-import { importInvoiceFile, type InvoiceImportSummary } from '../domain/registry/invoice-importer';
-import { invoiceRegisterStores } from '../domain/registry/invoice-store';
+import { dateInName, importRegistryFile, type ImportSummary } from '../domain/registry/files/importer';
+import { NTA_ENCODINGS, type NtaEncoding } from '../domain/registry/files/nta-decode';
+import { type CorporateRegistryRepository } from '../domain/registry/stores/registry-repository';
+import { corporateRegistryRepositories } from '../domain/registry/stores/registry-stores';
+import { isEdinetCodeList } from '../domain/registry/files/edinet-code-list';
+import { importEdinetFile, type EdinetImportSummary } from '../domain/registry/files/edinet-importer';
+import { looksLikeInvoiceFile } from '../domain/registry/files/invoice-file';
+import { importInvoiceFile, type InvoiceImportSummary } from '../domain/registry/files/invoice-importer';
+import { invoiceRegisterStores } from '../domain/registry/stores/invoice-stores';
 
 export type FileFormat = 'nta' | 'edinet' | 'invoice';
 

@@ -18,7 +18,8 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/env';
 import type { PaymentEntry } from '../core/payments/payment-ledger-repository';
 import { openGatewayStore } from '../core/store/open-gateway-store';
-import { StoreAbsentError, StoreLostError, type GatewayStore } from '../core/store/gateway-store';
+import { type GatewayStore } from '../core/store/gateway-store';
+import { StoreAbsentError, StoreLostError } from '../core/store/store-errors';
 import { formatUsd } from '../core/util/money';
 import { redactSecrets } from '../core/util/redact';
 

@@ -1,5 +1,5 @@
 /** GET /.well-known/broker-manifest.json: the key-metered broker, for discovery. */
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import { INTERFACE_VERSION } from '../surfaces/execute';
 import { formatUsd } from '../util/money';
 import { describeEndpoint } from './describe';

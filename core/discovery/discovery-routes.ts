@@ -9,7 +9,7 @@ import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
 import { parseClientAddress } from '../http/client-address';
 import { documentOnce } from '../http/discovery-document';
 import { HttpError } from '../http/errors';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import { buildBrokerManifest } from './broker-manifest';
 import { buildLlmsTxt } from './llms';
 import { buildMcpServerCard } from './mcp-card';

@@ -3,7 +3,7 @@
  * service is and is not, the five ways in with a copy-paste example each, every endpoint with its
  * price, and links to the machine documents.
  */
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import { channelStatuses } from './channels';
 import { describeEndpoint, queryString } from './describe';
 import { mcpServerName } from './mcp-card';

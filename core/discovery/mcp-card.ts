@@ -5,7 +5,7 @@
  * auth options, a client configuration). Derived from the registry and the configuration.
  */
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import {
   IDEMPOTENCY_META_KEY,
   PAYMENT_META_KEY,

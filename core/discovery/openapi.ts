@@ -2,7 +2,7 @@
  * openapi.json (OpenAPI 3.1), built once at boot from the API catalog (every mounted operation)
  * and the registry (payload schemas). Nothing in it is written by hand per endpoint.
  */
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import { payloadSchemaName } from './operations';
 import { GATEWAY_SCHEMAS } from './schemas';
 import { INTERFACE_VERSION } from '../surfaces/execute';

@@ -3,7 +3,7 @@
  * text. The HTML portal (GET /portal and its pages) is rendered in portal/pages.ts from the same
  * endpoint descriptions.
  */
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import { formatUsd } from '../util/money';
 import { channelStatuses } from './channels';
 import { mcpClientConfig } from './mcp-card';

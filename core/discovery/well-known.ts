@@ -11,7 +11,7 @@
 import type { Router } from 'express';
 import { jsonResponse, mount } from '../http/api-catalog';
 import { DiscoveryDocument } from '../http/discovery-document';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import { PAYMENT_INFO_PATH } from '../payments/challenge';
 import { v1NameOf } from '../payments/networks';
 import { PAID_MIME_TYPE, paymentTerms, requirementV2, type PaymentTerms } from '../payments/requirements';

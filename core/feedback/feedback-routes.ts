@@ -4,7 +4,7 @@ import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } fro
 import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
 import { DiscoveryDocument } from '../http/discovery-document';
 import { BodySpec, invalidBodyError } from '../http/json-body';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import { ref } from '../discovery/schemas';
 import { Doc, Trim } from '../plugins/query-rules';
 import type { QueryProblem } from '../plugins/query-spec';

@@ -2,7 +2,7 @@
  * The gateway's error model: every error is JSON `{error, message, hint?, request_id, ...}` with
  * a stable code (the one text-only body is the spec's 401 on /keys/status). No stack traces.
  */
-import { StoreUnavailableError } from '../store/gateway-store';
+import { StoreUnavailableError } from '../store/store-errors';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { QueryProblem } from '../plugins/query-spec';
 import type { RegisteredPlugin } from '../plugins/registry';

@@ -6,7 +6,7 @@
  */
 import { marketplaceConfigured, paymentsConfigured } from '../config';
 import { marketplacePathPrefix, PAID_PATH_PREFIX, PREVIEW_PATH_PREFIX } from '../discovery/paths';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import type { RegisteredPlugin } from '../plugins/registry';
 
 export interface PurchaseWays {

@@ -4,7 +4,7 @@ import { IsString, MaxLength, MinLength } from 'class-validator';
 import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
 import { HttpError } from '../http/errors';
 import { BodySpec } from '../http/json-body';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import { ref } from '../discovery/schemas';
 import { Doc, Trim } from '../plugins/query-rules';
 import { formatUsd } from '../util/money';

@@ -10,7 +10,7 @@
 import type { Request, Response } from 'express';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorBody } from '../http/errors';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import { IdempotencyStore } from '../keys/idempotency';
 import type { KeyIdentity } from '../keys/key-ledger';
 import type { RegisteredPlugin } from '../plugins/registry';

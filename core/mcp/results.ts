@@ -7,7 +7,7 @@
 import type { Request } from 'express';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HttpError, errorBody } from '../http/errors';
-import { StoreUnavailableError } from '../store/gateway-store';
+import { StoreUnavailableError } from '../store/store-errors';
 
 export type ResultMeta = Record<string, unknown>;
 

@@ -21,7 +21,7 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { mcpServerName } from '../discovery/mcp-card';
 import { invalidQueryError } from '../http/errors';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { closestMatches } from '../util/closest';
 import { checkExchange, ExchangeTransport, sendTransportError } from './exchange-transport';

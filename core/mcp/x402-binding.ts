@@ -22,7 +22,7 @@ import type { HandlerLogger } from '../plugins/contract';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { clientGone } from '../http/client-gone';
 import { HttpError, errorBody } from '../http/errors';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import { paymentOutcomeOf, paymentRateLimited, paymentRateSubject, type PaidSurface } from '../surfaces/paid';
 import { PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY, REDEMPTION_TICKET_META_KEY } from './meta-keys';
 import { toolError, toolErrorOf, toolResult } from './results';

@@ -7,12 +7,8 @@
  * through as it is, refusing that key alone, and /health stays up for every other buyer.
  */
 import { KeyCreditCorruptError } from '../keys/key-credit-repository';
-import {
-  DuplicateKeyError,
-  StoreUnavailableError,
-  type GatewayStore,
-  type RepositoryFactory,
-} from './gateway-store';
+import { type GatewayStore, type RepositoryFactory } from './gateway-store';
+import { DuplicateKeyError, StoreUnavailableError } from './store-errors';
 
 export interface StoreFailures {
   /** Called with "<repository>.<method>" for each failed operation. */

@@ -11,7 +11,7 @@ import { ERROR_REF, INVALID_QUERY_REF, jsonResponse, mount } from '../http/api-c
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError } from '../http/errors';
 import { BodySpec } from '../http/json-body';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import { requireApiKey } from '../keys/key-routes';
 import { IdempotencyStore, type StoredResponse } from '../keys/idempotency';
 import type { KeyIdentity } from '../keys/key-ledger';

@@ -9,7 +9,7 @@
 import type { Request, Response } from 'express';
 import { clientGone, clientGoneError } from '../http/client-gone';
 import { HttpError, errorBody } from '../http/errors';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import type { StoredResponse } from '../keys/idempotency';
 import { HoldClosedError, type KeyIdentity } from '../keys/key-ledger';
 import type { RegisteredPlugin } from '../plugins/registry';

@@ -8,7 +8,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, Router } from 'express';
 import { HttpError } from '../http/errors';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import { dataOperationDoc } from '../discovery/operations';
 import { marketplacePathPrefix } from '../discovery/paths';
 import { paymentTerms } from '../payments/requirements';

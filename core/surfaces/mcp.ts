@@ -14,7 +14,7 @@ import type { RequestHandler, Router } from 'express';
 import { ERROR_REF, jsonResponse, mount, type OperationDoc } from '../http/api-catalog';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError } from '../http/errors';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import type { KeyIdentity } from '../keys/key-ledger';
 import { MCP_PATH, PREVIEW_MCP_PATH } from '../discovery/paths';
 import { callWithKeyCredit } from '../mcp/key-credit-binding';

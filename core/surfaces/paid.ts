@@ -9,7 +9,7 @@
  */
 import type { Request, Router } from 'express';
 import type { PaymentOutcome } from '../http/metrics';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import { parseClientAddress } from '../http/client-address';
 import { clientGone } from '../http/client-gone';
 import type { ConcurrencyCap } from '../http/concurrency-cap';

@@ -3,7 +3,7 @@
  * production, and a body that says plainly it is a preview for evaluation only.
  */
 import type { Router } from 'express';
-import type { GatewayServices } from '../http/services';
+import type { GatewayServices } from '../services';
 import { soldPluginFor } from './lookup';
 import { dataOperationDoc } from '../discovery/operations';
 import { paymentTerms } from '../payments/requirements';

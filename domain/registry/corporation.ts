@@ -2,7 +2,7 @@
  * A corporation as the registry answers it: built from NTA records (the latest one, plus any
  * history records with latest = 0), whatever source they came from.
  */
-import { CLOSE_CAUSE_LABELS, KIND_LABELS, PROCESS_LABELS, type NtaRecord } from './nta-layout';
+import { CLOSE_CAUSE_LABELS, KIND_LABELS, PROCESS_LABELS, type NtaRecord } from './files/nta-layout';
 
 export interface CorporationAddress {
   prefecture_name: string;

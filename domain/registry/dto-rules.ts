@@ -2,9 +2,9 @@
 import { IsNotEmpty, IsString, Matches } from 'class-validator';
 import { Rule } from '../../core/plugins/query-rules';
 import { isValidCorporateNumber } from './corporate-number';
-import { parseHost } from './domain-map';
-import { isBlank } from './normalize';
-import { isPrefecture } from './prefecture-filter';
+import { parseHost } from './sources/domain-map';
+import { isBlank } from './search/normalize';
+import { isPrefecture } from './search/prefecture-filter';
 
 const THIRTEEN = /^[0-9]{13}$/;
 

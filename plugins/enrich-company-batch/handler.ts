@@ -5,12 +5,12 @@ import type {
   EndpointPayload,
   HandlerContext,
 } from '../../core/plugins/contract';
-import { answering } from '../../domain/registry/answers';
-import { CorporateRegistry } from '../../domain/registry/corporate-registry';
-import { normalizeName } from '../../domain/registry/normalize';
-import type { NameSearchResult } from '../../domain/registry/registry-source';
-import { candidateView, type CandidateView } from '../../domain/registry/views';
-import type { EdinetView } from '../../domain/registry/edinet-answers';
+import { answering } from '../../domain/registry/answers/answers';
+import { CorporateRegistry } from '../../domain/registry/sources/corporate-registry';
+import { normalizeName } from '../../domain/registry/search/normalize';
+import type { NameSearchResult } from '../../domain/registry/sources/registry-source';
+import { candidateView, type CandidateView } from '../../domain/registry/answers/views';
+import type { EdinetView } from '../../domain/registry/answers/edinet-answers';
 import { splitNames, type CompanyBatchQuery } from './query';
 
 export interface BatchResult {

@@ -1,6 +1,6 @@
 import { IsNotEmpty, IsString } from 'class-validator';
 import { Doc, Rule } from '../../core/plugins/query-rules';
-import { isBlank } from '../../domain/registry/normalize';
+import { isBlank } from '../../domain/registry/search/normalize';
 
 export const MAX_NAMES = 20;
 

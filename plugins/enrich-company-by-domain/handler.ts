@@ -6,11 +6,11 @@ import type {
   HandlerContext,
   SourceRef,
 } from '../../core/plugins/contract';
-import { answering } from '../../domain/registry/answers';
-import { CorporateRegistry } from '../../domain/registry/corporate-registry';
-import { lookupDomain, type DomainCandidate } from '../../domain/registry/domain-lookup';
-import { DomainMap, parseHost, type ParsedHost } from '../../domain/registry/domain-map';
-import type { EdinetView } from '../../domain/registry/edinet-answers';
+import { answering } from '../../domain/registry/answers/answers';
+import { CorporateRegistry } from '../../domain/registry/sources/corporate-registry';
+import { lookupDomain, type DomainCandidate } from '../../domain/registry/sources/domain-lookup';
+import { DomainMap, parseHost, type ParsedHost } from '../../domain/registry/sources/domain-map';
+import type { EdinetView } from '../../domain/registry/answers/edinet-answers';
 import type { CompanyByDomainQuery } from './query';
 
 /** Candidates answered at most. */

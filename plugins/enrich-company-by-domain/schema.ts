@@ -1,5 +1,5 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { CANDIDATE_SCHEMA, EDINET_SCHEMA } from '../../domain/registry/schemas';
+import { CANDIDATE_SCHEMA, EDINET_SCHEMA } from '../../domain/registry/answers/schemas';
 
 export const companyByDomainPayloadSchema = {
   type: 'object',

@@ -5,11 +5,11 @@ import type {
   EndpointPayload,
   HandlerContext,
 } from '../../core/plugins/contract';
-import { answering } from '../../domain/registry/answers';
-import { CorporateRegistry } from '../../domain/registry/corporate-registry';
-import type { EdinetView } from '../../domain/registry/edinet-answers';
-import type { MatchMode } from '../../domain/registry/reliability';
-import { candidateView, type CandidateView } from '../../domain/registry/views';
+import { answering } from '../../domain/registry/answers/answers';
+import { CorporateRegistry } from '../../domain/registry/sources/corporate-registry';
+import type { EdinetView } from '../../domain/registry/answers/edinet-answers';
+import type { MatchMode } from '../../domain/registry/search/reliability';
+import { candidateView, type CandidateView } from '../../domain/registry/answers/views';
 import type { Prefecture } from '../../domain/shared/prefectures';
 import type { CompanyByNameQuery } from './query';
 

@@ -1,5 +1,5 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { CANDIDATE_SCHEMA, EDINET_SCHEMA, MODE_COUNTS } from '../../domain/registry/schemas';
+import { CANDIDATE_SCHEMA, EDINET_SCHEMA, MODE_COUNTS } from '../../domain/registry/answers/schemas';
 import { PREFECTURE_SCHEMA } from '../../domain/shared/prefectures';
 
 export const companyByNamePayloadSchema = {

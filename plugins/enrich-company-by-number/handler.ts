@@ -6,18 +6,18 @@ import type {
   HandlerContext,
 } from '../../core/plugins/contract';
 import { NotFoundError } from '../../core/plugins/errors';
-import { answering, combinedProvenance } from '../../domain/registry/answers';
-import { CorporateRegistry } from '../../domain/registry/corporate-registry';
+import { answering, combinedProvenance } from '../../domain/registry/answers/answers';
+import { CorporateRegistry } from '../../domain/registry/sources/corporate-registry';
 import { derivedTNumber } from '../../domain/registry/corporate-number';
-import type { EdinetView } from '../../domain/registry/edinet-answers';
-import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
-import { normalizeName, type LegalFormMatch } from '../../domain/registry/normalize';
+import type { EdinetView } from '../../domain/registry/answers/edinet-answers';
+import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/sources/invoice-register';
+import { normalizeName, type LegalFormMatch } from '../../domain/registry/search/normalize';
 import {
   corporationView,
   formerNamesView,
   type CorporationView,
   type FormerNameView,
-} from '../../domain/registry/views';
+} from '../../domain/registry/answers/views';
 import type { CompanyByNumberQuery } from './query';
 
 export interface CompanyByNumberPayload extends EndpointPayload {

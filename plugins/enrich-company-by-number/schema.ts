@@ -4,7 +4,7 @@ import {
   EDINET_SCHEMA,
   LEGAL_FORM_SCHEMA,
   REGISTRATION_SCHEMA,
-} from '../../domain/registry/schemas';
+} from '../../domain/registry/answers/schemas';
 
 export const companyByNumberPayloadSchema = {
   type: 'object',

@@ -1,5 +1,5 @@
 /** What a resolve query is: a corporate number, a T-number, a domain or URL, or a name. */
-import { parseHost, type ParsedHost } from '../../domain/registry/domain-map';
+import { parseHost, type ParsedHost } from '../../domain/registry/sources/domain-map';
 
 export type Detected =
   | { as: 'corporate_number'; digits: string }

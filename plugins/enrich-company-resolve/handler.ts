@@ -7,17 +7,17 @@ import type {
   HandlerContext,
 } from '../../core/plugins/contract';
 import { InvalidQueryError } from '../../core/plugins/errors';
-import { answering, combinedProvenance, requireSearchableName } from '../../domain/registry/answers';
-import { CorporateRegistry } from '../../domain/registry/corporate-registry';
+import { answering, combinedProvenance, requireSearchableName } from '../../domain/registry/answers/answers';
+import { CorporateRegistry } from '../../domain/registry/sources/corporate-registry';
 import { derivedTNumber, isValidCorporateNumber } from '../../domain/registry/corporate-number';
 import type { Corporation } from '../../domain/registry/corporation';
 import { CHECK_DIGIT_ACCEPTED } from '../../domain/registry/dto-rules';
-import { lookupDomain } from '../../domain/registry/domain-lookup';
-import { DomainMap } from '../../domain/registry/domain-map';
-import type { EdinetView } from '../../domain/registry/edinet-answers';
-import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
-import type { NameSearchResult, RegistrySource } from '../../domain/registry/registry-source';
-import { candidateView, shortAddressView, type ShortAddressView } from '../../domain/registry/views';
+import { lookupDomain } from '../../domain/registry/sources/domain-lookup';
+import { DomainMap } from '../../domain/registry/sources/domain-map';
+import type { EdinetView } from '../../domain/registry/answers/edinet-answers';
+import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/sources/invoice-register';
+import type { NameSearchResult, RegistrySource } from '../../domain/registry/sources/registry-source';
+import { candidateView, shortAddressView, type ShortAddressView } from '../../domain/registry/answers/views';
 import type { CompanyResolveQuery } from './query';
 import { detect } from './detect';
 

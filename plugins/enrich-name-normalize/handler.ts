@@ -5,15 +5,15 @@ import type {
   EndpointPayload,
   SearchedData,
 } from '../../core/plugins/contract';
-import { LEGAL_FORMS } from '../../domain/registry/legal-forms';
+import { LEGAL_FORMS } from '../../domain/registry/search/legal-forms';
 import {
   englishKey,
   furiganaKey,
   isLatin,
   normalizeName,
   type LegalFormMatch,
-} from '../../domain/registry/normalize';
-import { romajiToKatakana } from '../../domain/registry/romaji';
+} from '../../domain/registry/search/normalize';
+import { romajiToKatakana } from '../../domain/registry/search/romaji';
 import type { NameNormalizeQuery } from './query';
 
 /** 法人種別 codes implied by a legal form (the register's kind field). */

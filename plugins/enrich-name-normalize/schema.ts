@@ -1,5 +1,5 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { LEGAL_FORM_SCHEMA } from '../../domain/registry/schemas';
+import { LEGAL_FORM_SCHEMA } from '../../domain/registry/answers/schemas';
 
 export const nameNormalizePayloadSchema = {
   type: 'object',

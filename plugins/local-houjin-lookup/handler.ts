@@ -6,16 +6,16 @@ import type {
   HandlerContext,
 } from '../../core/plugins/contract';
 import { isFlagOn } from '../../core/plugins/query-rules';
-import { answering } from '../../domain/registry/answers';
-import { CorporateRegistry } from '../../domain/registry/corporate-registry';
-import type { EdinetView } from '../../domain/registry/edinet-answers';
-import { RELIABILITY_SCALE, type MatchMode } from '../../domain/registry/reliability';
+import { answering } from '../../domain/registry/answers/answers';
+import { CorporateRegistry } from '../../domain/registry/sources/corporate-registry';
+import type { EdinetView } from '../../domain/registry/answers/edinet-answers';
+import { RELIABILITY_SCALE, type MatchMode } from '../../domain/registry/search/reliability';
 import {
   candidateView,
   normalizedNameView,
   type CandidateView,
   type NormalizedNameView,
-} from '../../domain/registry/views';
+} from '../../domain/registry/answers/views';
 import type { Prefecture } from '../../domain/shared/prefectures';
 import type { HoujinLookupQuery } from './query';
 

@@ -4,7 +4,7 @@ import {
   EDINET_SCHEMA,
   MODE_COUNTS,
   NORMALIZED_NAME_SCHEMA,
-} from '../../domain/registry/schemas';
+} from '../../domain/registry/answers/schemas';
 import { PREFECTURE_SCHEMA } from '../../domain/shared/prefectures';
 
 export const houjinLookupPayloadSchema = {

@@ -6,10 +6,10 @@ import type {
   HandlerContext,
 } from '../../core/plugins/contract';
 import { NotFoundError } from '../../core/plugins/errors';
-import { answering } from '../../domain/registry/answers';
-import { CorporateRegistry } from '../../domain/registry/corporate-registry';
-import type { EdinetView } from '../../domain/registry/edinet-answers';
-import { corporationView, type CorporationView } from '../../domain/registry/views';
+import { answering } from '../../domain/registry/answers/answers';
+import { CorporateRegistry } from '../../domain/registry/sources/corporate-registry';
+import type { EdinetView } from '../../domain/registry/answers/edinet-answers';
+import { corporationView, type CorporationView } from '../../domain/registry/answers/views';
 import type { HoujinNumberQuery } from './query';
 
 export interface HoujinNumberPayload extends EndpointPayload {

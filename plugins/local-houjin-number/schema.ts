@@ -1,5 +1,5 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { CORPORATION_SCHEMA, EDINET_SCHEMA } from '../../domain/registry/schemas';
+import { CORPORATION_SCHEMA, EDINET_SCHEMA } from '../../domain/registry/answers/schemas';
 
 export const houjinNumberPayloadSchema = {
   type: 'object',

@@ -6,11 +6,11 @@ import type {
   HandlerContext,
 } from '../../core/plugins/contract';
 import { isFlagOn } from '../../core/plugins/query-rules';
-import { answering, combinedProvenance } from '../../domain/registry/answers';
-import { CorporateRegistry } from '../../domain/registry/corporate-registry';
+import { answering, combinedProvenance } from '../../domain/registry/answers/answers';
+import { CorporateRegistry } from '../../domain/registry/sources/corporate-registry';
 import { derivedTNumber } from '../../domain/registry/corporate-number';
-import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
-import { candidateView, type CandidateView } from '../../domain/registry/views';
+import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/sources/invoice-register';
+import { candidateView, type CandidateView } from '../../domain/registry/answers/views';
 import type { InvoiceIssuerQuery } from './query';
 
 export interface IssuerCandidate extends CandidateView {

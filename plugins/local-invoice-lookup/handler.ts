@@ -6,8 +6,8 @@ import type {
   HandlerContext,
 } from '../../core/plugins/contract';
 import { SourceUnavailableError } from '../../core/plugins/errors';
-import { answering, combinedProvenance, logUnavailable } from '../../domain/registry/answers';
-import { CorporateRegistry } from '../../domain/registry/corporate-registry';
+import { answering, combinedProvenance, logUnavailable } from '../../domain/registry/answers/answers';
+import { CorporateRegistry } from '../../domain/registry/sources/corporate-registry';
 import {
   checkDigitOf,
   isValidCorporateNumber,
@@ -15,8 +15,8 @@ import {
 } from '../../domain/registry/corporate-number';
 import type { Corporation } from '../../domain/registry/corporation';
 import { kindLabel, type CodeLabel } from '../../domain/registry/corporation';
-import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/invoice-register';
-import { closureView, type ClosureView } from '../../domain/registry/views';
+import { InvoiceRegister, type RegistrationAnswer } from '../../domain/registry/sources/invoice-register';
+import { closureView, type ClosureView } from '../../domain/registry/answers/views';
 import type { InvoiceLookupQuery } from './query';
 
 export interface InvoiceLookupPayload extends EndpointPayload {

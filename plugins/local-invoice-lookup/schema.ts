@@ -1,5 +1,5 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { CORPORATION_SCHEMA, REGISTRATION_SCHEMA } from '../../domain/registry/schemas';
+import { CORPORATION_SCHEMA, REGISTRATION_SCHEMA } from '../../domain/registry/answers/schemas';
 
 export const invoiceLookupPayloadSchema = {
   type: 'object',

@@ -4,7 +4,7 @@
  * reaches the server exactly as generated.
  */
 import { deflateSync, gzipSync } from 'node:zlib';
-import { JSON_BODY_LIMIT } from '../../core/http/app';
+import { JSON_BODY_LIMIT } from '../../core/gateway/app';
 import {
   bracketName,
   chance,

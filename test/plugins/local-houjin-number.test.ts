@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { snapshotRecords } from '../../domain/registry/snapshot-registry';
+import { snapshotRecords } from '../../domain/registry/sources/snapshot-registry';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { startNtaStandin, type NtaStandin } from '../support/nta-standin';
 

@@ -8,9 +8,9 @@
  */
 import { expect } from 'chai';
 import { checkDigitOf } from '../../domain/registry/corporate-number';
-import { INVOICE_TABLE } from '../../domain/registry/invoice-register';
-import { LEGAL_FORMS } from '../../domain/registry/legal-forms';
-import { snapshotRecords, SNAPSHOT_PROVENANCE } from '../../domain/registry/snapshot-registry';
+import { INVOICE_TABLE } from '../../domain/registry/sources/invoice-register';
+import { LEGAL_FORMS } from '../../domain/registry/search/legal-forms';
+import { snapshotRecords, SNAPSHOT_PROVENANCE } from '../../domain/registry/sources/snapshot-registry';
 import { loadDataFile } from '../../domain/shared/data-file';
 import { startTestGateway, type TestGateway, type TestResponse } from '../support/gateway';
 import { startNtaStandin, type NtaStandin, registration } from '../support/nta-standin';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createGateway } from '../../main';
-import type { Gateway } from '../../core/http/app';
+import type { Gateway } from '../../core/gateway/app';
 import { fixedClock, type Clock } from '../../core/util/clock';
 
 export interface TestGatewayOptions {

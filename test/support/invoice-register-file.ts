@@ -5,7 +5,7 @@
  * corporate number), with test dates.
  */
 import { writeFileSync } from 'node:fs';
-import { INVOICE_COLUMNS, type InvoiceRow } from '../../domain/registry/invoice-file';
+import { INVOICE_COLUMNS, type InvoiceRow } from '../../domain/registry/files/invoice-file';
 
 const QUOTED = new Set([
   'registratedNumber',

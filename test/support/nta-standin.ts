@@ -9,7 +9,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NTA_COLUMNS, recordToCsvLine, type NtaRecord } from '../../domain/registry/nta-layout';
+import { NTA_COLUMNS, recordToCsvLine, type NtaRecord } from '../../domain/registry/files/nta-layout';
 
 export interface StandinAnnouncement {
   registratedNumber: string;

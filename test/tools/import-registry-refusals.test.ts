@@ -24,7 +24,7 @@ import { promisify } from 'node:util';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { invoiceCsvLine, invoiceRow } from '../support/invoice-register-file';
 import { EDINET_FILE } from '../support/shared-data';
-import { ntaCsv, ntaRecords } from '../domain/registry/nta-records';
+import { ntaCsv, ntaRecords } from '../domain/registry/files/nta-records';
 
 const run = promisify(execFile);
 const CLI = path.join(__dirname, '..', '..', 'tools', 'import-registry.js');

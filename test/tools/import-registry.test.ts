@@ -13,13 +13,11 @@ import { promisify } from 'node:util';
 import type { GatewayStore } from '../../core/store/gateway-store';
 import { openSqliteStore } from '../../core/store/sqlite/sqlite-store';
 import { checkDigitOf } from '../../domain/registry/corporate-number';
-import { importRegistryFile, kindOf } from '../../domain/registry/importer';
-import { recordToCsvLine, type NtaRecord } from '../../domain/registry/nta-layout';
-import {
-  corporateRegistryRepositories,
-  type CorporateRegistryRepository,
-} from '../../domain/registry/registry-repository';
-import { StoreRegistry } from '../../domain/registry/store-registry';
+import { importRegistryFile, kindOf } from '../../domain/registry/files/importer';
+import { recordToCsvLine, type NtaRecord } from '../../domain/registry/files/nta-layout';
+import { type CorporateRegistryRepository } from '../../domain/registry/stores/registry-repository';
+import { corporateRegistryRepositories } from '../../domain/registry/stores/registry-stores';
+import { StoreRegistry } from '../../domain/registry/sources/store-registry';
 import { orderFiles, runImport } from '../../tools/import-registry';
 import { startTestGateway } from '../support/gateway';
 import { freshMongoContext } from '../support/mongo-context';

@@ -6,7 +6,7 @@
  * and the key panel. No page lists an endpoint by hand.
  */
 import { Marked } from 'marked';
-import type { GatewayServices } from '../../http/services';
+import type { GatewayServices } from '../../services';
 import { formatUsd } from '../../util/money';
 import { channelStatuses } from '../channels';
 import {

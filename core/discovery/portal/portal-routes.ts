@@ -10,7 +10,7 @@ import type { Request, Response, Router } from 'express';
 import { ERROR_REF, mount } from '../../http/api-catalog';
 import { documentOnce, DiscoveryDocument } from '../../http/discovery-document';
 import { HttpError } from '../../http/errors';
-import type { GatewayServices } from '../../http/services';
+import type { GatewayServices } from '../../services';
 import { describeEndpoint } from '../describe';
 import { ERRORS } from '../portal';
 import { PORTAL_CSS, PORTAL_SCRIPT, REFERENCE_SCRIPT } from '../portal-assets';

@@ -1,7 +1,7 @@
 /** Feedback records in MongoDB: one insert, acknowledged by a majority's journal. */
 import type { Collection, Db, IndexDescription } from 'mongodb';
 import type { FeedbackRecord, FeedbackRepository } from '../../feedback/feedback-repository';
-import { DuplicateKeyError } from '../gateway-store';
+import { DuplicateKeyError } from '../store-errors';
 import { MAX_TIME_MS, isDuplicateKey } from './common';
 
 /** Optional fields are absent, never null: a record reads back as it was given. */

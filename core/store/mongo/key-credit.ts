@@ -25,7 +25,7 @@ import type {
   NewKey,
 } from '../../keys/key-credit-repository';
 import { RECENT_CALLS, checkCredit } from '../../keys/key-credit-repository';
-import { DuplicateKeyError } from '../gateway-store';
+import { DuplicateKeyError } from '../store-errors';
 import { MAX_TIME_MS, int64, isDuplicateKey, toNumber, type Int64 } from './common';
 
 interface HoldDoc {

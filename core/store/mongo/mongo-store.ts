@@ -4,12 +4,8 @@
  * (and checked) at boot. See docs/storage-mongodb.md.
  */
 import { MongoClient, type IndexDescription } from 'mongodb';
-import {
-  StoreAbsentError,
-  type GatewayStore,
-  type MongoContext,
-  type RepositoryFactory,
-} from '../gateway-store';
+import { type GatewayStore, type MongoContext, type RepositoryFactory } from '../gateway-store';
+import { StoreAbsentError } from '../store-errors';
 import { MAX_TIME_MS, WRITE_CONCERN } from './common';
 import { FEEDBACK_INDEXES, MongoFeedback } from './feedback';
 import { IDEMPOTENCY_INDEXES, MongoIdempotency } from './idempotency';

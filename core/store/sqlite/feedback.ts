@@ -1,7 +1,7 @@
 /** Feedback records in SQLite: one insert, committed (fsynced) before the acknowledgement. */
 import type { Statement } from 'better-sqlite3';
 import type { FeedbackRecord, FeedbackRepository } from '../../feedback/feedback-repository';
-import { DuplicateKeyError } from '../gateway-store';
+import { DuplicateKeyError } from '../store-errors';
 import type { SqliteDatabase } from './database';
 import { queuedWrite } from './write-queue';
 

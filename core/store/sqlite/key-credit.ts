@@ -19,7 +19,7 @@ import type {
   NewKey,
 } from '../../keys/key-credit-repository';
 import { RECENT_CALLS, checkCredit } from '../../keys/key-credit-repository';
-import { DuplicateKeyError } from '../gateway-store';
+import { DuplicateKeyError } from '../store-errors';
 import type { SqliteDatabase } from './database';
 import { queuedWrite } from './write-queue';
 

@@ -7,7 +7,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { StoreAbsentError, type GatewayStore, type RepositoryFactory } from '../gateway-store';
+import { type GatewayStore, type RepositoryFactory } from '../gateway-store';
+import { StoreAbsentError } from '../store-errors';
 import { openSqlite, UnusableDatabaseError, type Migration, type SqliteDatabase } from './database';
 import { SqliteFeedback } from './feedback';
 import { SqliteIdempotency } from './idempotency';

@@ -9,7 +9,7 @@
  */
 import { closeSync, fsyncSync, openSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { StoreLostError } from '../gateway-store';
+import { StoreLostError } from '../store-errors';
 
 export const GATEWAY_DATABASE = 'gateway.sqlite';
 /** Named like the database's own files, so that moving `gateway.sqlite*` aside takes it along. */

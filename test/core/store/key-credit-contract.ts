@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { withRepo, type Opener } from './contract-support';
 import type { CallRecord, CreditHold, KeyCreditRepository } from '../../../core/keys/key-credit-repository';
 import { KeyCreditCorruptError, RECENT_CALLS } from '../../../core/keys/key-credit-repository';
-import { DuplicateKeyError } from '../../../core/store/gateway-store';
+import { DuplicateKeyError } from '../../../core/store/store-errors';
 
 /** A stored figure of a key, as the store names it. */
 export type KeyField = 'balance' | 'spent' | 'trial_granted';

@@ -3,7 +3,8 @@ import { withRepo, type Opener } from './contract-support';
 import type { FeedbackRepository } from '../../../core/feedback/feedback-repository';
 import type { TrialBudgetRepository } from '../../../core/keys/trial-budget-repository';
 import type { RateWindowRepository } from '../../../core/ratelimit/rate-window-repository';
-import { DuplicateKeyError, type MetaRepository } from '../../../core/store/gateway-store';
+import { type MetaRepository } from '../../../core/store/gateway-store';
+import { DuplicateKeyError } from '../../../core/store/store-errors';
 
 /**
  * Rate windows, sliding (issue 15): a hit is admitted only while fewer than `limit` admitted hits

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { StoreUnavailableError } from '../../../core/store/gateway-store';
+import { StoreUnavailableError } from '../../../core/store/store-errors';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 

@@ -12,7 +12,7 @@ import { loadConfig } from '../../../config/env';
 import { PLUGINS_DIR } from '../../../config/paths';
 import { PRODUCTS } from '../../../config/products';
 import { SERVICE } from '../../../config/service';
-import { buildGateway, type Gateway } from '../../../core/http/app';
+import { buildGateway, type Gateway } from '../../../core/gateway/app';
 import { fixedClock } from '../../../core/util/clock';
 import { UPSTREAM_CONFIG } from '../../../domain/shared/tokens';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';

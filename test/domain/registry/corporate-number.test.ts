@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { snapshotRecords } from '../../../domain/registry/snapshot-registry';
+import { snapshotRecords } from '../../../domain/registry/sources/snapshot-registry';
 import {
   checkDigitOf,
   derivedTNumber,

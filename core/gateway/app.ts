@@ -1,0 +1,285 @@
+/**
+ * Assembles the gateway: configuration, container, plugins, surfaces and gateway routes. The same
+ * `buildGateway` serves production and tests (a plugin's test can start the real app with just
+ * that plugin on a real port).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type Express, type Router } from 'express';
+import type { DestinationStream, Logger } from 'pino';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import type { GatewayConfig } from '../config';
+import type { ServiceDescription } from '../discovery/service';
+import { loadPlugins } from '../plugins/load-plugins';
+import type { ProductDefinition } from '../plugins/products';
+import type { PluginRegistry } from '../plugins/registry';
+import { EndpointExecutor } from '../surfaces/execute';
+import { mountBrokerSurface } from '../surfaces/broker';
+import { mountPreviewSurface } from '../surfaces/preview';
+import { mountPaidSurface } from '../surfaces/paid';
+import { mountMarketplaceSurface } from '../surfaces/marketplace';
+import { mountMcpSurface } from '../surfaces/mcp';
+import { mountPaymentDiscovery } from '../discovery/well-known';
+import { mountFeedbackRoutes } from '../feedback/feedback-routes';
+import { IdempotencyStore } from '../keys/idempotency';
+import { KeyLedger } from '../keys/key-ledger';
+import { mountKeyRoutes } from '../keys/key-routes';
+import { RateLimiter } from '../ratelimit/rate-limiter';
+import { ClientIdentity } from '../http/client-identity';
+import { Drain } from '../http/drain';
+import { ConcurrencyCap } from '../http/concurrency-cap';
+import { compose } from '../http/compose';
+import { answerClientError, urlLengthLimit } from '../http/client-errors';
+import { securityHeaderList } from '../http/security-headers';
+import { GatewayMetrics } from '../http/metrics';
+import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
+import { channelsOff, channelStatuses } from '../discovery/channels';
+import { openGatewayStore } from '../store/open-gateway-store';
+import { GATEWAY_STORE, type GatewayStore } from '../store/gateway-store';
+import { guardStore } from '../store/guard';
+import { RetentionSweep } from '../store/retention';
+import { systemClock, type Clock } from '../util/clock';
+import { ApiCatalog } from '../http/api-catalog';
+import { fixedHeaders } from '../http/cors';
+import { errorMiddleware } from '../http/errors';
+import { methodNotAllowedOrNotFound } from '../http/method-not-allowed';
+import { mountGatewayRoutes } from './gateway-routes';
+import { configuredSecrets, createLogger, redactorOf } from '../http/logging';
+import { frontDoor } from '../http/front-door';
+import type { AnswerCacheLimits } from '../surfaces/answer-cache';
+import type { GatewayServices, StoreHealth } from '../services';
+
+/** Largest JSON body accepted on POST routes. */
+export const JSON_BODY_LIMIT = '16kb';
+const SWEEP_INTERVAL_MS = 60 * 1000;
+/** A write failure this recent makes /health say the store is down, even if a probe passes. */
+const FAILURE_MEMORY_MS = 10_000;
+/** Node's default; stated so the limit is a decision, not an accident. */
+const MAX_HEADER_BYTES = 16 * 1024;
+
+export interface BuildGatewayOptions {
+  config: GatewayConfig;
+  service: ServiceDescription;
+  products: readonly ProductDefinition[];
+  /** Directories of compiled plugin folders. */
+  pluginDirs: readonly string[];
+  /** A container with the domain's registrations; a child is used so tests stay isolated. */
+  container?: DependencyContainer;
+  clock?: Clock;
+  logDestination?: DestinationStream;
+  /** Further values no log line may show, besides those of `config` (e.g. upstream credentials). */
+  logSecrets?: readonly (string | undefined)[];
+  /** Load only these plugin folders (tests). */
+  onlyPlugins?: readonly string[];
+  /** Mount draft plugins (a draft plugin's own tests only). */
+  mountDrafts?: boolean;
+  /** A store to use instead of the configured one (tests of store failures). */
+  store?: GatewayStore;
+  /** Limits of the cache of deterministic answers (core/surfaces/answer-cache.ts); false: none. */
+  answerCache?: AnswerCacheLimits | false;
+}
+
+export interface Gateway {
+  readonly app: Express;
+  readonly registry: PluginRegistry;
+  readonly services: GatewayServices;
+  readonly logger: Logger;
+  /** Starts listening; resolves with the bound address. */
+  listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
+  /**
+   * Graceful stop: refuse new requests, let in-flight ones finish (at most `graceMs`), release
+   * the credit holds of calls that could not finish, close the store.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function buildGateway(options: BuildGatewayOptions): Promise<Gateway> {
+  const startedAt = new Date();
+  const { config } = options;
+  const logger = createLogger(config.logLevel, options.logDestination, [
+    ...configuredSecrets(config),
+    ...(options.logSecrets ?? []),
+  ]);
+  const redact = redactorOf(logger);
+  const container = (options.container ?? rootContainer).createChildContainer();
+  const clock = options.clock ?? systemClock;
+  const metrics = new GatewayMetrics();
+  let lastFailure: { at: number; operation: string; message: string } | undefined;
+  const store = guardStore(options.store ?? (await openGatewayStore(config)), {
+    onError(operation, err) {
+      metrics.storeError(operation);
+      lastFailure = { at: Date.now(), operation, message: redact(String((err as Error)?.message ?? err)) };
+    },
+  });
+  container.register(GATEWAY_STORE, { useValue: store });
+
+  let registry: PluginRegistry;
+  try {
+    registry = loadPlugins({
+      dirs: options.pluginDirs,
+      products: options.products,
+      container,
+      only: options.onlyPlugins,
+      mountDrafts: options.mountDrafts,
+    });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const keys = new KeyLedger(store.keys, logger);
+  const idempotency = new IdempotencyStore(store.idempotency, config.limits.abandonedCallMs);
+  // Other processes may share the store, so only holds too old to belong to a running call are
+  // given back, here and every minute after.
+  const sweep = new RetentionSweep(store, keys, idempotency, logger, config.limits.abandonedCallMs);
+  await sweep.run(clock.now());
+  const services: GatewayServices = {
+    config,
+    service: options.service,
+    registry,
+    container,
+    logger,
+    clock,
+    catalog: new ApiCatalog(),
+    executor: new EndpointExecutor(clock, options.answerCache),
+    startedAt,
+    store,
+    keys,
+    idempotency,
+    rateLimiter: new RateLimiter(store.rateWindows, clock),
+    clientIdentity: await ClientIdentity.open(store.meta),
+    metrics,
+    jsonBody: express.json({ limit: JSON_BODY_LIMIT, strict: true }),
+    storeHealth: async (): Promise<StoreHealth> => {
+      try {
+        await store.ping();
+      } catch (err) {
+        return { kind: store.kind, state: 'down', detail: redact((err as Error).message).slice(0, 200) };
+      }
+      if (lastFailure && Date.now() - lastFailure.at < FAILURE_MEMORY_MS) {
+        const { operation, message } = lastFailure;
+        return { kind: store.kind, state: 'down', detail: `${operation} failed: ${message}`.slice(0, 200) };
+      }
+      return { kind: store.kind, state: 'ok' };
+    },
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.set('trust proxy', config.trustProxy);
+  const drain = new Drain();
+  app.use(
+    compose(
+      frontDoor(logger, metrics, drain),
+      fixedHeaders(securityHeaderList(), {
+        excludePathPrefix: '/marketplace/',
+        restricted: {
+          paths: ['/keys/create'],
+          origins: config.keysCreateAllowedOrigins,
+          methods: 'POST, OPTIONS',
+        },
+      }),
+      urlLengthLimit(),
+    ),
+  );
+
+  // Routes go straight on the app: a nested router would add a dispatch level to every request.
+  const router: Router = app;
+  // Data surfaces first: Express tries routes in order, and these carry the traffic.
+  mountPreviewSurface(router, services);
+  const cap = new ConcurrencyCap(config.limits.concurrentPerClient);
+  const paid = await mountPaidSurface(router, services, cap);
+  const { checkout } = paid;
+  mountMarketplaceSurface(router, services);
+  mountBrokerSurface(router, services, cap);
+  mountMcpSurface(router, services, cap, paid);
+  mountGatewayRoutes(router, services);
+  mountKeyRoutes(router, services);
+  mountFeedbackRoutes(router, services);
+  mountDiscoveryRoutes(router, services);
+  mountPaymentDiscovery(router, services);
+
+  app.use(methodNotAllowedOrNotFound(services.catalog));
+  app.use(errorMiddleware());
+  logChannels(logger, config);
+
+  // Another process may stop mid-call at any time, and records expire: sweep every minute.
+  const sweeper = setInterval(() => void sweep.run(clock.now()), SWEEP_INTERVAL_MS).unref();
+
+  let server: http.Server | undefined;
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    registry,
+    services,
+    logger,
+    listen(port = config.port, host = config.host) {
+      return new Promise((resolve, reject) => {
+        // Timeouts are checked every second (Node's default is every 30 s).
+        const srv = http.createServer(
+          { maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1_000 },
+          app,
+        );
+        // Slow clients cannot hold a connection: headers within 10 s, the whole request within 30 s.
+        srv.headersTimeout = config.timeouts.headersMs;
+        srv.requestTimeout = config.timeouts.requestMs;
+        srv.keepAliveTimeout = 5_000;
+        srv.on('clientError', answerClientError);
+        server = srv;
+        srv.once('error', reject);
+        srv.listen(port, host, () => {
+          const addr = srv.address() as AddressInfo;
+          const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+          resolve({ port: addr.port, url: `http://${shownHost}:${addr.port}` });
+        });
+      });
+    },
+    close(graceMs = config.timeouts.shutdownGraceMs) {
+      closing ??= (async () => {
+        drain.start();
+        const srv = server;
+        server = undefined;
+        const closed = srv ? new Promise<void>((resolve) => srv.close(() => resolve())) : Promise.resolve();
+        srv?.closeIdleConnections();
+        const finished = await drain.idle(graceMs);
+        // Calls still running after the grace period will not be answered: they cost nothing.
+        const released = await keys.releaseInFlight(clock.now());
+        const payments = (await checkout?.releaseInFlight()) ?? 0;
+        if (!finished || released + payments > 0) {
+          logger.warn(
+            { in_flight: drain.count(), released_holds: released, released_payments: payments },
+            'shutdown grace period ended',
+          );
+        }
+        srv?.closeAllConnections();
+        await closed;
+        clearInterval(sweeper);
+        await store.close();
+        logger.info('gateway stopped');
+        logger.flush();
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * Says at start-up which sales channels take calls and names every one switched off, why (the
+ * setting) and how to switch it on: an operator reading the log knows what buyers meet.
+ */
+function logChannels(logger: Logger, config: GatewayConfig): void {
+  const off = channelsOff(config);
+  logger.info({ channels: channelStatuses(config) }, `sales channels: ${describeStatuses(config)}`);
+  for (const c of off) {
+    const line = `channel ${c.channel} is ${c.status}: ${c.reason}; ${c.effect}${c.to_open ? `. To open it: ${c.to_open}` : ''}`;
+    if (c.status === 'planned') logger.info({ channel: c.channel, status: c.status, reason: c.reason }, line);
+    else logger.warn({ channel: c.channel, status: c.status, reason: c.reason, to_open: c.to_open }, line);
+  }
+}
+
+function describeStatuses(config: GatewayConfig): string {
+  return Object.entries(channelStatuses(config))
+    .map(([name, status]) => `${name} ${status}`)
+    .join(', ');
+}

@@ -1,0 +1,60 @@
+/**
+ * The registry source port: where corporations come from (the dated snapshot in data/registry,
+ * the store filled by the importer, or the live NTA Web-API), with one way to look up a number
+ * and one way to search names, so the plugins never know which source answered.
+ */
+import type { DataProvenance, SearchedData } from '../../../core/plugins/contract';
+import type { Corporation } from '../corporation';
+import type { MatchReport, NameMatcher, RankedMatch } from '../search/name-matcher';
+import type { SearchFilter } from '../search/search-backend';
+
+export type RegistrySourceKind = 'snapshot' | 'store' | 'live';
+
+export interface RegistryCandidate {
+  match: RankedMatch;
+  corporation: Corporation;
+}
+
+export interface NameSearchResult {
+  report: MatchReport;
+  candidates: RegistryCandidate[];
+  /** Set by the live source: how much of the NTA's paged answer was read. */
+  pages?: { read: number; total: number; matched: number };
+}
+
+export interface RegistrySource {
+  readonly kind: RegistrySourceKind;
+  /** The public source in words (the payload's _attribution). */
+  readonly attribution: string;
+  /** Short machine-readable name of the source, carried by every candidate as _source. */
+  readonly sourceTag: string;
+  provenance(now: Date): Promise<DataProvenance>;
+  /** What an answer from this source searched (kind, date, size); `found` for name searches. */
+  searched(now: Date, found?: NameSearchResult): Promise<SearchedData>;
+  getByNumber(corporateNumber: string): Promise<Corporation | null>;
+  getMany(corporateNumbers: readonly string[]): Promise<Map<string, Corporation>>;
+  searchByName(query: string, filter: SearchFilter, limit: number): Promise<NameSearchResult>;
+}
+
+/** Hits kept per mode before ranking: enough for the limit plus room for re-ranking. */
+export function searchCap(limit: number): number {
+  return Math.max(limit * 2, 50);
+}
+
+/** Runs the matcher and fetches the corporations of the best `limit` matches. */
+export async function rankedSearch(
+  matcher: NameMatcher,
+  getMany: (ids: readonly string[]) => Promise<Map<string, Corporation>>,
+  query: string,
+  filter: SearchFilter,
+  limit: number,
+): Promise<NameSearchResult> {
+  const report = await matcher.match(query, filter, searchCap(limit));
+  const top = report.matches.slice(0, limit);
+  const corporations = await getMany(top.map((m) => m.id));
+  const candidates = top.flatMap((match) => {
+    const corporation = corporations.get(match.id);
+    return corporation ? [{ match, corporation }] : [];
+  });
+  return { report, candidates };
+}
