@@ -13,6 +13,9 @@ import { createGateway } from '../../main';
 import type { Gateway } from '../../core/gateway/app';
 import { fixedClock, type Clock } from '../../core/util/clock';
 
+/** The kernel's own fixture plugins (test/fixtures/plugins/, compiled): never a product plugin. */
+export const FIXTURE_PLUGINS_DIR = path.join(__dirname, '..', 'fixtures', 'plugins');
+
 export interface TestGatewayOptions {
   env?: Record<string, string>;
   /** Plugin folders to load (default: all). */
