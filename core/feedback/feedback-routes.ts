@@ -64,7 +64,7 @@ export class FeedbackBody {
 /** A valid feedback body about the gateway's example endpoint (about its first product when nothing is sold). */
 function feedbackExample(registry: PluginRegistry): Record<string, unknown> {
   const plugin = examplePlugin(registry);
-  if (!plugin) return { product_id: registry.products[0]?.id ?? 'product-id', rating: 5 };
+  if (!plugin) return { product_id: registry.products[0]?.id ?? '<product_id>', rating: 5 };
   return { product_id: plugin.product.id, endpoint_id: plugin.endpointId, rating: 5 };
 }
 
