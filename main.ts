@@ -45,10 +45,11 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   });
 }
 
-async function main(): Promise<void> {
+/** Runs the gateway as `npm start` does (test/support/fixture-main.ts runs it on the kernel's fixtures). */
+export async function main(options: Omit<CreateGatewayOptions, 'env'> = {}): Promise<void> {
   let gateway: Gateway;
   try {
-    gateway = await createGateway();
+    gateway = await createGateway(options);
   } catch (err) {
     // Start-up problems (configuration, plugins, store) are reported plainly, without a stack
     // trace, and without anything shaped like a secret (a store's error may quote its address).

@@ -4,6 +4,7 @@
  * price, and links to the machine documents.
  */
 import type { GatewayServices } from '../services';
+import { examplePlugin } from '../plugins/example-plugin';
 import { channelStatuses } from './channels';
 import { describeEndpoint, queryString } from './describe';
 import { mcpServerName } from './mcp-card';
@@ -14,7 +15,8 @@ import { formatUsd } from '../util/money';
 export function buildLlmsTxt(s: GatewayServices): string {
   const base = s.config.baseUrl;
   const sold = s.registry.sold().map((p) => describeEndpoint(p, s.config));
-  const first = sold.find((e) => e.endpoint_id.endsWith('holiday')) ?? sold[0];
+  const example = examplePlugin(s.registry);
+  const first = example && describeEndpoint(example, s.config);
   const ex = first ? queryString(first.examples[0]?.query ?? {}) : '';
   const channels = channelStatuses(s.config);
   const mkt = marketplacePathPrefix(s.config.marketplace.segment);

@@ -4,6 +4,8 @@
  * endpoint descriptions.
  */
 import type { GatewayServices } from '../services';
+import { examplePlugin } from '../plugins/example-plugin';
+import { brokerBodyExample } from '../surfaces/broker';
 import { formatUsd } from '../util/money';
 import { channelStatuses } from './channels';
 import { mcpClientConfig } from './mcp-card';
@@ -185,7 +187,7 @@ export function buildPortalMarkdown(s: GatewayServices): string {
     '```sh',
     `curl -X POST '${base}/keys/create' -H 'Content-Type: application/json' -d '{"owner_label":"my agent"}'`,
     '# {"api_key":"jpgw_...", "trial_credit":{...}, ...}: the key is shown once; only its hash is kept',
-    `curl -X POST '${base}/broker/call' -H 'X-API-Key: <API_KEY>' -H 'Content-Type: application/json' -H 'Idempotency-Key: <uuid>' -d '{"product_id":"jp-local-pack-v1-holiday","query":{"year":2026}}'`,
+    `curl -X POST '${base}/broker/call' -H 'X-API-Key: <API_KEY>' -H 'Content-Type: application/json' -H 'Idempotency-Key: <uuid>' -d '${JSON.stringify(brokerBodyExample(examplePlugin(s.registry)))}'`,
     `curl '${base}/keys/status' -H 'X-API-Key: <API_KEY>'`,
     '```',
     '',

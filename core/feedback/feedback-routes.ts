@@ -7,7 +7,9 @@ import { BodySpec, invalidBodyError } from '../http/json-body';
 import type { GatewayServices } from '../services';
 import { ref } from '../discovery/schemas';
 import { Doc, Trim } from '../plugins/query-rules';
-import type { QueryProblem } from '../plugins/query-spec';
+import { examplePlugin } from '../plugins/example-plugin';
+import type { QueryParamSpec, QueryProblem } from '../plugins/query-spec';
+import type { PluginRegistry } from '../plugins/registry';
 import { randomId } from '../util/ids';
 import { findPersonalData } from './personal-data';
 import type { FeedbackRecord } from './feedback-repository';
@@ -22,16 +24,14 @@ export const FEEDBACK_CATEGORIES = [
 ] as const;
 
 export class FeedbackBody {
-  @Doc({
-    description: 'The product the feedback is about (one of the current sales products)',
-    example: 'jp-local-pack',
-  })
+  // The examples of product_id and endpoint_id come from the gateway's registry (feedbackExample).
+  @Doc({ description: 'The product the feedback is about (one of the current sales products)' })
   @IsString()
   @MinLength(1)
   @MaxLength(100)
   product_id!: string;
 
-  @Doc({ description: 'An endpoint of that product, if the feedback is about one', example: 'local-holiday' })
+  @Doc({ description: 'An endpoint of that product, if the feedback is about one' })
   @IsOptional()
   @IsString()
   @MaxLength(100)
@@ -51,7 +51,7 @@ export class FeedbackBody {
 
   @Doc({
     description: 'Free text, up to 2000 characters; no personal data (see the privacy boundary)',
-    example: 'The 2027 list is exactly what we needed.',
+    example: 'The example answer was exactly what we needed.',
   })
   @IsOptional()
   @Trim()
@@ -61,8 +61,12 @@ export class FeedbackBody {
   message?: string;
 }
 
-const FEEDBACK_EXAMPLE = { product_id: 'jp-local-pack', endpoint_id: 'local-holiday', rating: 5 };
-const feedbackBody = new BodySpec(FeedbackBody, { example: FEEDBACK_EXAMPLE });
+/** A valid feedback body about the gateway's example endpoint (about its first product when nothing is sold). */
+function feedbackExample(registry: PluginRegistry): Record<string, unknown> {
+  const plugin = examplePlugin(registry);
+  if (!plugin) return { product_id: registry.products[0]?.id ?? '<product_id>', rating: 5 };
+  return { product_id: plugin.product.id, endpoint_id: plugin.endpointId, rating: 5 };
+}
 
 export const PRIVACY_BOUNDARY = {
   summary:
@@ -102,19 +106,30 @@ export const PRIVACY_BOUNDARY = {
 
 export function mountFeedbackRoutes(router: Router, s: GatewayServices): void {
   const rule = { bucket: 'feedback', limit: s.config.limits.feedbackPerHour, windowSeconds: 3600 };
+  const example = feedbackExample(s.registry);
+  const feedbackBody = new BodySpec(FeedbackBody, { example });
+  const productIds = s.registry.products.map((x) => x.id);
+  // A field's schema, with the example this gateway's body example gives it.
+  const fieldSchema = (p: QueryParamSpec) => {
+    const schema = p.name === 'product_id' ? { ...p.schema, enum: productIds } : p.schema;
+    return example[p.name] === undefined || schema.examples
+      ? schema
+      : { ...schema, examples: [example[p.name]] };
+  };
   const schemaBody = {
     accepted_fields: feedbackBody.spec.params.map((p) => ({
       name: p.name,
       required: p.required,
       description: p.description,
-      accepts:
-        p.name === 'product_id' ? `one of: ${s.registry.products.map((x) => x.id).join(', ')}` : p.accepted,
-      schema:
-        p.name === 'product_id' ? { ...p.schema, enum: s.registry.products.map((x) => x.id) } : p.schema,
+      accepts: p.name === 'product_id' ? `one of: ${productIds.join(', ')}` : p.accepted,
+      schema: fieldSchema(p),
     })),
     at_least_one_of: ['message', 'rating'],
     privacy_boundary: PRIVACY_BOUNDARY,
-    json_schema: feedbackBody.spec.objectSchema(),
+    json_schema: {
+      ...feedbackBody.spec.objectSchema(),
+      properties: Object.fromEntries(feedbackBody.spec.params.map((p) => [p.name, fieldSchema(p)])),
+    },
     limits: { per_client_per_hour: rule.limit },
   };
   const schemaDocument = new DiscoveryDocument(JSON.stringify(schemaBody), 'application/json; charset=utf-8');
@@ -148,8 +163,8 @@ export function mountFeedbackRoutes(router: Router, s: GatewayServices): void {
         required: true,
         content: {
           'application/json': {
-            schema: feedbackBody.spec.objectSchema(),
-            example: FEEDBACK_EXAMPLE,
+            schema: schemaBody.json_schema,
+            example,
           },
         },
       },

@@ -13,7 +13,10 @@ import { HttpError } from './errors';
 export const INVALID_BODY_STATUS = 400;
 
 export interface BodySpecOptions {
-  /** A valid body, shown when a request sends something that is not a JSON object. */
+  /**
+   * A valid body, shown when a request sends something that is not a JSON object; its fields are
+   * also the examples of the fields whose DTO property gives none (an example known only at boot).
+   */
   example: Record<string, unknown>;
 }
 
@@ -24,7 +27,13 @@ export class BodySpec<B extends object> {
     dto: QueryClass<B>,
     readonly options: BodySpecOptions,
   ) {
-    this.spec = new QuerySpec(dto, {}, { json: true });
+    const fieldExamples = Object.fromEntries(
+      Object.entries(options.example).map(([k, v]) => [
+        k,
+        typeof v === 'object' ? JSON.stringify(v) : String(v),
+      ]),
+    );
+    this.spec = new QuerySpec(dto, fieldExamples, { json: true });
   }
 
   /**

@@ -41,7 +41,7 @@ export interface CheckedPayment {
 export interface CheckContext {
   terms: PaymentTerms;
   priceMicroUsdc: number;
-  /** Path of the requested resource, e.g. /v1/local/holiday/jp, or its URL (mcp://tool/<name>). */
+  /** Path of the requested resource, e.g. /v1/<tail>, or its URL (mcp://tool/<name>). */
   resourcePath: string;
   nowSeconds: number;
   verifier: TransferSignatureVerifier;
@@ -75,7 +75,7 @@ function pathOf(url: string): string | undefined {
 
 /**
  * Whether the resource a payment names is the one requested: the same path for an HTTP resource
- * (a path such as /v1/local/holiday/jp), the same URL for a resource that is itself a URL (an MCP
+ * (a path such as /v1/<tail>), the same URL for a resource that is itself a URL (an MCP
  * tool, mcp://tool/<name>).
  */
 function sameResource(named: string, requested: string): boolean {

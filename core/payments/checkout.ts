@@ -35,7 +35,7 @@ export const REDEMPTION_TICKET_HEADER = 'Payment-Redemption-Ticket';
 export interface PaidCall {
   plugin: RegisteredPlugin;
   attempt: PaymentAttempt;
-  /** e.g. /v1/local/holiday/jp */
+  /** e.g. /v1/<tail> */
   resourcePath: string;
   resourceUrl: string;
   previewPath: string;

@@ -1,7 +1,7 @@
 /** What the kernel needs to know of a product: its id, family path segment and price band. */
 export interface ProductDefinition {
   id: string;
-  /** Path segment of the product's endpoints, e.g. `local` in `/v1/local/holiday/jp`. */
+  /** Path segment of the product's endpoints, e.g. `local` in `/v1/local/<path>`. */
   family: string;
   name: string;
   description: string;

@@ -8,7 +8,7 @@ import type { QuerySpec } from './query-spec';
 
 export interface RegisteredPlugin {
   readonly manifest: PluginManifest;
-  /** Folder as a product team knows it, e.g. `plugins/local-holiday`. */
+  /** Folder as a product team knows it, e.g. `plugins/<endpoint-id>`. */
   readonly folder: string;
   readonly endpointId: string;
   readonly product: ProductDefinition;

@@ -25,11 +25,13 @@ import {
   ORIGINAL_CHARGE_HEADER,
   REPLAYED_HEADER,
 } from '../http/response-headers';
+import { BROKER_ID_PLACEHOLDER, examplePlugin } from '../plugins/example-plugin';
 import type { RegisteredPlugin } from '../plugins/registry';
 import type { QueryProblem } from '../plugins/query-spec';
 
 export class BrokerCallBody {
-  @Doc({ description: 'Endpoint-level id, <product_id>-v1-<slug>', example: 'jp-local-pack-v1-holiday' })
+  // Its example comes from the gateway's registry (the BodySpec's example, built at mount).
+  @Doc({ description: 'Endpoint-level id, <product_id>-v1-<slug>' })
   @IsString()
   @MinLength(1)
   @MaxLength(200)
@@ -41,22 +43,20 @@ export class BrokerCallBody {
   query?: Record<string, unknown>;
 }
 
-/** The plugin whose first example the broker shows when the body names no sold endpoint. */
-const DEFAULT_EXAMPLE_BROKER_ID = 'jp-local-pack-v1-holiday';
-
-/** A valid broker body for a plugin: its id and its first example query, as JSON values. */
+/**
+ * A valid broker body for a plugin: its id and its first example query, as JSON values; a
+ * placeholder id when the gateway sells nothing.
+ */
 export function brokerBodyExample(plugin: RegisteredPlugin | undefined): Record<string, unknown> {
-  if (!plugin) return { product_id: DEFAULT_EXAMPLE_BROKER_ID, query: { year: 2026 } };
+  if (!plugin) return { product_id: BROKER_ID_PLACEHOLDER, query: {} };
   return { product_id: plugin.brokerId, query: plugin.manifest.examples[0]?.query ?? {} };
 }
 
 /**
  * The `query` field's problems say what the field holds: an object of the endpoint's query
- * parameters, shown with the endpoint's own first example (or the holiday endpoint's, when the
- * body names no sold endpoint).
+ * parameters, shown with the endpoint's own first example (or the gateway's example endpoint's,
+ * when the body names no sold endpoint).
  */
-const brokerBody = new BodySpec(BrokerCallBody, { example: brokerBodyExample(undefined) });
-
 function queryFieldProblem(problem: QueryProblem, example: Record<string, unknown>): QueryProblem {
   if (problem.parameter !== 'query') return problem;
   const query = JSON.stringify(example.query);
@@ -74,7 +74,10 @@ function queryFieldProblem(problem: QueryProblem, example: Record<string, unknow
 
 export function mountBrokerSurface(router: Router, s: GatewayServices, cap: ConcurrencyCap): void {
   const ids = () => s.registry.sold().map((p) => p.brokerId);
-  const defaultExample = () => s.registry.soldByBrokerId(DEFAULT_EXAMPLE_BROKER_ID) ?? s.registry.sold()[0];
+  // Examples name an endpoint this gateway sells (core/plugins/example-plugin.ts).
+  const fallback = examplePlugin(s.registry);
+  const example = brokerBodyExample(fallback);
+  const brokerBody = new BodySpec(BrokerCallBody, { example });
 
   mount(
     router,
@@ -112,7 +115,7 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
                 query: { type: 'object', description: "The endpoint's query parameters." },
               },
             },
-            example: { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } },
+            example,
           },
         },
       },
@@ -174,7 +177,7 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
       const named = (raw: Record<string, unknown>) =>
         typeof raw.product_id === 'string' ? s.registry.soldByBrokerId(raw.product_id) : undefined;
       const body = brokerBody.parse(req, (problem, raw) =>
-        queryFieldProblem(problem, brokerBodyExample(named(raw) ?? defaultExample())),
+        queryFieldProblem(problem, brokerBodyExample(named(raw) ?? fallback)),
       );
       const plugin = s.registry.soldByBrokerId(body.product_id);
       if (!plugin) throw unknownProductId(body.product_id, ids());

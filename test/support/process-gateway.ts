@@ -15,13 +15,33 @@ export interface ProcessGateway {
   kill(): Promise<void>;
 }
 
+/** The gateway's entry point on the kernel's fixture plugins (compiled test/support/fixture-main.ts). */
+export const FIXTURE_MAIN = path.join(__dirname, 'fixture-main.js');
+
 /** `wrap`: a command to run the gateway under, e.g. `['unshare', '--pid', '--fork']`. */
 export function spawnGateway(
   env: Record<string, string>,
   root: string = PROJECT_ROOT,
   wrap: readonly string[] = [],
 ): Promise<ProcessGateway> {
-  const argv = [...wrap, process.execPath, path.join(root, 'dist', 'main.js')];
+  return spawnEntry(path.join(root, 'dist', 'main.js'), env, root, wrap);
+}
+
+/** The gateway as a process, as `npm start` runs it, on the kernel's fixture plugins only. */
+export function spawnFixtureGateway(
+  env: Record<string, string>,
+  wrap: readonly string[] = [],
+): Promise<ProcessGateway> {
+  return spawnEntry(FIXTURE_MAIN, env, PROJECT_ROOT, wrap);
+}
+
+function spawnEntry(
+  entry: string,
+  env: Record<string, string>,
+  root: string,
+  wrap: readonly string[],
+): Promise<ProcessGateway> {
+  const argv = [...wrap, process.execPath, entry];
   const child = spawn(argv[0], argv.slice(1), {
     cwd: root,
     // Tests drive many concurrent calls from one address; the cap has its own test.

@@ -1,7 +1,7 @@
 /**
  * One command for every file: `npm run import:registry` recognises the NTA corporate-number
  * files, the FSA's EDINET code list and the NTA invoice register files from their first bytes, and
- * imports each into its own repository; a gateway on that DATA_DIR answers from all of them.
+ * imports each into its own repository; the registers of a gateway on that DATA_DIR answer from all of them.
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { formatOf } from '../../tools/import-registry';
-import { startTestGateway } from '../support/gateway';
 import { invoiceRow, writeInvoiceFile } from '../support/invoice-register-file';
+import { RegistryAnswers } from '../support/registry-answers';
 import { makeZip } from '../support/zip';
 import { EDINET_FILE, TOTTORI_FILE } from '../support/shared-data';
 
@@ -41,7 +41,7 @@ describe('import:registry: one command for every file format', function () {
     expect(await formatOf(zipped)).to.equal('invoice');
   });
 
-  it('imports the EDINET list and an invoice register file in one run, and the gateway answers from both', async () => {
+  it('imports the EDINET list and an invoice register file in one run, and the registers answer from both', async () => {
     const invoice = path.join(dir, 'zenken_20261031.csv');
     writeInvoiceFile(invoice, [
       invoiceRow({
@@ -60,23 +60,18 @@ describe('import:registry: one command for every file format', function () {
     expect(stdout).to.match(new RegExp(`EDINET code list of 2024-07-21\\): ${declared} filers`));
     expect(stdout).to.match(/invoice register, full\): 1 registrations .*newest update 2026-10-30/);
 
-    const gw = await startTestGateway({
-      plugins: ['local-invoice-lookup', 'local-houjin-number'],
-      env: { DATA_DIR: dir },
-      clock: '2026-11-23T03:00:00Z',
-    });
+    const registers = await RegistryAnswers.on(dir, '2026-11-23T03:00:00Z');
     try {
-      const reg = await gw.get('/preview/v1/local/invoice/issuer-registration-lookup?number=T1180301018771');
-      expect(reg.body.registration).to.include({
+      expect(await registers.registration('T1180301018771')).to.include({
         confirmed: true,
         basis: 'register_file',
         status: 'registered',
       });
-      const corp = await gw.get('/preview/v1/local/houjin-number/lookup?number=1180301018771');
-      expect(corp.status).to.equal(200);
-      expect(JSON.stringify(corp.body)).to.include(`"edinet_code":"${toyotaCode}"`);
+      const corp = await registers.byNumber('1180301018771');
+      expect(corp.corporation).to.include({ corporate_number: '1180301018771' });
+      expect(corp.edinet).to.include({ edinet_code: toyotaCode });
     } finally {
-      await gw.close();
+      await registers.close();
     }
   });
 });

@@ -21,7 +21,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startTestGateway, type TestGateway } from '../support/gateway';
+import { RegistryAnswers } from '../support/registry-answers';
 import { invoiceCsvLine, invoiceRow } from '../support/invoice-register-file';
 import { EDINET_FILE } from '../support/shared-data';
 import { ntaCsv, ntaRecords } from '../domain/registry/files/nta-records';
@@ -58,20 +58,11 @@ describe('import:registry refuses what would replace the register wrongly', func
     writeFileSync(file, text);
     return file;
   };
-  const gateway = () =>
-    startTestGateway({
-      plugins: ['local-houjin-number'],
-      env: { DATA_DIR: dir, MONGODB_URI: '' },
-      clock: '2026-12-01T03:00:00Z',
-    });
-  /** What a gateway answers for Toyota, and what product-status says the registry searches. */
-  const answers = async (gw: TestGateway) => {
-    const one = await gw.get(`/preview/v1/local/houjin-number/lookup?number=${TOYOTA}`);
-    const status = await gw.get('/product-status.json');
-    const entry = (status.body.endpoints as Array<{ endpoint_id: string; data: unknown }>).find(
-      (e) => e.endpoint_id === 'local-houjin-number',
-    );
-    return { status: one.status, corporation: one.body.corporation, data: entry?.data };
+  const gateway = () => RegistryAnswers.on(dir, '2026-12-01T03:00:00Z');
+  /** What a gateway's registry answers for Toyota, and what it says it searches. */
+  const answers = async (registers: RegistryAnswers) => {
+    const one = await registers.byNumber(TOYOTA);
+    return { corporation: one.corporation, data: registers.coverage() };
   };
 
   before(() => {
@@ -83,7 +74,6 @@ describe('import:registry refuses what would replace the register wrongly', func
     const running = await gateway();
     try {
       const before = await answers(running);
-      expect(before.status).to.equal(200);
       expect(before.corporation).to.include({ corporate_number: TOYOTA });
       expect(before.data).to.deep.include({ kind: 'snapshot' });
       expect((before.data as { records: { complete: boolean } }).records.complete).to.equal(false);

@@ -1,9 +1,10 @@
 /**
  * End to end with the real NTA full file of Tottori as published (Shift_JIS edition, read from
  * ../shared at run time, never copied here): imported by the command line as `npm run
- * import:registry` runs it, then served by a gateway on that DATA_DIR on the preview, marketplace
- * and broker surfaces. Every expected value is read from the file itself by an independent reader
- * (TextDecoder + a regular-expression CSV split), not typed by hand.
+ * import:registry` runs it, then answered by the registry of a gateway on that DATA_DIR, as the
+ * registry's endpoints ask it (test/support/registry-answers.ts). Every expected value is read from
+ * the file itself by an independent reader (TextDecoder + a regular-expression CSV split), not
+ * typed by hand.
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -12,12 +13,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { splitCsvLine } from '../support/csv-line';
-import { startTestGateway, type TestGateway, type TestResponse } from '../support/gateway';
+import { RegistryAnswers } from '../support/registry-answers';
 import { TOTTORI_FILE } from '../support/shared-data';
 
 const run = promisify(execFile);
 const TOTTORI = TOTTORI_FILE;
-const SECRET = 'tottori-secret-000000001';
 
 interface Row {
   number: string;
@@ -61,15 +61,14 @@ const count = <T>(xs: readonly T[], key: (x: T) => string) => {
 };
 
 (existsSync(TOTTORI) ? describe : describe.skip)(
-  'the real NTA Tottori file, imported by the command line and served',
+  'the real NTA Tottori file, imported by the command line and answered',
   function () {
     this.timeout(120_000);
     let dir: string;
     let rows: Row[];
     let stdout: string;
     let stderr: string;
-    let gw: TestGateway;
-    let apiKey: string;
+    let registers: RegistryAnswers;
     let pref: Row;
     let closed: Row;
     let company: Row;
@@ -111,15 +110,10 @@ const count = <T>(xs: readonly T[], key: (x: T) => string) => {
       ({ stdout, stderr } = await run(process.execPath, [cli, TOTTORI], {
         env: { ...process.env, DATA_DIR: dir, MONGODB_URI: '', LOG_LEVEL: 'silent' },
       }));
-      gw = await startTestGateway({
-        plugins: ['local-houjin-number', 'local-houjin-lookup'],
-        env: { DATA_DIR: dir, MARKETPLACE_SECRETS: SECRET, TRIAL_CREDIT_MICRO_USDC: '100000000' },
-        clock: '2026-11-23T03:00:00Z',
-      });
-      apiKey = (await gw.post('/keys/create', { owner_label: 'tottori' })).body.api_key;
+      registers = await RegistryAnswers.on(dir, '2026-11-23T03:00:00Z');
     });
     after(async () => {
-      await gw?.close();
+      await registers?.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
@@ -136,68 +130,52 @@ const count = <T>(xs: readonly T[], key: (x: T) => string) => {
       );
     });
 
-    const surfaces = ['preview', 'marketplace', 'broker'] as const;
-    const call = (surface: (typeof surfaces)[number], endpoint: string, query: Record<string, string>) => {
-      const p = gw.gateway.registry.sold().find((s) => s.endpointId === endpoint)!;
-      const qs = new URLSearchParams(query).toString();
-      if (surface === 'preview') return gw.get(`/preview/v1/${p.tail}?${qs}`);
-      if (surface === 'marketplace')
-        return gw.get(`/marketplace/partner/v1/${p.tail}?${qs}`, { 'X-Marketplace-Proxy-Secret': SECRET });
-      return gw.post('/broker/call', { product_id: p.brokerId, query }, { 'X-API-Key': apiKey });
-    };
-    const ok = (res: TestResponse) => {
-      expect(res.status, res.text.slice(0, 300)).to.equal(200);
-      return res.body;
-    };
-
-    for (const surface of surfaces) {
-      it(`${surface}: 鳥取県 by its number, from the store, with what was searched`, async () => {
-        const body = ok(await call(surface, 'local-houjin-number', { number: pref.number }));
-        expect(body.corporation).to.include({
-          corporate_number: pref.number,
-          legal_name: '鳥取県',
-          status: 'active',
-          _source: 'registry_import',
-        });
-        expect(body.corporation.kind).to.include({ code: '201', name_ja: '地方公共団体' });
-        const newest = rows.map((r) => r.updateDate).reduce((a, b) => (b > a ? b : a));
-        expect(body._provenance.searched).to.include({
-          kind: 'snapshot',
-          as_of: newest,
-          records: new Set(rows.map((r) => r.number)).size,
-          unit: 'corporations',
-          // One prefecture's file is not the whole register.
-          complete: false,
-        });
+    it('鳥取県 by its number, from the store, with what was searched', async () => {
+      const answer = await registers.byNumber(pref.number);
+      expect(answer.corporation).to.include({
+        corporate_number: pref.number,
+        legal_name: '鳥取県',
+        status: 'active',
+        _source: 'registry_import',
       });
-
-      it(`${surface}: a corporation closed by merger, with its close date and cause`, async () => {
-        const body = ok(await call(surface, 'local-houjin-number', { number: closed.number }));
-        expect(body.corporation).to.include({ legal_name: closed.name, status: 'closed' });
-        expect(body.corporation.closure).to.deep.include({
-          date: closed.closeDate,
-          successor_corporate_number: closed.successor,
-        });
-        expect(body.corporation.closure.cause).to.include({ code: '11', name_ja: '合併による解散等' });
-        expect(body.corporation.last_change.process).to.include({ code: '21' });
+      expect(answer.corporation!.kind).to.include({ code: '201', name_ja: '地方公共団体' });
+      const newest = rows.map((r) => r.updateDate).reduce((a, b) => (b > a ? b : a));
+      expect(answer.provenance.searched).to.include({
+        kind: 'snapshot',
+        as_of: newest,
+        records: new Set(rows.map((r) => r.number)).size,
+        unit: 'corporations',
+        // One prefecture's file is not the whole register.
+        complete: false,
       });
+    });
 
-      it(`${surface}: a Tottori company found by its kanji name and by its furigana`, async () => {
-        const byName = ok(await call(surface, 'local-houjin-lookup', { name: company.name.slice(4) }));
-        expect(byName.candidates[0]).to.include({
-          corporate_number_hint: company.number,
-          legal_name: company.name,
-          match_mode: 'exact',
-          _source: 'registry_import',
-        });
-        const byReading = ok(await call(surface, 'local-houjin-lookup', { name: company.furigana }));
-        expect(byReading.candidates[0]).to.include({
-          corporate_number_hint: company.number,
-          matched_on: 'furigana',
-          furigana: company.furigana,
-        });
-        expect(byReading._provenance.searched.records).to.equal(new Set(rows.map((r) => r.number)).size);
+    it('a corporation closed by merger, with its close date and cause', async () => {
+      const corporation = (await registers.byNumber(closed.number)).corporation!;
+      expect(corporation).to.include({ legal_name: closed.name, status: 'closed' });
+      expect(corporation.closure).to.deep.include({
+        date: closed.closeDate,
+        successor_corporate_number: closed.successor,
       });
-    }
+      expect(corporation.closure!.cause).to.include({ code: '11', name_ja: '合併による解散等' });
+      expect(corporation.last_change.process).to.include({ code: '21' });
+    });
+
+    it('a Tottori company found by its kanji name and by its furigana', async () => {
+      const byName = await registers.byName(company.name.slice(4));
+      expect(byName.candidates[0]).to.include({
+        corporate_number_hint: company.number,
+        legal_name: company.name,
+        match_mode: 'exact',
+        _source: 'registry_import',
+      });
+      const byReading = await registers.byName(company.furigana);
+      expect(byReading.candidates[0]).to.include({
+        corporate_number_hint: company.number,
+        matched_on: 'furigana',
+        furigana: company.furigana,
+      });
+      expect(byReading.provenance.searched!.records).to.equal(new Set(rows.map((r) => r.number)).size);
+    });
   },
 );

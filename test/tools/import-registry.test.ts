@@ -1,8 +1,8 @@
 /**
  * The importer on generated files in the official NTA layout (test data made up here, in a temp
  * directory): a full file, then a differential file that renames and closes corporations, applied
- * idempotently into the SQLite store (and MongoDB when MONGODB_URI is set); and the gateway
- * serving the imported registry.
+ * idempotently into the SQLite store (and MongoDB when MONGODB_URI is set); and the registry of a
+ * gateway on that store answering from the import.
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -19,9 +19,9 @@ import { type CorporateRegistryRepository } from '../../domain/registry/stores/r
 import { corporateRegistryRepositories } from '../../domain/registry/stores/registry-stores';
 import { StoreRegistry } from '../../domain/registry/sources/store-registry';
 import { orderFiles, runImport } from '../../tools/import-registry';
-import { startTestGateway } from '../support/gateway';
 import { freshMongoContext } from '../support/mongo-context';
 import { makeRecord } from '../support/nta-standin';
+import { RegistryAnswers } from '../support/registry-answers';
 import { makeZip } from '../support/zip';
 
 const run = promisify(execFile);
@@ -228,7 +228,7 @@ describe('registry importer (npm run import:registry)', () => {
     expect(summaries.map((s) => s.file)).to.deep.equal(['00_zenkoku_all_20261031.csv', 'diff_20261110.csv']);
   });
 
-  describe('the gateway after an import', () => {
+  describe('a gateway after an import', () => {
     let held = 0;
     before(async () => {
       // What the answers must report searching: every corporation the store now holds.
@@ -236,45 +236,34 @@ describe('registry importer (npm run import:registry)', () => {
       await store.close();
     });
 
-    it('answers from the imported registry (_source registry_import), not from the snapshot', async () => {
-      const gw = await startTestGateway({
-        plugins: ['local-houjin-number', 'local-houjin-lookup'],
-        env: { DATA_DIR: dir },
-        clock: '2026-11-22T03:00:00Z',
-      });
+    it("the gateway's registry answers from the import (_source registry_import), not from the snapshot", async () => {
+      const registers = await RegistryAnswers.on(dir, '2026-11-22T03:00:00Z');
       try {
-        const one = await gw.get(`/preview/v1/local/houjin-number/lookup?number=${closing.corporateNumber}`);
-        expect(one.status).to.equal(200);
-        expect(one.body.corporation).to.include({ status: 'closed', _source: 'registry_import' });
-        expect(one.body._provenance).to.include({ kind: 'snapshot', as_of: '2026-11-15' });
+        const one = await registers.byNumber(closing.corporateNumber);
+        expect(one.corporation).to.include({ status: 'closed', _source: 'registry_import' });
+        expect(one.provenance).to.include({ kind: 'snapshot', as_of: '2026-11-15' });
         // A nationwide full file was imported (00_zenkoku_all_...): the whole register as of that date.
-        expect(one.body._provenance.searched).to.include({
+        expect(one.provenance.searched).to.include({
           kind: 'snapshot',
           as_of: '2026-11-15',
           records: held,
           unit: 'corporations',
           complete: true,
         });
-        const status = await gw.get('/product-status.json');
-        for (const e of status.body.endpoints)
-          expect(e.data, e.endpoint_id).to.deep.include({
-            kind: 'snapshot',
-            as_of: '2026-11-15',
-            records: { count: held, unit: 'corporations', complete: true },
-          });
-        const found = await gw.get(
-          `/preview/v1/local/houjin-lookup/by-name?name=${encodeURIComponent('新名称商事')}`,
-        );
-        expect(found.body.candidates[0]).to.include({
+        expect(registers.coverage()).to.deep.include({
+          kind: 'snapshot',
+          as_of: '2026-11-15',
+          records: { count: held, unit: 'corporations', complete: true },
+        });
+        const found = await registers.byName('新名称商事');
+        expect(found.candidates[0]).to.include({
           corporate_number_hint: renamed.corporateNumber,
           _source: 'registry_import',
         });
         // The snapshot's corporations are not in this import: the store answers alone.
-        expect((await gw.get('/preview/v1/local/houjin-number/lookup?number=1180301018771')).status).to.equal(
-          404,
-        );
+        expect((await registers.byNumber('1180301018771')).corporation).to.equal(null);
       } finally {
-        await gw.close();
+        await registers.close();
       }
     });
 

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startFacilitatorStandin } from '../support/facilitator-standin';
 import { connectMongoStore } from '../../core/store/mongo/mongo-store';
-import { startTestGateway } from '../support/gateway';
+import { FIXTURE_PLUGINS_DIR, startTestGateway } from '../support/gateway';
 import { randomAddress, TestPayer, toBase64, usdcOnBase } from '../core/payments/payer';
 
 const run = promisify(execFile);
@@ -47,7 +47,11 @@ describe('npm run payments:reconcile', function () {
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('says nothing is unresolved or being settled on a store without unknown settlements (exit 0)', async () => {
-    const gw = await startTestGateway({ plugins: ['local-holiday'], env: { DATA_DIR: dataDir } });
+    const gw = await startTestGateway({
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
+      env: { DATA_DIR: dataDir },
+    });
     await gw.close();
     const out = await reconcile(dataDir, false);
     expect(out.code).to.equal(0);
@@ -59,7 +63,8 @@ describe('npm run payments:reconcile', function () {
     const standin = await startFacilitatorStandin({ now: () => NOW });
     const payTo = randomAddress();
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       clock: NOW_ISO,
       env: { DATA_DIR: dataDir, X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url },
     });
@@ -67,7 +72,7 @@ describe('npm run payments:reconcile', function () {
     try {
       const signed = await buyer.sign(usdcOnBase(payTo), NOW);
       standin.settleBehaviour = 'settle_then_pending';
-      const res = await gw.get('/v1/local/holiday/jp?year=2026', { 'X-PAYMENT': toBase64(buyer.v1(signed)) });
+      const res = await gw.get('/v1/local/fx/echo?n=3', { 'X-PAYMENT': toBase64(buyer.v1(signed)) });
       expect(res.status).to.equal(503);
     } finally {
       await gw.close();
@@ -81,8 +86,8 @@ describe('npm run payments:reconcile', function () {
     expect(list[0]).to.deep.include({
       payer: buyer.address.toLowerCase(),
       state: 'settle_unknown',
-      endpoint_id: 'local-holiday',
-      resource: '/v1/local/holiday/jp',
+      endpoint_id: 'local-fx-echo',
+      resource: '/v1/local/fx/echo',
       amount_usdc: '0.001',
       transaction: standin.transfersFrom(buyer.address)[0].transaction,
       redemption_ticket_issued: true,
@@ -95,14 +100,15 @@ describe('npm run payments:reconcile', function () {
     const standin = await startFacilitatorStandin();
     const payTo = randomAddress();
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       env: { DATA_DIR: dataDir, X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url },
     });
     const buyer = new TestPayer();
     try {
       const signed = await buyer.sign(usdcOnBase(payTo), Math.floor(Date.now() / 1000));
       standin.settleBehaviour = 'settle_then_hang';
-      const paying = gw.get('/v1/local/holiday/jp?year=2026', { 'X-PAYMENT': toBase64(buyer.v1(signed)) });
+      const paying = gw.get('/v1/local/fx/echo?n=3', { 'X-PAYMENT': toBase64(buyer.v1(signed)) });
       while (standin.transfersFrom(buyer.address).length === 0) await new Promise((r) => setTimeout(r, 20));
 
       const during = await reconcile(dataDir);
@@ -113,7 +119,7 @@ describe('npm run payments:reconcile', function () {
       expect(pending[0]).to.deep.include({
         payer: buyer.address.toLowerCase(),
         state: 'pending',
-        endpoint_id: 'local-holiday',
+        endpoint_id: 'local-fx-echo',
       });
       expect(Date.parse(pending[0].lease_until)).to.be.greaterThan(Date.now());
       expect(pending[0].next_step).to.match(/settling this payment now/);
@@ -172,7 +178,11 @@ describe('npm run payments:reconcile', function () {
     });
 
     it('a store that was lost (its marker says one was there)', async () => {
-      const gw = await startTestGateway({ plugins: ['local-holiday'], env: { DATA_DIR: dataDir } });
+      const gw = await startTestGateway({
+        pluginDirs: [FIXTURE_PLUGINS_DIR],
+        plugins: ['local-fx-echo'],
+        env: { DATA_DIR: dataDir },
+      });
       await gw.close();
       rmSync(path.join(dataDir, 'store', 'gateway.sqlite'));
       expectRefused(await reconcile(dataDir), /is missing, but gateway\.sqlite-created shows/);

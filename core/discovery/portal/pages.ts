@@ -7,6 +7,7 @@
  */
 import { Marked } from 'marked';
 import type { GatewayServices } from '../../services';
+import { examplePlugin } from '../../plugins/example-plugin';
 import { formatUsd } from '../../util/money';
 import { channelStatuses } from '../channels';
 import {
@@ -115,7 +116,9 @@ export class PortalPages {
                 <input
                   type="search"
                   id="endpoint-filter"
-                  placeholder="e.g. holiday, invoice, grants"
+                  placeholder="e.g. ${this.productsWithEndpoints()
+                    .map((g) => g.product.family)
+                    .join(', ')}"
                   autocomplete="off"
               /></label>
               <p class="filter-empty muted" hidden>No endpoint matches.</p>
@@ -183,7 +186,8 @@ export class PortalPages {
 
   home(): PortalPage {
     const s = this.s;
-    const first = this.endpoints.find((e) => e.endpoint_id === 'local-holiday') ?? this.endpoints[0];
+    const chosen = examplePlugin(s.registry);
+    const first = this.endpoints.find((e) => e.endpoint_id === chosen?.endpointId);
     const example = first
       ? `${this.base}${first.paths.preview}${queryString(first.examples[0]?.query ?? {})}`
       : '';

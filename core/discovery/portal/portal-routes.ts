@@ -11,6 +11,7 @@ import { ERROR_REF, mount } from '../../http/api-catalog';
 import { documentOnce, DiscoveryDocument } from '../../http/discovery-document';
 import { HttpError } from '../../http/errors';
 import type { GatewayServices } from '../../services';
+import { examplePlugin } from '../../plugins/example-plugin';
 import { describeEndpoint } from '../describe';
 import { ERRORS } from '../portal';
 import { PORTAL_CSS, PORTAL_SCRIPT, REFERENCE_SCRIPT } from '../portal-assets';
@@ -40,11 +41,20 @@ const text = (description: string, type: string) => ({
   content: { [type]: { schema: { type: 'string' } } },
 });
 
-function idParam(name: string, example: string) {
-  return { name, in: 'path' as const, required: true, schema: { type: 'string' }, example };
+function idParam(name: string, example: string | undefined) {
+  return {
+    name,
+    in: 'path' as const,
+    required: true,
+    schema: { type: 'string' },
+    ...(example !== undefined ? { example } : {}),
+  };
 }
 
 export function mountPortalRoutes(router: Router, s: GatewayServices): void {
+  // Path examples name what this gateway sells (core/plugins/example-plugin.ts).
+  const example = examplePlugin(s.registry);
+  const exampleProduct = example?.product.id ?? s.registry.products[0]?.id;
   let pages: PortalPages | undefined;
   // Built on first use, after every route has been mounted.
   const site = () => (pages ??= new PortalPages(s, ERRORS));
@@ -116,7 +126,7 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
     {
       operationId: 'getPortalProduct',
       ...htmlPage("A product's page: its endpoints, prices, sources and freshness"),
-      parameters: [idParam('productId', 'jp-local-pack')],
+      parameters: [idParam('productId', exampleProduct)],
     },
     (req, res) =>
       sendPage(req, res, `/portal/products/${String(req.params.productId)}`, (p) =>
@@ -133,7 +143,7 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
       ...htmlPage(
         "An endpoint's page: parameters, price per surface, source and freshness, try-it, example and code samples",
       ),
-      parameters: [idParam('endpointId', 'local-holiday')],
+      parameters: [idParam('endpointId', example?.endpointId)],
     },
     async (req, res) => {
       const id = String(req.params.endpointId);
@@ -265,7 +275,7 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
       summary:
         "The portal's try-it form without JavaScript: drops empty fields and redirects to the preview path",
       tags: ['discovery'],
-      parameters: [idParam('endpointId', 'local-holiday')],
+      parameters: [idParam('endpointId', example?.endpointId)],
       responses: {
         '303': { description: 'Redirect to the preview path with the filled-in parameters.' },
         '404': jsonResponseError('Unknown endpoint id (code `unknown_endpoint`).'),

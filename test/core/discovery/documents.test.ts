@@ -1,15 +1,23 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
-import { PLUGINS_DIR } from '../../../config/paths';
-import { describeEndpoint, queryString } from '../../../core/discovery/describe';
-import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { FIXTURE_PLUGINS_DIR, startTestGateway, type TestGateway } from '../../support/gateway';
 import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 import { OpenApiValidator } from '../../support/openapi-validator';
+import {
+  expectBrokerManifestListsEverySold,
+  expectEveryExampleAnswerMatchesItsSchema,
+  expectLlmsTxtListsEverySold,
+  expectPortalMdDocumentsEverySold,
+  expectPortalPageForEverySold,
+} from '../../support/discovery-checks';
+
+/** The kernel's fixture plugins only (test/fixtures/plugins/); test/products/ runs the same over plugins/. */
+const FIXTURES = { pluginDirs: [FIXTURE_PLUGINS_DIR] };
 
 describe('discovery documents', () => {
   let gw: TestGateway;
   before(async () => {
-    gw = await startTestGateway({ env: { TRIAL_CREDIT_MICRO_USDC: '123000' } });
+    gw = await startTestGateway({ ...FIXTURES, env: { TRIAL_CREDIT_MICRO_USDC: '123000' } });
   });
   after(() => gw.close());
 
@@ -22,22 +30,28 @@ describe('discovery documents', () => {
     expect(m.call).to.include({ method: 'POST', url: 'http://gateway.test/broker/call' });
     expect(m.call.headers).to.have.property('X-API-Key');
     expect(m.trial_credit).to.include({ micro_usdc: 123000, usdc: '0.123' });
-    const sold = gw.gateway.registry.sold();
-    expect(m.endpoints.map((e: { product_id: string }) => e.product_id)).to.deep.equal(
-      sold.map((p) => p.brokerId),
-    );
-    const holiday = m.endpoints.find((e: { endpoint_id: string }) => e.endpoint_id === 'local-holiday');
-    expect(holiday).to.deep.include({
+    await expectBrokerManifestListsEverySold(gw);
+    const byId = (id: string) => m.endpoints.find((e: { endpoint_id: string }) => e.endpoint_id === id);
+    const echo = byId('local-fx-echo');
+    expect(echo).to.deep.include({
       product: 'jp-local-pack',
-      tail: 'local/holiday/jp',
+      tail: 'local/fx/echo',
       price: { micro_usdc: 1000, usdc: '0.001' },
-      preview_url: 'http://gateway.test/preview/v1/local/holiday/jp',
+      preview_url: 'http://gateway.test/preview/v1/local/fx/echo',
     });
-    expect(holiday.parameters.find((p: { name: string }) => p.name === 'year')).to.include({
+    expect(echo.parameters.find((p: { name: string }) => p.name === 'n')).to.include({
       type: 'integer',
       required: false,
-      minimum: 2024,
-      maximum: 2027,
+      minimum: 1,
+      maximum: 9,
+    });
+    expect(byId('grants-fx-item')).to.deep.include({
+      product: 'jp-grants',
+      price: { micro_usdc: 20000, usdc: '0.02' },
+    });
+    expect(byId('grants-fx-item').parameters.find((p: { name: string }) => p.name === 'id')).to.include({
+      type: 'string',
+      required: true,
     });
   });
 
@@ -49,13 +63,13 @@ describe('discovery documents', () => {
     expect(t).to.match(
       /not final legal, payroll, corporate-verification, tax or grant-eligibility decisions/,
     );
-    expect(t).to.include("curl 'http://gateway.test/preview/v1/local/holiday/jp?year=2026'");
+    // The quick start's example is the gateway's example endpoint: here the echo fixture.
+    expect(t).to.include("curl 'http://gateway.test/preview/v1/local/fx/echo?n=3'");
     expect(t).to.include("curl -X POST 'http://gateway.test/keys/create'");
     expect(t).to.include("curl -X POST 'http://gateway.test/broker/call' -H 'X-API-Key: jpgw_...'");
-    expect(t).to.include("curl -i 'http://gateway.test/v1/local/holiday/jp?year=2026'");
-    expect(t).to.include('http://gateway.test/marketplace/partner/v1/local/holiday/jp');
-    for (const p of gw.gateway.registry.sold())
-      expect(t).to.include(`- ${p.tail}  ${p.priceUsd} USD  broker id ${p.brokerId}`);
+    expect(t).to.include("curl -i 'http://gateway.test/v1/local/fx/echo?n=3'");
+    expect(t).to.include('http://gateway.test/marketplace/partner/v1/local/fx/echo');
+    await expectLlmsTxtListsEverySold(gw);
     for (const doc of ['/openapi.json', '/.well-known/x402', '/.well-known/broker-manifest.json', '/portal'])
       expect(t).to.include(`http://gateway.test${doc}`);
   });
@@ -64,20 +78,7 @@ describe('discovery documents', () => {
     const res = await gw.get('/portal.md');
     expect(res.headers.get('content-type')).to.match(/^text\/markdown/);
     const md = res.text;
-    for (const p of gw.gateway.registry.sold()) {
-      const e = describeEndpoint(p, gw.gateway.services.config);
-      const qs = queryString(e.examples[0].query);
-      expect(md).to.include(`#### ${p.endpointId}: ${p.manifest.summary}`);
-      expect(md).to.include(`| Price | ${p.priceUsd} USD (${p.priceMicroUsdc} micro-USDC) per call |`);
-      expect(md).to.include(p.manifest.source.freshness);
-      for (const q of e.parameters) expect(md).to.include(`| \`${q.name}\` |`);
-      expect(md).to.include(`curl 'http://gateway.test${e.paths.preview}${qs}'`);
-      expect(md).to.include(`curl -i 'http://gateway.test${e.paths.x402}${qs}'`);
-      expect(md).to.include(
-        `curl 'http://gateway.test${e.paths.marketplace}${qs}' -H 'X-Marketplace-Proxy-Secret`,
-      );
-      expect(md).to.include(`"product_id":"${p.brokerId}"`);
-    }
+    await expectPortalMdDocumentsEverySold(gw);
     for (const section of [
       '## Errors and what to do',
       '## Limits',
@@ -103,12 +104,7 @@ describe('discovery documents', () => {
     for (const link of ['/portal/keys', '/portal/mcp', '/portal/errors', '/portal/reference'])
       expect(home).to.include(`href="${link}"`);
     for (const p of gw.gateway.registry.products) expect(home).to.include(`href="/portal/products/${p.id}"`);
-    const pages = ['/portal', '/portal/keys', '/portal/mcp', '/portal/errors', '/portal/reference'];
-    for (const p of gw.gateway.registry.sold()) {
-      expect(home).to.include(`href="/portal/endpoints/${p.endpointId}"`);
-      pages.push(`/portal/endpoints/${p.endpointId}`);
-    }
-    for (const path of pages) {
+    for (const path of ['/portal', '/portal/keys', '/portal/mcp', '/portal/errors', '/portal/reference']) {
       const page = await gw.get(path);
       expect(page.status, path).to.equal(200);
       expect(page.headers.get('content-security-policy'), path).to.equal(csp);
@@ -116,25 +112,14 @@ describe('discovery documents', () => {
       expect(page.text, path).to.not.match(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
       expect(page.text, path).to.not.match(/ style=/); // no inline style
     }
-    for (const p of gw.gateway.registry.sold()) {
-      const e = describeEndpoint(p, gw.gateway.services.config);
-      const page = (await gw.get(`/portal/endpoints/${p.endpointId}`)).text;
-      expect(page.match(/<form\s+class="try-it"/g)?.length).to.equal(1);
-      expect(page).to.include(`action="/portal/try/${p.endpointId}"`);
-      expect(page).to.include(`data-broker-id="${p.brokerId}"`);
-      expect(page).to.include(`${p.priceUsd} USD (${p.priceMicroUsdc} micro-USDC)`);
-      for (const q of e.parameters) expect(page).to.include(`<code>${q.name}</code>`);
-      for (const surface of ['preview', 'broker', 'x402'])
-        expect(page).to.include(`data-surface="${surface}"`);
-      for (const language of ['curl', 'javascript', 'python'])
-        expect(page).to.include(`data-language="${language}"`);
-    }
+    await expectPortalPageForEverySold(gw);
     // The example on an endpoint page is the preview's real answer to the first example.
-    const holidayPage = (await gw.get('/portal/endpoints/local-holiday')).text;
-    const preview = (await gw.get('/preview/v1/local/holiday/jp?year=2026')).body;
-    expect(holidayPage).to.include('as the preview answered it at');
-    expect(holidayPage).to.include(`&quot;count&quot;: ${preview.count}`);
-    expect(holidayPage).to.include(preview.holidays[0].name_ja ?? preview.holidays[0].name);
+    const itemPage = (await gw.get('/portal/endpoints/grants-fx-item')).text;
+    const preview = (await gw.get('/preview/v1/grants/fx/item?id=item-7')).body;
+    expect(preview.title).to.equal('Fixture item 7');
+    expect(itemPage).to.include('as the preview answered it at');
+    expect(itemPage).to.include(`&quot;title&quot;: &quot;${preview.title}&quot;`);
+    expect(itemPage).to.include(`&quot;id&quot;: &quot;${preview.id}&quot;`);
     const errors = (await gw.get('/portal/errors')).text;
     expect(errors)
       .to.include('<code>insufficient_credit</code>')
@@ -144,7 +129,7 @@ describe('discovery documents', () => {
     const browser = await gw.get('/portal/endpoints/nope', { Accept: 'text/html,*/*;q=0.8' });
     expect(browser.status).to.equal(404);
     expect(browser.headers.get('content-type')).to.match(/^text\/html/);
-    expect(browser.text).to.include('href="/portal/endpoints/local-holiday"');
+    expect(browser.text).to.include('href="/portal/endpoints/local-fx-echo"');
     expect((await gw.get('/portal.js')).headers.get('content-type')).to.match(/javascript/);
     expect((await gw.get('/portal.css')).headers.get('content-type')).to.match(/text\/css/);
     const swagger = await gw.get('/portal/assets/swagger-ui/swagger-ui-bundle.js');
@@ -166,9 +151,9 @@ describe('discovery documents', () => {
   });
 
   it('the try-it form works without JavaScript: /portal/try drops empty fields and redirects to the preview', async () => {
-    const res = await fetch(`${gw.url}/portal/try/local-holiday?year=2026&verbose=`, { redirect: 'manual' });
+    const res = await fetch(`${gw.url}/portal/try/local-fx-echo?n=3&note=`, { redirect: 'manual' });
     expect(res.status).to.equal(303);
-    expect(res.headers.get('location')).to.equal('/preview/v1/local/holiday/jp?year=2026');
+    expect(res.headers.get('location')).to.equal('/preview/v1/local/fx/echo?n=3');
     expect((await gw.get('/portal/try/nope')).status).to.equal(404);
   });
 
@@ -200,29 +185,15 @@ describe('discovery documents', () => {
   });
 
   it('the preview answer to every example of every endpoint validates against its published schema', async () => {
-    const doc = (await gw.get('/openapi.json')).body;
-    const v = new OpenApiValidator(doc);
-    for (const p of gw.gateway.registry.sold()) {
-      for (const example of p.manifest.examples) {
-        const path = `/preview/v1/${p.tail}`;
-        const res = await gw.get(path + queryString(example.query));
-        expect(res.status, `${path} ${JSON.stringify(example.query)}`).to.equal(200);
-        expect(
-          v.responseErrors(path, 'get', '200', res.body),
-          `${path} ${JSON.stringify(example.query)}`,
-        ).to.deep.equal([]);
-        const invalid = await gw.get(`${path}?zz_not_a_parameter=1`);
-        expect(v.responseErrors(path, 'get', '422', invalid.body)).to.deep.equal([]);
-      }
-    }
+    await expectEveryExampleAnswerMatchesItsSchema(gw);
   });
 
   it('a plugin folder added shows up in every document with no other edit', async () => {
     const dir = makePluginsDir();
     writeJsPlugin(dir, { folder: 'local-zz-extra', fields: { summary: "'Extra endpoint for discovery'" } });
     const extra = await startTestGateway({
-      pluginDirs: [PLUGINS_DIR, dir],
-      plugins: ['local-holiday', 'local-zz-extra'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR, dir],
+      plugins: ['local-fx-echo', 'local-zz-extra'],
     });
     try {
       expect(
@@ -255,32 +226,32 @@ describe('discovery documents', () => {
 
 describe('GET /metrics', () => {
   it('counts requests by surface, endpoint and status, latency, and broker debits, in Prometheus format', async () => {
-    const gw = await startTestGateway({ plugins: ['local-holiday'] });
+    const gw = await startTestGateway({ ...FIXTURES, plugins: ['local-fx-echo'] });
     try {
-      await gw.get('/preview/v1/local/holiday/jp?year=2026');
-      await gw.get('/preview/v1/local/holiday/jp?year=1999');
+      await gw.get('/preview/v1/local/fx/echo?n=3');
+      await gw.get('/preview/v1/local/fx/echo?n=99');
       const key = (await gw.post('/keys/create', { owner_label: 'm' })).body.api_key;
-      await gw.post('/broker/call', { product_id: 'jp-local-pack-v1-holiday' }, { 'X-API-Key': key });
+      await gw.post('/broker/call', { product_id: 'jp-local-pack-v1-fx-echo' }, { 'X-API-Key': key });
       await gw.get('/nope');
       const res = await gw.get('/metrics');
       expect(res.headers.get('content-type')).to.match(/^text\/plain/);
       const t = res.text;
       expect(t).to.include(
-        'gateway_http_requests_total{surface="preview",endpoint="local-holiday",status="200"} 1',
+        'gateway_http_requests_total{surface="preview",endpoint="local-fx-echo",status="200"} 1',
       );
       expect(t).to.include(
-        'gateway_http_requests_total{surface="preview",endpoint="local-holiday",status="422"} 1',
+        'gateway_http_requests_total{surface="preview",endpoint="local-fx-echo",status="422"} 1',
       );
       expect(t).to.include(
-        'gateway_http_requests_total{surface="broker",endpoint="local-holiday",status="200"} 1',
+        'gateway_http_requests_total{surface="broker",endpoint="local-fx-echo",status="200"} 1',
       );
       expect(t).to.include(
         'gateway_http_requests_total{surface="gateway",endpoint="unmatched",status="404"} 1',
       );
       expect(t).to.match(
-        /gateway_http_request_duration_seconds_bucket\{le="0\.1",surface="preview",endpoint="local-holiday"\} 2/,
+        /gateway_http_request_duration_seconds_bucket\{le="0\.1",surface="preview",endpoint="local-fx-echo"\} 2/,
       );
-      expect(t).to.include('gateway_broker_debits_total{endpoint="local-holiday"} 1');
+      expect(t).to.include('gateway_broker_debits_total{endpoint="local-fx-echo"} 1');
       expect(t).to.include('gateway_broker_debit_micro_usdc_total 1000');
       expect(t).to.include('gateway_store_errors_total');
       expect(t).to.include('process_resident_memory_bytes');
@@ -291,7 +262,11 @@ describe('GET /metrics', () => {
 
   it('without METRICS_TOKEN answers only the machine itself: a request a proxy forwarded gets 403', async () => {
     for (const trustProxy of ['false', 'loopback']) {
-      const gw = await startTestGateway({ plugins: ['local-holiday'], env: { TRUST_PROXY: trustProxy } });
+      const gw = await startTestGateway({
+        ...FIXTURES,
+        plugins: ['local-fx-echo'],
+        env: { TRUST_PROXY: trustProxy },
+      });
       try {
         expect((await gw.get('/metrics')).status).to.equal(200);
         const proxied: Record<string, string>[] = [
@@ -313,7 +288,8 @@ describe('GET /metrics', () => {
 
   it('requires the bearer token when METRICS_TOKEN is set', async () => {
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      ...FIXTURES,
+      plugins: ['local-fx-echo'],
       env: { METRICS_TOKEN: 'metrics-token-0123456789' },
     });
     try {
@@ -337,7 +313,8 @@ describe('GET /metrics: payments', () => {
     const standin = await startFacilitatorStandin();
     const payTo = randomAddress();
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      ...FIXTURES,
+      plugins: ['local-fx-echo'],
       env: {
         X402_PAY_TO: payTo,
         X402_FACILITATOR_URL: standin.url,
@@ -345,19 +322,17 @@ describe('GET /metrics: payments', () => {
       },
     });
     try {
-      expect((await gw.get('/v1/local/holiday/jp?year=2026')).status).to.equal(402);
+      expect((await gw.get('/v1/local/fx/echo?n=3')).status).to.equal(402);
       const payer = new TestPayer();
       const terms = usdcOnBase(payTo);
-      const paid = await gw.get('/v1/local/holiday/jp?year=2026', {
+      const paid = await gw.get('/v1/local/fx/echo?n=3', {
         'X-PAYMENT': toBase64(payer.v1(await payer.sign(terms, Math.floor(Date.now() / 1000)))),
       });
       expect(paid.status).to.equal(200);
-      expect((await gw.get('/v1/local/holiday/jp?year=2026', { 'X-PAYMENT': 'garbage' })).status).to.equal(
-        402,
-      );
+      expect((await gw.get('/v1/local/fx/echo?n=3', { 'X-PAYMENT': 'garbage' })).status).to.equal(402);
       expect(
         (
-          await gw.get('/marketplace/partner/v1/local/holiday/jp?year=2026', {
+          await gw.get('/marketplace/partner/v1/local/fx/echo?n=3', {
             'X-Marketplace-Proxy-Secret': 'metrics-secret-000001',
           })
         ).status,
@@ -367,10 +342,10 @@ describe('GET /metrics: payments', () => {
       expect(t).to.include('gateway_payments_total{outcome="settled"} 1');
       expect(t).to.include('gateway_payments_total{outcome="refused"} 1');
       expect(t).to.include(
-        'gateway_http_requests_total{surface="x402",endpoint="local-holiday",status="200"} 1',
+        'gateway_http_requests_total{surface="x402",endpoint="local-fx-echo",status="200"} 1',
       );
       expect(t).to.include(
-        'gateway_http_requests_total{surface="marketplace",endpoint="local-holiday",status="200"} 1',
+        'gateway_http_requests_total{surface="marketplace",endpoint="local-fx-echo",status="200"} 1',
       );
     } finally {
       await gw.close();

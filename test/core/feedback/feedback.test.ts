@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { findPersonalData } from '../../../core/feedback/personal-data';
-import { startTestGateway, storedText, type TestGateway } from '../../support/gateway';
+import { FIXTURE_PLUGINS_DIR, startTestGateway, storedText, type TestGateway } from '../../support/gateway';
 import { evasionShapes, ordinaryLookalikes } from './personal-data-shapes';
 
 describe('feedback', () => {
   let gw: TestGateway;
   before(async () => {
-    gw = await startTestGateway({ plugins: ['local-holiday', 'local-consumption-tax'] });
+    gw = await startTestGateway({ pluginDirs: [FIXTURE_PLUGINS_DIR] });
   });
   after(() => gw.close());
 
@@ -36,7 +36,7 @@ describe('feedback', () => {
   it('stores anonymous feedback and acknowledges it with an id, keeping no client address', async () => {
     const res = await gw.post('/feedback', {
       product_id: 'jp-local-pack',
-      endpoint_id: 'local-holiday',
+      endpoint_id: 'local-fx-echo',
       category: 'data_quality',
       rating: 5,
       message: 'Exactly the 2026 list.',
@@ -52,7 +52,7 @@ describe('feedback', () => {
     ['an unknown product', { product_id: 'jp-nope', rating: 3 }, 'product_id', 'not_allowed_value'],
     [
       'an endpoint of another product',
-      { product_id: 'jp-grants', endpoint_id: 'local-holiday', rating: 3 },
+      { product_id: 'jp-grants', endpoint_id: 'local-fx-echo', rating: 3 },
       'endpoint_id',
       'not_allowed_value',
     ],
@@ -147,7 +147,7 @@ describe('feedback', () => {
 
   it('refuses personal data with the documented 400 invalid_body before anything is stored', async () => {
     // A gateway of its own, so its feedback repository holds only what this test sends.
-    const fresh = await startTestGateway({ plugins: ['local-holiday'] });
+    const fresh = await startTestGateway({ pluginDirs: [FIXTURE_PLUGINS_DIR], plugins: ['local-fx-echo'] });
     try {
       const repository = fresh.gateway.services.store.feedback;
       const secrets = [
@@ -186,7 +186,8 @@ describe('feedback', () => {
   it('refuses every shape of personal data of issue 25 over HTTP and stores none of them', async () => {
     // A gateway of its own, with room for every message: a shape let through is stored, not limited.
     const fresh = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       env: { FEEDBACK_LIMIT_PER_HOUR: '1000' },
     });
     try {
@@ -235,7 +236,8 @@ describe('feedback', () => {
 
   it('limits feedback per client with 429 and Retry-After', async () => {
     const limited = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       env: { FEEDBACK_LIMIT_PER_HOUR: '2' },
     });
     try {

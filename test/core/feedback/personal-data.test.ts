@@ -145,7 +145,7 @@ const ordinary = [
   'salary 300000 yen gave 6,320 premium',
   '標準報酬月額 88000 98000 104000 110000 118000 126000 の等級が一つずれています',
   'standard monthly remuneration 200000 220000 240000 260000 280000 300000 look shifted',
-  '/v1/local-holiday?year=2026&prefecture=13 returns 404',
+  '/v1/local-fx-echo?year=2026&prefecture=13 returns 404',
   'years 2024 2025 2026 2027 are all missing',
   'request id 550e8400-e29b-41d4-a716-446655440000 failed',
   'ids 123e4567-e89b-12d3-a456-426614174000 123e4567-e89b-12d3-a456-426614174001 both timed out',

@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { rmSync } from 'node:fs';
+import { FIXTURE_PLUGINS_DIR, startTestGateway, type TestGateway } from '../../support/gateway';
+import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 
 describe('gateway endpoints', () => {
   let gw: TestGateway;
   before(async () => {
-    gw = await startTestGateway();
+    gw = await startTestGateway({ pluginDirs: [FIXTURE_PLUGINS_DIR] });
   });
   after(() => gw.close());
 
@@ -48,19 +50,20 @@ describe('gateway endpoints', () => {
   it('GET /products/{id} details the endpoints derived from the registry', async () => {
     const res = await gw.get('/products/jp-local-pack');
     expect(res.status).to.equal(200);
-    const holiday = res.body.endpoints.find(
-      (e: { endpoint_id: string }) => e.endpoint_id === 'local-holiday',
+    expect(res.body.endpoints.map((e: { endpoint_id: string }) => e.endpoint_id)).to.deep.equal(
+      gw.gateway.registry.soldOfProduct('jp-local-pack').map((p) => p.endpointId),
     );
-    expect(holiday).to.include({
-      broker_id: 'jp-local-pack-v1-holiday',
-      tail: 'local/holiday/jp',
+    const echo = res.body.endpoints.find((e: { endpoint_id: string }) => e.endpoint_id === 'local-fx-echo');
+    expect(echo).to.include({
+      broker_id: 'jp-local-pack-v1-fx-echo',
+      tail: 'local/fx/echo',
       price_micro_usdc: 1000,
       price_usdc: '0.001',
     });
-    expect(holiday.urls.preview).to.equal('http://gateway.test/preview/v1/local/holiday/jp');
-    expect(holiday.parameters.find((p: { name: string }) => p.name === 'year')).to.include({
+    expect(echo.urls.preview).to.equal('http://gateway.test/preview/v1/local/fx/echo');
+    expect(echo.parameters.find((p: { name: string }) => p.name === 'n')).to.include({
       required: false,
-      accepts: 'an integer from 2024 to 2027',
+      accepts: 'an integer from 1 to 9',
     });
   });
 
@@ -82,28 +85,54 @@ describe('gateway endpoints', () => {
     const local = res.body.products.find((p: { product_id: string }) => p.product_id === 'jp-local-pack');
     expect(local.channels.card_fiat).to.deep.equal({ status: 'planned', data: null });
     expect(local.channels.preview.status).to.equal('open');
-    // Every sold endpoint states its data: payroll the pay months confirmed and from when provisional.
+    // Every sold endpoint states its data.
     const ids = gw.gateway.services.registry.sold().map((p) => p.endpointId);
     expect(res.body.endpoints.map((e: { endpoint_id: string }) => e.endpoint_id)).to.have.members(ids);
     for (const e of res.body.endpoints)
       expect(e.data.summary, e.endpoint_id).to.be.a('string').and.not.equal('');
-    const payroll = res.body.endpoints.find(
-      (e: { endpoint_id: string }) => e.endpoint_id === 'local-payroll-summary',
-    );
-    expect(payroll.data.kind).to.equal('snapshot');
-    expect(payroll.data.periods.unit).to.equal('pay_month');
-    expect(payroll.data.periods.confirmed.from <= '2025-01').to.equal(true);
-    expect(payroll.data.periods.provisional_from > payroll.data.periods.confirmed.to).to.equal(true);
+    const echo = res.body.endpoints.find((e: { endpoint_id: string }) => e.endpoint_id === 'local-fx-echo');
+    expect(echo.data).to.deep.equal({
+      kind: 'snapshot',
+      as_of: '2026-01-01',
+      summary: 'A test table as of 2026-01-01.',
+    });
+  });
+
+  it("GET /product-status.json states a period-bound calculator's confirmed periods and from when it is provisional", async () => {
+    const dir = makePluginsDir();
+    const periods = {
+      unit: 'pay_month',
+      confirmed: { from: '2025-01', to: '2026-03' },
+      provisional_from: '2026-04',
+    };
+    writeJsPlugin(dir, {
+      folder: 'local-periods',
+      coverageBody: `return { kind: 'snapshot', as_of: '2026-03-31', periods: ${JSON.stringify(periods)}, summary: 'Tables confirmed to 2026-03.' };`,
+    });
+    const periodic = await startTestGateway({ pluginDirs: [FIXTURE_PLUGINS_DIR, dir] });
+    try {
+      const res = await periodic.get('/product-status.json');
+      const e = res.body.endpoints.find((x: { endpoint_id: string }) => x.endpoint_id === 'local-periods');
+      expect(e.data).to.deep.equal({
+        kind: 'snapshot',
+        as_of: '2026-03-31',
+        periods,
+        summary: 'Tables confirmed to 2026-03.',
+      });
+    } finally {
+      await periodic.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers unknown paths with a JSON 404 and near-miss endpoints with a hint', async () => {
     const res = await gw.get('/nope');
     expect(res.status).to.equal(404);
     expect(res.body).to.include({ error: 'not_found' });
-    const near = await gw.get('/preview/v1/local/holiday/jpn');
+    const near = await gw.get('/preview/v1/grants/fx/items');
     expect(near.status).to.equal(404);
     expect(near.body).to.include({ error: 'unknown_endpoint' });
-    expect(near.body.did_you_mean).to.deep.equal(['/preview/v1/local/holiday/jp']);
+    expect(near.body.did_you_mean).to.deep.equal(['/preview/v1/grants/fx/item']);
   });
 
   it('returns a request id header, and echoes a well-formed incoming one', async () => {
@@ -143,15 +172,16 @@ describe('gateway endpoints', () => {
     });
 
     it('generates parameters with the DTO bounds and patterns', () => {
-      const year = doc.paths['/preview/v1/local/holiday/jp'].get.parameters.find(
-        (p: { name: string }) => p.name === 'year',
-      );
-      expect(year).to.include({ in: 'query', required: false });
-      expect(year.schema).to.include({ type: 'integer', minimum: 2024, maximum: 2027 });
-      const date = doc.paths['/preview/v1/local/tax/consumption/rate'].get.parameters.find(
-        (p: { name: string }) => p.name === 'date',
-      );
-      expect(date.schema).to.include({ type: 'string', format: 'date' });
+      const param = (path: string, name: string) =>
+        doc.paths[path].get.parameters.find((p: { name: string }) => p.name === name);
+      const n = param('/preview/v1/local/fx/echo', 'n');
+      expect(n).to.include({ in: 'query', required: false });
+      expect(n.schema).to.include({ type: 'integer', minimum: 1, maximum: 9 });
+      const id = param('/preview/v1/grants/fx/item', 'id');
+      expect(id).to.include({ in: 'query', required: true });
+      expect(id.schema).to.include({ type: 'string', pattern: '^item-[0-9]{1,4}$' });
+      const fail = param('/preview/v1/local/fx/failing', 'fail');
+      expect(fail.schema.enum).to.deep.equal(['unavailable', 'not_found', 'crash', 'invalid', 'none']);
     });
 
     it('describes every gateway operation', () => {

@@ -1,37 +1,26 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { PLUGINS_DIR } from '../../../config/paths';
 import Database from 'better-sqlite3';
-import { startTestGateway } from '../../support/gateway';
-import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
+import { FIXTURE_PLUGINS_DIR, startTestGateway } from '../../support/gateway';
 import { startFacilitatorStandin } from '../../support/facilitator-standin';
 import { randomAddress, TestPayer, toBase64, usdcOnBase, type Terms } from '../payments/payer';
 
-const SLOW =
-  "return new Promise((r) => setTimeout(() => r({ n: 1, _attribution: 't', _provenance: { kind: 'snapshot', as_of: '2026-01-01', sources: [{ name: 't' }] } }), 400));";
+/** The slow fixture (1,000 micro-USDC), in flight for `ms` milliseconds. */
+const SLOW = { pluginDirs: [FIXTURE_PLUGINS_DIR], plugins: ['local-fx-slow'] };
+const slowCall = (ms: number) => ({ product_id: 'jp-local-pack-v1-fx-slow', query: { ms } });
 
 describe('per-client concurrency cap on the paid and broker paths', function () {
   this.timeout(30_000);
-  let fixtures: string;
-  before(() => {
-    fixtures = makePluginsDir();
-    writeJsPlugin(fixtures, { folder: 'local-slow', handleBody: SLOW });
-  });
-  after(() => rmSync(fixtures, { recursive: true, force: true }));
-
   it('broker: calls beyond the cap get 429 with Retry-After before anything is charged', async () => {
     const gw = await startTestGateway({
-      pluginDirs: [PLUGINS_DIR, fixtures],
-      plugins: ['local-slow'],
+      ...SLOW,
       env: { CONCURRENT_REQUESTS_PER_CLIENT: '2', TRIAL_CREDIT_MICRO_USDC: '100000' },
     });
     try {
       const key = (await gw.post('/keys/create', { owner_label: 'cap' })).body.api_key;
       const calls = await Promise.all(
-        Array.from({ length: 5 }, () =>
-          gw.post('/broker/call', { product_id: 'jp-local-pack-v1-slow' }, { 'X-API-Key': key }),
-        ),
+        Array.from({ length: 5 }, () => gw.post('/broker/call', slowCall(400), { 'X-API-Key': key })),
       );
       const ok = calls.filter((r) => r.status === 200);
       const capped = calls.filter((r) => r.status === 429);
@@ -45,9 +34,7 @@ describe('per-client concurrency cap on the paid and broker paths', function () 
         100000 - 2 * 1000,
       );
       // The cap counts only what is in flight: the next call passes.
-      expect(
-        (await gw.post('/broker/call', { product_id: 'jp-local-pack-v1-slow' }, { 'X-API-Key': key })).status,
-      ).to.equal(200);
+      expect((await gw.post('/broker/call', slowCall(400), { 'X-API-Key': key })).status).to.equal(200);
     } finally {
       await gw.close();
     }
@@ -57,8 +44,7 @@ describe('per-client concurrency cap on the paid and broker paths', function () 
     const standin = await startFacilitatorStandin();
     const payTo = randomAddress();
     const gw = await startTestGateway({
-      pluginDirs: [PLUGINS_DIR, fixtures],
-      plugins: ['local-slow'],
+      ...SLOW,
       env: { CONCURRENT_REQUESTS_PER_CLIENT: '2', X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url },
     });
     try {
@@ -69,14 +55,14 @@ describe('per-client concurrency cap on the paid and broker paths', function () 
         Array.from({ length: 4 }, async () => toBase64(payer.v1(await payer.sign(terms, now)))),
       );
       const results = await Promise.all(
-        headers.map((h) => gw.get('/v1/local/slow/echo', { 'X-PAYMENT': h })),
+        headers.map((h) => gw.get('/v1/local/fx/slow?ms=400', { 'X-PAYMENT': h })),
       );
       expect(results.filter((r) => r.status === 200)).to.have.length(2);
       const refusedAt = results.map((r, i) => (r.status === 429 ? i : -1)).filter((i) => i >= 0);
       expect(refusedAt).to.have.length(2);
       expect(standin.calls.settle).to.equal(2);
       // A capped payment was never used: it buys a response afterwards.
-      const again = await gw.get('/v1/local/slow/echo', { 'X-PAYMENT': headers[refusedAt[0]] });
+      const again = await gw.get('/v1/local/fx/slow?ms=400', { 'X-PAYMENT': headers[refusedAt[0]] });
       expect(again.status).to.equal(200);
     } finally {
       await gw.close();
@@ -88,19 +74,16 @@ describe('per-client concurrency cap on the paid and broker paths', function () 
 describe('graceful shutdown releases payments that were not settled', function () {
   this.timeout(30_000);
   it('a paid call still running at the end of the grace period leaves its payment reusable, unsettled', async () => {
-    const fixtures = makePluginsDir();
-    writeJsPlugin(fixtures, { folder: 'local-slow', handleBody: SLOW.replace('400', '1500') });
     const standin = await startFacilitatorStandin();
     const payTo = randomAddress();
     const gw = await startTestGateway({
-      pluginDirs: [PLUGINS_DIR, fixtures],
-      plugins: ['local-slow'],
+      ...SLOW,
       env: { X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url },
     });
     const terms: Terms = usdcOnBase(payTo);
     const payer = new TestPayer();
     const header = toBase64(payer.v1(await payer.sign(terms, Math.floor(Date.now() / 1000))));
-    const pending = gw.get('/v1/local/slow/echo', { 'X-PAYMENT': header }).catch((e: Error) => e);
+    const pending = gw.get('/v1/local/fx/slow?ms=1500', { 'X-PAYMENT': header }).catch((e: Error) => e);
     await new Promise((r) => setTimeout(r, 400));
     await gw.gateway.close(100);
     const outcome = await pending;
@@ -116,7 +99,6 @@ describe('graceful shutdown releases payments that were not settled', function (
       db.close();
       await standin.close();
       rmSync(gw.dataDir, { recursive: true, force: true });
-      rmSync(fixtures, { recursive: true, force: true });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
-import { startTestGateway } from '../../support/gateway';
+import { FIXTURE_PLUGINS_DIR, startTestGateway } from '../../support/gateway';
 import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 
 describe('errors and logs', () => {
@@ -28,7 +28,11 @@ describe('errors and logs', () => {
 
   it('writes JSON log lines with the request id and never a credential header or secret query value', async () => {
     const logs: string[] = [];
-    const gw = await startTestGateway({ plugins: ['local-holiday'], logs });
+    const gw = await startTestGateway({
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
+      logs,
+    });
     const secrets = {
       'X-API-Key': 'jpk_live_SECRETKEYVALUE123456',
       'X-PAYMENT': 'eyJzZWNyZXQiOiJwYXltZW50In0=',
@@ -38,7 +42,7 @@ describe('errors and logs', () => {
       Authorization: 'Bearer tokentokentoken',
     };
     try {
-      const res = await gw.get('/preview/v1/local/holiday/jp?year=2026&api_key=QUERYSECRET999', secrets);
+      const res = await gw.get('/preview/v1/local/fx/echo?n=3&api_key=QUERYSECRET999', secrets);
       expect(res.status).to.equal(422); // api_key is not a parameter: refused, but logged safely
       await gw.close();
       const text = logs.join('\n');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import net from 'node:net';
-import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { FIXTURE_PLUGINS_DIR, startTestGateway, type TestGateway } from '../../support/gateway';
 
 /** Sends raw bytes and returns what the server answered (until it closes or `waitMs`). */
 function raw(url: string, bytes: string, waitMs = 5000): Promise<string> {
@@ -29,7 +29,8 @@ describe('request limits', function () {
   let gw: TestGateway;
   before(async () => {
     gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       env: { HEADERS_TIMEOUT_SECONDS: '1', REQUEST_TIMEOUT_SECONDS: '2' },
     });
   });
@@ -48,7 +49,7 @@ describe('request limits', function () {
   });
 
   it('answers a request target over 8 kB with 414 and a JSON code', async () => {
-    const res = await gw.get(`/preview/v1/local/holiday/jp?year=2026&pad=${'x'.repeat(9000)}`);
+    const res = await gw.get(`/preview/v1/local/fx/echo?n=3&pad=${'x'.repeat(9000)}`);
     expect(res.status).to.equal(414);
     expect(res.body.error).to.equal('uri_too_long');
   });

@@ -5,7 +5,7 @@ import { configuredSecrets, createLogger } from '../../../core/http/logging';
 import { generateApiKey } from '../../../core/keys/api-key';
 import { loadConfig } from '../../../config/env';
 import { REDACTED, redactSecrets, secretRedactor } from '../../../core/util/redact';
-import { startTestGateway } from '../../support/gateway';
+import { FIXTURE_PLUGINS_DIR, startTestGateway } from '../../support/gateway';
 import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 
 /** An x402 payment header as clients send it: base64 of the JSON payment payload. */
@@ -15,8 +15,8 @@ function x402Header(): { header: string; signature: string; nonce: string } {
   const payload = {
     x402Version: 2,
     resource: {
-      url: 'http://gateway.test/v1/local/holiday/jp',
-      description: 'holidays',
+      url: 'http://gateway.test/v1/local/fx/echo',
+      description: 'echo',
       mimeType: 'application/json',
     },
     accepted: { scheme: 'exact', network: 'eip155:8453', amount: '1000' },
@@ -44,7 +44,7 @@ describe('secret redaction (unit)', () => {
   it('leaves text with nothing secret unchanged (the same string)', () => {
     const r = secretRedactor(['mkt-secret-value-0001', 'Zq7']);
     for (const s of [
-      '/preview/v1/local/holiday/jp?year=2026&n=3',
+      '/preview/v1/local/fx/echo?year=2026&n=3',
       '{"level":30,"msg":"GET 200","nonce":"0x' + '5e'.repeat(32) + '"}',
       'Mozilla/5.0 (X11; Linux x86_64) Zq7x aZq7',
       `key prefix ${key.slice(0, 11)}`,
@@ -63,8 +63,8 @@ describe('secret redaction (unit)', () => {
     const { header, signature, nonce } = x402Header();
     expect(header.length).to.be.greaterThan(400);
     for (const value of [header, encodeURIComponent(header)]) {
-      const out = redactSecrets(`/v1/local/holiday/jp?year=2026&p=${value}&n=1`);
-      expect(out).to.equal(`/v1/local/holiday/jp?year=2026&p=${REDACTED}&n=1`);
+      const out = redactSecrets(`/v1/local/fx/echo?year=2026&p=${value}&n=1`);
+      expect(out).to.equal(`/v1/local/fx/echo?year=2026&p=${REDACTED}&n=1`);
     }
     // The decoded payment's raw signature is redacted too; a 32-byte nonce stays readable.
     const decoded = Buffer.from(header, 'base64').toString();
@@ -234,13 +234,14 @@ describe('secret redaction in the gateway logs', () => {
   it('does not cut a secret in half in a long header value', async () => {
     const logs: string[] = [];
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       logs,
       env: { MARKETPLACE_SECRETS: MARKETPLACE_SECRET },
     });
     try {
       // The logged header is cut at 300 characters, inside the secret.
-      await gw.get('/preview/v1/local/holiday/jp?year=2026', {
+      await gw.get('/preview/v1/local/fx/echo?n=3', {
         'User-Agent': `${'u'.repeat(290)}${MARKETPLACE_SECRET}`,
       });
       await gw.close();

@@ -8,9 +8,11 @@
 import { expect } from 'chai';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'node:http';
-import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { FIXTURE_PLUGINS_DIR, startTestGateway, type TestGateway } from '../../support/gateway';
 
-const HOLIDAY = { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } };
+/** The echo fixture's first example (1,000 micro-USDC): the gateway's example endpoint. */
+const ECHO = { product_id: 'jp-local-pack-v1-fx-echo', query: { n: 3 } };
+const ITEM = 'jp-grants-v1-fx-item';
 const PAY_TO = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
 
 /** A raw GET, so that the body is read exactly as sent (fetch would decode it). */
@@ -37,7 +39,8 @@ describe('protocol details (issue 17, section 3)', () => {
   const logs: string[] = [];
   before(async () => {
     gw = await startTestGateway({
-      plugins: ['local-holiday', 'local-payroll-calc'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo', 'grants-fx-item'],
       env: { TRIAL_CREDIT_MICRO_USDC: '1500' },
       logs,
     });
@@ -67,7 +70,7 @@ describe('protocol details (issue 17, section 3)', () => {
     it("a query given as query-string text: an object of parameters, with the endpoint's first example", async () => {
       const res = await gw.post(
         '/broker/call',
-        { product_id: 'jp-local-pack-v1-payroll-calc', query: 'monthly_salary=300000' },
+        { product_id: ITEM, query: 'id=item-7' },
         { 'X-API-Key': key },
       );
       expect(res.status).to.equal(400);
@@ -75,14 +78,14 @@ describe('protocol details (issue 17, section 3)', () => {
       expect(hint).to.include({
         parameter: 'query',
         code: 'not_an_object',
-        received: 'monthly_salary=300000',
+        received: 'id=item-7',
       });
-      const example = gw.gateway.registry.soldByBrokerId('jp-local-pack-v1-payroll-calc')!.manifest
-        .examples[0].query;
+      const example = gw.gateway.registry.soldByBrokerId(ITEM)!.manifest.examples[0].query;
+      expect(example).to.deep.equal({ id: 'item-7' });
       expect(hint.example).to.equal(JSON.stringify(example));
       expect(hint.accepted).to.match(/^a JSON object of the endpoint's query parameters/);
       expect(hint.hint).to.equal(
-        `Send the parameters as an object, e.g. ${JSON.stringify({ product_id: 'jp-local-pack-v1-payroll-calc', query: example })}.`,
+        `Send the parameters as an object, e.g. ${JSON.stringify({ product_id: ITEM, query: example })}.`,
       );
       expect(JSON.stringify(res.body)).to.not.include('a text');
     });
@@ -90,42 +93,42 @@ describe('protocol details (issue 17, section 3)', () => {
     it('a query given as a list is not an object (not a repeated parameter)', async () => {
       const res = await gw.post(
         '/broker/call',
-        { product_id: 'jp-local-pack-v1-holiday', query: [1] },
+        { product_id: ECHO.product_id, query: [1] },
         { 'X-API-Key': key },
       );
       expect(res.status).to.equal(400);
       expect(res.body.correction_hints[0]).to.include({
         parameter: 'query',
         code: 'not_an_object',
-        example: '{"year":2026}',
+        example: '{"n":3}',
       });
     });
 
     it('a parameter given as a list in the JSON query is not a scalar, with a JSON hint', async () => {
       const res = await gw.post(
         '/broker/call',
-        { product_id: 'jp-local-pack-v1-holiday', query: { year: [2026] } },
+        { product_id: ECHO.product_id, query: { n: [3] } },
         { 'X-API-Key': key },
       );
       expect(res.status).to.equal(422);
       expect(res.body.correction_hints[0]).to.include({
-        parameter: 'year',
+        parameter: 'n',
         code: 'not_a_scalar',
-        hint: 'Use an integer from 2024 to 2027, e.g. "query": {"year": 2026}.',
+        hint: 'Use an integer from 1 to 9, e.g. "query": {"n": 3}.',
       });
       // The same parameter in a query string keeps the query-string form.
-      const get = await gw.get('/preview/v1/local/holiday/jp?year=1999');
-      expect(get.body.correction_hints[0].hint).to.equal('Use an integer from 2024 to 2027, e.g. year=2026.');
+      const get = await gw.get('/preview/v1/local/fx/echo?n=99');
+      expect(get.body.correction_hints[0].hint).to.equal('Use an integer from 1 to 9, e.g. n=3.');
     });
 
     it('a missing field and a body that is no object show JSON, never a query string', async () => {
       const missing = await gw.post('/broker/call', { query: {} }, { 'X-API-Key': key });
       expect(missing.body.correction_hints[0].hint).to.equal(
-        'Add product_id, e.g. "product_id": "jp-local-pack-v1-holiday".',
+        `Add product_id, e.g. "product_id": "${ECHO.product_id}".`,
       );
       const list = await gw.post('/broker/call', [1], { 'X-API-Key': key });
       expect(list.status).to.equal(400);
-      expect(list.body.hint).to.equal(`Send a JSON object, e.g. ${JSON.stringify(HOLIDAY)}.`);
+      expect(list.body.hint).to.equal(`Send a JSON object, e.g. ${JSON.stringify(ECHO)}.`);
       const feedback = await gw.post('/feedback', { nope: 1, product_id: 'jp-local-pack', rating: 4 });
       expect(feedback.body.correction_hints[0].hint).to.equal(
         'Remove it. Accepted fields: product_id, endpoint_id, category, rating, message.',
@@ -143,7 +146,7 @@ describe('protocol details (issue 17, section 3)', () => {
         min_price_micro_usdc: 1000,
       });
       const h = { 'X-API-Key': fresh.api_key };
-      expect((await gw.post('/broker/call', HOLIDAY, h)).status).to.equal(200);
+      expect((await gw.post('/broker/call', ECHO, h)).status).to.equal(200);
       const status = (await gw.get('/keys/status', h)).body;
       expect(status.balance.micro_usdc).to.equal(500);
       const local = status.entitlements.find((e: { product_id: string }) => e.product_id === 'jp-local-pack');
@@ -161,10 +164,10 @@ describe('protocol details (issue 17, section 3)', () => {
     it('a replay says X-Credit-Charged-Micro-USDC: 0 and names the original charge in its own header and field', async () => {
       const fresh = (await gw.post('/keys/create', { owner_label: 'replayer' })).body.api_key;
       const h = { 'X-API-Key': fresh, 'Idempotency-Key': 'protocol-replay-1' };
-      const first = await gw.post('/broker/call', HOLIDAY, h);
+      const first = await gw.post('/broker/call', ECHO, h);
       expect(first.headers.get('x-credit-charged-micro-usdc')).to.equal('1000');
       expect(first.headers.get('x-credit-original-charge-micro-usdc')).to.equal(null);
-      const replay = await gw.post('/broker/call', HOLIDAY, h);
+      const replay = await gw.post('/broker/call', ECHO, h);
       expect(replay.status).to.equal(200);
       expect(replay.headers.get('idempotent-replayed')).to.equal('true');
       expect(replay.headers.get('x-credit-charged-micro-usdc')).to.equal('0');
@@ -191,7 +194,7 @@ describe('protocol details (issue 17, section 3)', () => {
       expect(res.status).to.equal(204);
       const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase();
       for (const h of ['content-type', 'x-api-key', 'idempotency-key']) expect(allowed).to.include(h);
-      const call = await gw.post('/broker/call', HOLIDAY, {
+      const call = await gw.post('/broker/call', ECHO, {
         'X-API-Key': key,
         Origin: 'https://buyer.example',
       });
@@ -225,8 +228,8 @@ describe('protocol details (issue 17, section 3)', () => {
         ['GET', '/broker/call', 'POST, OPTIONS'],
         ['DELETE', '/keys/create', 'POST, OPTIONS'],
         ['PUT', '/keys/status', 'GET, HEAD, OPTIONS'],
-        ['POST', '/preview/v1/local/holiday/jp', 'GET, HEAD, OPTIONS'],
-        ['POST', '/v1/local/holiday/jp', 'GET, HEAD, OPTIONS'],
+        ['POST', '/preview/v1/local/fx/echo', 'GET, HEAD, OPTIONS'],
+        ['POST', '/v1/local/fx/echo', 'GET, HEAD, OPTIONS'],
         ['PATCH', '/products/jp-local-pack', 'GET, HEAD, OPTIONS'],
         ['GET', '/feedback', 'POST, OPTIONS'],
       ];
@@ -296,7 +299,7 @@ describe('protocol details (issue 17, section 3)', () => {
         const res = await rawGet(`${gw.url}${path}`, { 'Accept-Encoding': 'br' });
         expect(res.headers['cache-control'], path).to.equal('public, max-age=300');
       }
-      const preview = await gw.get('/preview/v1/local/holiday/jp?year=2026');
+      const preview = await gw.get('/preview/v1/local/fx/echo?n=3');
       expect(preview.headers.get('cache-control')).to.equal('no-store');
       expect((await gw.get('/health')).headers.get('cache-control')).to.equal('no-store');
     });
@@ -329,7 +332,8 @@ describe('protocol details on a deployment with every paid channel configured', 
   const logs: string[] = [];
   before(async () => {
     gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       env: {
         TRIAL_CREDIT_MICRO_USDC: '1000',
         X402_PAY_TO: PAY_TO,
@@ -344,12 +348,12 @@ describe('protocol details on a deployment with every paid channel configured', 
   it('insufficient_credit and /keys/status offer x402 and the marketplace', async () => {
     const key = (await gw.post('/keys/create', { owner_label: 'buyer' })).body.api_key;
     const h = { 'X-API-Key': key };
-    expect((await gw.post('/broker/call', HOLIDAY, h)).status).to.equal(200);
-    const res = await gw.post('/broker/call', HOLIDAY, h);
+    expect((await gw.post('/broker/call', ECHO, h)).status).to.equal(200);
+    const res = await gw.post('/broker/call', ECHO, h);
     expect(res.status).to.equal(402);
     expect(res.body.buy_more).to.deep.equal({
-      x402: 'http://gateway.test/v1/local/holiday/jp',
-      marketplace: 'http://gateway.test/marketplace/partner/v1/local/holiday/jp',
+      x402: 'http://gateway.test/v1/local/fx/echo',
+      marketplace: 'http://gateway.test/marketplace/partner/v1/local/fx/echo',
     });
     expect(res.body.hint)
       .to.match(/pay per call with x402/)
@@ -368,16 +372,17 @@ describe('protocol details on a deployment with every paid channel configured', 
 describe('insufficient_credit with only a marketplace configured', () => {
   it('offers the marketplace and not x402', async () => {
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       env: { TRIAL_CREDIT_MICRO_USDC: '1000', MARKETPLACE_SECRETS: 'a-marketplace-secret-123' },
     });
     try {
       const key = (await gw.post('/keys/create', { owner_label: 'buyer' })).body.api_key;
-      await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key });
-      const res = await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key });
+      await gw.post('/broker/call', ECHO, { 'X-API-Key': key });
+      const res = await gw.post('/broker/call', ECHO, { 'X-API-Key': key });
       expect(res.status).to.equal(402);
       expect(res.body.buy_more).to.deep.equal({
-        marketplace: 'http://gateway.test/marketplace/partner/v1/local/holiday/jp',
+        marketplace: 'http://gateway.test/marketplace/partner/v1/local/fx/echo',
       });
       expect(res.body.hint).to.not.match(/x402/);
     } finally {

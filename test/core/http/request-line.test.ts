@@ -35,7 +35,7 @@ describe('request log line built as one string', () => {
     {
       id: 'abc',
       method: 'GET',
-      url: '/preview/v1/local/holiday/jp?year=2026',
+      url: '/preview/v1/local/fx/echo?n=3',
       headers: { 'user-agent': 'autocannon' },
     },
     {

@@ -1,17 +1,17 @@
 import { expect } from 'chai';
-import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { FIXTURE_PLUGINS_DIR, startTestGateway, type TestGateway } from '../../support/gateway';
 
 describe('security headers', () => {
   let gw: TestGateway;
   before(async () => {
-    gw = await startTestGateway({ plugins: ['local-holiday'] });
+    gw = await startTestGateway({ pluginDirs: [FIXTURE_PLUGINS_DIR], plugins: ['local-fx-echo'] });
   });
   after(() => gw.close());
 
   for (const path of [
     '/health',
-    '/preview/v1/local/holiday/jp?year=2026',
-    '/preview/v1/local/holiday/jp?year=1',
+    '/preview/v1/local/fx/echo?n=3',
+    '/preview/v1/local/fx/echo?n=0',
     '/nope',
     '/portal',
   ]) {
@@ -35,8 +35,8 @@ describe('security headers', () => {
     const key = (await gw.post('/keys/create', { owner_label: 'cache' })).body.api_key;
     for (const res of [
       await gw.get('/keys/status', { 'X-API-Key': key }),
-      await gw.post('/broker/call', { product_id: 'jp-local-pack-v1-holiday' }, { 'X-API-Key': key }),
-      await gw.get('/preview/v1/local/holiday/jp?year=2026'),
+      await gw.post('/broker/call', { product_id: 'jp-local-pack-v1-fx-echo' }, { 'X-API-Key': key }),
+      await gw.get('/preview/v1/local/fx/echo?n=3'),
       await gw.get('/health'),
     ]) {
       expect(res.headers.get('cache-control')).to.equal('no-store');

@@ -2,13 +2,11 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PLUGINS_DIR } from '../../../config/paths';
 import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
-import { readResponse, startTestGateway } from '../../support/gateway';
-import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
-import { spawnGateway } from '../../support/process-gateway';
+import { FIXTURE_PLUGINS_DIR, readResponse, startTestGateway } from '../../support/gateway';
+import { spawnFixtureGateway } from '../../support/process-gateway';
 
-const CALL = { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } };
+const CALL = { product_id: 'jp-local-pack-v1-fx-echo', query: { n: 3 } };
 
 describe('graceful shutdown', function () {
   this.timeout(60_000);
@@ -22,7 +20,7 @@ describe('graceful shutdown', function () {
       SHUTDOWN_GRACE_SECONDS: '10',
     };
     try {
-      let gw = await spawnGateway(env);
+      let gw = await spawnFixtureGateway(env);
       const key = (
         await readResponse(
           await fetch(`${gw.url}/keys/create`, {
@@ -64,7 +62,7 @@ describe('graceful shutdown', function () {
       expect(outcomes.ok).to.be.greaterThan(0);
       expect(gw.output()).to.include('gateway stopped');
 
-      gw = await spawnGateway(env);
+      gw = await spawnFixtureGateway(env);
       try {
         const status = (
           await readResponse(await fetch(`${gw.url}/keys/status`, { headers: { 'X-API-Key': key } }))
@@ -81,20 +79,18 @@ describe('graceful shutdown', function () {
   });
 
   it('a call still running when the grace period ends is released, not charged', async () => {
-    const fixtures = makePluginsDir();
-    writeJsPlugin(fixtures, {
-      folder: 'local-slow',
-      handleBody:
-        "return new Promise((r) => setTimeout(() => r({ n: 1, _attribution: 't', _provenance: { kind: 'snapshot', as_of: '2026-01-01', sources: [{ name: 't' }] } }), 1500));",
-    });
     const gw = await startTestGateway({
-      pluginDirs: [PLUGINS_DIR, fixtures],
-      plugins: ['local-slow'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-slow'],
       env: { TRIAL_CREDIT_MICRO_USDC: '10000' },
     });
     const created = (await gw.post('/keys/create', { owner_label: 'slow' })).body;
     const pending = gw
-      .post('/broker/call', { product_id: 'jp-local-pack-v1-slow' }, { 'X-API-Key': created.api_key })
+      .post(
+        '/broker/call',
+        { product_id: 'jp-local-pack-v1-fx-slow', query: { ms: 1500 } },
+        { 'X-API-Key': created.api_key },
+      )
       .catch((err: Error) => err);
     await new Promise((r) => setTimeout(r, 300));
     await gw.gateway.close(100);
@@ -110,7 +106,6 @@ describe('graceful shutdown', function () {
     } finally {
       await store.close();
       rmSync(gw.dataDir, { recursive: true, force: true });
-      rmSync(fixtures, { recursive: true, force: true });
     }
   });
 });

@@ -4,7 +4,7 @@ import { Long, MongoClient } from 'mongodb';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startTestGateway, storedText, type TestGateway } from '../../support/gateway';
+import { FIXTURE_PLUGINS_DIR, startTestGateway, storedText, type TestGateway } from '../../support/gateway';
 import { callTool, connectMcp, structured } from '../../support/mcp-client';
 
 describe('API keys: POST /keys/create and GET /keys/status', () => {
@@ -12,7 +12,8 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
   const logs: string[] = [];
   before(async () => {
     gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       env: { TRIAL_CREDIT_MICRO_USDC: '5000' },
       logs,
     });
@@ -100,7 +101,7 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
     const { body } = await gw.post('/keys/create', { owner_label: 'status' });
     await gw.post(
       '/broker/call',
-      { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } },
+      { product_id: 'jp-local-pack-v1-fx-echo', query: { n: 3 } },
       { 'X-API-Key': body.api_key },
     );
     const res = await gw.get('/keys/status', { 'X-API-Key': body.api_key });
@@ -117,7 +118,7 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
     expect(res.body.entitlements).to.have.length(3);
     expect(res.body.recent_usage).to.have.length(1);
     expect(res.body.recent_usage[0]).to.include({
-      broker_id: 'jp-local-pack-v1-holiday',
+      broker_id: 'jp-local-pack-v1-fx-echo',
       price_micro_usdc: 1000,
       status: 200,
     });
@@ -142,7 +143,8 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
 describe('key creation rate limit per client address', () => {
   it('answers 429 with Retry-After and a JSON body past the limit', async () => {
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       env: { KEY_CREATE_LIMIT_PER_HOUR: '2' },
     });
     try {
@@ -177,7 +179,8 @@ describe('key creation against trial-credit farming (issue 15)', () => {
   it('a burst across an hour boundary admits no more than the limit in any hour (sliding window)', async () => {
     const time = movableClock('2026-11-23T00:59:55Z');
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       clock: time.clock,
       env: { KEY_CREATE_LIMIT_PER_HOUR: '5', TRUST_PROXY: 'loopback' },
     });
@@ -220,7 +223,8 @@ describe('key creation against trial-credit farming (issue 15)', () => {
 
   it('40 addresses of one IPv6 /64 get the /64 limit together, however the addresses are written', async () => {
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       env: {
         KEY_CREATE_LIMIT_PER_HOUR: '3',
         KEY_CREATE_LIMIT_PER_HOUR_PER_IPV6_64: '5',
@@ -286,7 +290,12 @@ describe('key creation against trial-credit farming (issue 15)', () => {
       KEY_CREATE_LIMIT_PER_HOUR: '2',
       TRUST_PROXY: 'loopback',
     };
-    let gw = await startTestGateway({ plugins: ['local-holiday'], clock: time.clock, env });
+    let gw = await startTestGateway({
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
+      clock: time.clock,
+      env,
+    });
     try {
       expect((await create(gw, '192.0.2.1')).status).to.equal(201);
       expect((await create(gw, '192.0.2.2')).status).to.equal(201);
@@ -305,7 +314,12 @@ describe('key creation against trial-credit farming (issue 15)', () => {
       }
       await gw.close();
       time.set('2026-11-23T23:59:59.500Z');
-      gw = await startTestGateway({ plugins: ['local-holiday'], clock: time.clock, env });
+      gw = await startTestGateway({
+        pluginDirs: [FIXTURE_PLUGINS_DIR],
+        plugins: ['local-fx-echo'],
+        clock: time.clock,
+        env,
+      });
       const after = await create(gw, '192.0.2.5');
       expect(after.status).to.equal(429);
       expect(after.body.error).to.equal('trial_budget_exhausted');
@@ -329,7 +343,8 @@ describe('key creation against trial-credit farming (issue 15)', () => {
   it('50 concurrent creations never grant more than the budget', async () => {
     const time = movableClock('2026-11-23T09:00:00Z');
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       clock: time.clock,
       env: {
         TRIAL_CREDIT_MICRO_USDC: '1000',
@@ -364,7 +379,7 @@ describe('key creation against trial-credit farming (issue 15)', () => {
       });
 
     it('answers no origin by default: no Access-Control-Allow-Origin on POST or preflight; other paths keep *', async () => {
-      const gw = await startTestGateway({ plugins: ['local-holiday'] });
+      const gw = await startTestGateway({ pluginDirs: [FIXTURE_PLUGINS_DIR], plugins: ['local-fx-echo'] });
       try {
         for (const p of ['/keys/create', '/keys/create/', '/KEYS/Create']) {
           const post = await gw.post(p, { owner_label: 'page' }, { Origin: 'https://evil.example' });
@@ -376,7 +391,7 @@ describe('key creation against trial-credit farming (issue 15)', () => {
           expect(pre.headers.get('access-control-allow-methods'), p).to.equal(null);
           expect(pre.headers.get('access-control-allow-headers'), p).to.equal(null);
         }
-        for (const p of ['/health', '/keys/status', '/preview/v1/local/holiday/jp?year=2026']) {
+        for (const p of ['/health', '/keys/status', '/preview/v1/local/fx/echo?n=3']) {
           const res = await gw.get(p, { Origin: 'https://evil.example' });
           expect(res.headers.get('access-control-allow-origin'), p).to.equal('*');
         }
@@ -389,7 +404,8 @@ describe('key creation against trial-credit farming (issue 15)', () => {
 
     it('answers only the configured origins, echoed with Vary: Origin', async () => {
       const gw = await startTestGateway({
-        plugins: ['local-holiday'],
+        pluginDirs: [FIXTURE_PLUGINS_DIR],
+        plugins: ['local-fx-echo'],
         env: { KEYS_CREATE_ALLOWED_ORIGINS: 'https://app.example, https://Console.Example:8443' },
       });
       try {
@@ -430,7 +446,7 @@ describe('key creation against trial-credit farming (issue 15)', () => {
 });
 
 describe('a key whose credit record was altered behind the gateway (issue 25)', () => {
-  const HOLIDAY = { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } };
+  const ECHO = { product_id: 'jp-local-pack-v1-fx-echo', query: { n: 3 } };
 
   /** Adds `delta` to the key's stored balance with the store's own driver, as a hand edit would. */
   async function alterBalance(gw: TestGateway, keyId: string, delta: number): Promise<void> {
@@ -457,7 +473,8 @@ describe('a key whose credit record was altered behind the gateway (issue 25)', 
   it('is refused with 503 key_credit_corrupt on /keys/status, /broker/call and /mcp, charged nothing, and logged once by key id', async () => {
     const logs: string[] = [];
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       env: { TRIAL_CREDIT_MICRO_USDC: '5000' },
       logs,
     });
@@ -465,7 +482,7 @@ describe('a key whose credit record was altered behind the gateway (issue 25)', 
       const victim = (await gw.post('/keys/create', { owner_label: 'altered' })).body;
       const other = (await gw.post('/keys/create', { owner_label: 'untouched' })).body;
       const key = { 'X-API-Key': victim.api_key };
-      expect((await gw.post('/broker/call', HOLIDAY, key)).status).to.equal(200);
+      expect((await gw.post('/broker/call', ECHO, key)).status).to.equal(200);
       const mcp = await connectMcp(gw, '/mcp', key);
       try {
         await alterBalance(gw, victim.key_id, 1_000_000); // one USDC nobody granted
@@ -477,18 +494,18 @@ describe('a key whose credit record was altered behind the gateway (issue 25)', 
         expect(status.text).to.not.match(/balance|at .*\.js/);
         for (const headers of [key, { ...key, 'Idempotency-Key': 'retry-me' }]) {
           for (let attempt = 0; attempt < 2; attempt++) {
-            const call = await gw.post('/broker/call', HOLIDAY, headers);
+            const call = await gw.post('/broker/call', ECHO, headers);
             expect(call.status).to.equal(503);
             expect(call.body.error).to.equal('key_credit_corrupt');
             expect(call.headers.get('x-credit-balance-micro-usdc')).to.equal(null);
           }
         }
-        const tool = await callTool(mcp, 'local-holiday', { year: 2026 });
+        const tool = await callTool(mcp, 'local-fx-echo', { n: 3 });
         expect(tool.isError).to.equal(true);
         expect(structured(tool).error).to.equal('key_credit_corrupt');
 
         // Everyone else is served, and the gateway stays healthy.
-        expect((await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': other.api_key })).status).to.equal(200);
+        expect((await gw.post('/broker/call', ECHO, { 'X-API-Key': other.api_key })).status).to.equal(200);
         expect((await gw.get('/health')).status).to.equal(200);
 
         // Put back, the record shows that no refused call was charged.

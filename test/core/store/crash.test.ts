@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
-import { spawnGateway, type ProcessGateway } from '../../support/process-gateway';
+import { spawnFixtureGateway, type ProcessGateway } from '../../support/process-gateway';
 
-const CALL = JSON.stringify({ product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } });
+const CALL = JSON.stringify({ product_id: 'jp-local-pack-v1-fx-echo', query: { n: 3 } });
 const PRICE = 1000;
 const TRIAL = 5_000_000;
 
@@ -32,7 +32,7 @@ describe('crash: kill -9 at random points under broker load (real gateway proces
     };
     const WORKERS = 8;
     const KILLS = 3;
-    let gw: ProcessGateway = await spawnGateway(env);
+    let gw: ProcessGateway = await spawnFixtureGateway(env);
     const post = (p: string, body: string, headers: Record<string, string> = {}) =>
       fetch(`${gw.url}${p}`, {
         method: 'POST',
@@ -89,7 +89,7 @@ describe('crash: kill -9 at random points under broker load (real gateway proces
         await Promise.all(load);
         // Let the killed process's holds and pending records pass the abandoned age, then restart.
         await new Promise((r) => setTimeout(r, 1100));
-        gw = await spawnGateway(env);
+        gw = await spawnFixtureGateway(env);
         // Retry every call that was not answered, with its own Idempotency-Key.
         for (const k of keys) {
           for (const c of k.calls.filter((x) => !x.answered)) {

@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { FIXTURE_PLUGINS_DIR, startTestGateway, type TestGateway } from '../../support/gateway';
 
-const HOLIDAY = { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } };
+const ECHO = { product_id: 'jp-local-pack-v1-fx-echo', query: { n: 3 } };
 const TRIAL = 1_000_000;
 
 /** Writes zeros into `file` until the file system refuses (ENOSPC). */
@@ -39,7 +39,8 @@ describe('disk full under the SQLite store (a real 2 MiB tmpfs)', function () {
 
   it('charges nothing it did not answer, answers 503 store_unavailable (never 500), says so on /health, and recovers when space returns', async () => {
     const gw: TestGateway = await startTestGateway({
-      plugins: ['local-holiday'],
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
       env: {
         DATA_DIR: path.join(mnt, 'data'),
         TRIAL_CREDIT_MICRO_USDC: String(TRIAL),
@@ -51,7 +52,7 @@ describe('disk full under the SQLite store (a real 2 MiB tmpfs)', function () {
       const keys: string[] = [];
       for (let i = 0; i < 3; i++)
         keys.push((await gw.post('/keys/create', { owner_label: `full ${i}` })).body.api_key);
-      expect((await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': keys[0] })).status).to.equal(200);
+      expect((await gw.post('/broker/call', ECHO, { 'X-API-Key': keys[0] })).status).to.equal(200);
 
       fillDisk(filler);
       const answered = new Map<string, number>(keys.map((k) => [k, 0]));
@@ -60,7 +61,7 @@ describe('disk full under the SQLite store (a real 2 MiB tmpfs)', function () {
         const key = keys[i % 3];
         const headers: Record<string, string> = { 'X-API-Key': key };
         if (i % 2) headers['Idempotency-Key'] = `full-${i}`;
-        const res = await gw.post('/broker/call', HOLIDAY, headers);
+        const res = await gw.post('/broker/call', ECHO, headers);
         statuses.push(res.status);
         if (res.status === 200) answered.set(key, answered.get(key)! + 1);
         else {
@@ -78,7 +79,7 @@ describe('disk full under the SQLite store (a real 2 MiB tmpfs)', function () {
 
       // Space returns: the gateway writes again, and nothing it refused was charged.
       unlinkSync(filler);
-      expect((await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': keys[1] })).status).to.equal(200);
+      expect((await gw.post('/broker/call', ECHO, { 'X-API-Key': keys[1] })).status).to.equal(200);
       answered.set(keys[1], answered.get(keys[1])! + 1);
       for (const [i, key] of keys.entries()) {
         const s = (await gw.get('/keys/status', { 'X-API-Key': key })).body;

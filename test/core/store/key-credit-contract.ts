@@ -39,12 +39,12 @@ export function keyCreditContract(open: Opener<KeyCreditRepository>, alter: Alte
   const hold = (id: string, amount: number, s = 0): CreditHold => ({
     id,
     amount,
-    brokerId: 'jp-local-pack-v1-holiday',
+    brokerId: 'jp-local-pack-v1-fx-echo',
     at: at(s),
   });
   const call = (holdId: string, s = 1, status = 200): CallRecord => ({
     holdId,
-    brokerId: 'jp-local-pack-v1-holiday',
+    brokerId: 'jp-local-pack-v1-fx-echo',
     priceMicro: 0,
     status,
     at: at(s),

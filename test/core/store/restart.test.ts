@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
-import { getUrl, postJson, spawnGateway } from '../../support/process-gateway';
+import { getUrl, postJson, spawnFixtureGateway } from '../../support/process-gateway';
 
 const post = postJson;
 const get = getUrl;
-const HOLIDAY = { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } };
+const ECHO = { product_id: 'jp-local-pack-v1-fx-echo', query: { n: 3 } };
 
 /** Can this machine run a process in its own PID namespace? (root with util-linux unshare) */
 const unshareWorks = spawnSync('unshare', ['--pid', '--fork', 'true']).status === 0;
@@ -23,7 +23,7 @@ describe('SQLite store across kill -9 and with two processes (real gateway proce
 
   it('keeps every key, balance and feedback acknowledged before the process was killed', async () => {
     const env = { DATA_DIR: dataDir, TRIAL_CREDIT_MICRO_USDC: '20000', KEY_CREATE_LIMIT_PER_HOUR: '100' };
-    let gw = await spawnGateway(env);
+    let gw = await spawnFixtureGateway(env);
     const keys: Array<{ key: string; id: string; calls: number }> = [];
     const feedbackIds: string[] = [];
     try {
@@ -34,7 +34,7 @@ describe('SQLite store across kill -9 and with two processes (real gateway proce
       }
       for (const [i, n] of [3, 1, 0].entries()) {
         for (let c = 0; c < n; c++) {
-          const res = await post(`${gw.url}/broker/call`, HOLIDAY, { 'X-API-Key': keys[i].key });
+          const res = await post(`${gw.url}/broker/call`, ECHO, { 'X-API-Key': keys[i].key });
           expect(res.status).to.equal(200);
           keys[i].calls++;
         }
@@ -48,7 +48,7 @@ describe('SQLite store across kill -9 and with two processes (real gateway proce
       await gw.kill();
     }
 
-    gw = await spawnGateway(env);
+    gw = await spawnFixtureGateway(env);
     try {
       for (const k of keys) {
         const status = await get(`${gw.url}/keys/status`, { 'X-API-Key': k.key });
@@ -61,7 +61,7 @@ describe('SQLite store across kill -9 and with two processes (real gateway proce
       // And the restarted gateway keeps charging from where it was.
       const res = await post(
         `${gw.url}/broker/call`,
-        { ...HOLIDAY, query: { year: 2027 } },
+        { ...ECHO, query: { n: 4 } },
         {
           'X-API-Key': keys[0].key,
         },
@@ -85,15 +85,15 @@ describe('SQLite store across kill -9 and with two processes (real gateway proce
   /** Two gateways on one DATA_DIR; a key with credit for 5 calls gets 20 concurrent calls over both. */
   async function spendOverTwo(wrapSecond: readonly string[]) {
     const env = { DATA_DIR: dataDir, TRIAL_CREDIT_MICRO_USDC: '5000', BROKER_LIMIT_PER_MINUTE: '1000' };
-    const a = await spawnGateway(env);
+    const a = await spawnFixtureGateway(env);
     try {
-      const b = await spawnGateway(env, undefined, wrapSecond);
+      const b = await spawnFixtureGateway(env, wrapSecond);
       try {
         const created = await post(`${a.url}/keys/create`, { owner_label: 'two processes' });
         const key = created.body.api_key as string;
         const results = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
-            post(`${(i % 2 ? b : a).url}/broker/call`, HOLIDAY, { 'X-API-Key': key }),
+            post(`${(i % 2 ? b : a).url}/broker/call`, ECHO, { 'X-API-Key': key }),
           ),
         );
         const served = results.filter((r) => r.status === 200);

@@ -170,7 +170,7 @@ export function feedbackContract(open: Opener<FeedbackRepository>): void {
     await repo().add({
       id: 'f2',
       productId: 'jp-local-pack',
-      endpointId: 'local-holiday',
+      endpointId: 'local-fx-echo',
       category: 'data_error',
       message: '2027 list',
       receivedAt: new Date(2_000),
@@ -180,7 +180,7 @@ export function feedbackContract(open: Opener<FeedbackRepository>): void {
     expect(newest).to.deep.equal({
       id: 'f2',
       productId: 'jp-local-pack',
-      endpointId: 'local-holiday',
+      endpointId: 'local-fx-echo',
       category: 'data_error',
       message: '2027 list',
       receivedAt: new Date(2_000),

@@ -25,9 +25,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../../config/paths';
 import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
-import { getUrl, postJson, spawnGateway, type ProcessGateway } from '../../support/process-gateway';
+import {
+  FIXTURE_MAIN,
+  getUrl,
+  postJson,
+  spawnFixtureGateway,
+  type ProcessGateway,
+} from '../../support/process-gateway';
 
-const HOLIDAY = { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } };
+const ECHO = { product_id: 'jp-local-pack-v1-fx-echo', query: { n: 3 } };
 const TRIAL = 5_000_000; // 3 bytes in a SQLite record, as is the balance after one call
 const OWNER = 'flip-target-owner';
 
@@ -36,9 +42,9 @@ const get = getUrl;
 
 const envOf = (dataDir: string) => ({ DATA_DIR: dataDir, TRIAL_CREDIT_MICRO_USDC: String(TRIAL) });
 
-/** Runs `node dist/main.js` expecting it to refuse: its exit code and everything it printed. */
+/** Runs the gateway's entry point expecting it to refuse: its exit code and everything it printed. */
 function startExpectingRefusal(dataDir: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'main.js')], {
+  const child = spawn(process.execPath, [FIXTURE_MAIN], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...envOf(dataDir) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,14 +92,12 @@ describe('a lost or damaged money store is refused at start, never served empty 
   before(async () => {
     seasoned = tempDir('seasoned');
     backup = path.join(tempDir('backup'), 'gateway.sqlite');
-    const gw = await spawnGateway(envOf(seasoned));
+    const gw = await spawnFixtureGateway(envOf(seasoned));
     try {
       victim = (await post(`${gw.url}/keys/create`, { owner_label: OWNER })).body;
       bystander = (await post(`${gw.url}/keys/create`, { owner_label: 'bystander' })).body;
       for (const k of [victim, bystander]) {
-        expect((await post(`${gw.url}/broker/call`, HOLIDAY, { 'X-API-Key': k.api_key })).status).to.equal(
-          200,
-        );
+        expect((await post(`${gw.url}/broker/call`, ECHO, { 'X-API-Key': k.api_key })).status).to.equal(200);
       }
       // The online backup the runbook describes (SQLite's backup API, as the sqlite3 shell's .backup).
       const live = new Database(path.join(seasoned, 'store', 'gateway.sqlite'), { readonly: true });
@@ -133,7 +137,7 @@ describe('a lost or damaged money store is refused at start, never served empty 
 
     // The runbook's restore: the backup in place, no -wal/-shm beside it, start.
     cpSync(backup, db);
-    const gw = await spawnGateway(envOf(dataDir));
+    const gw = await spawnFixtureGateway(envOf(dataDir));
     try {
       const status = await statusOf(gw, victim.api_key);
       expect(status.status).to.equal(200);
@@ -158,7 +162,7 @@ describe('a lost or damaged money store is refused at start, never served empty 
   it('a deleted gateway.sqlite whose -wal and -shm outlived it (no marker: an older release crashed): refused', async () => {
     const dataDir = tempDir('wal-left');
     const storeDir = path.join(dataDir, 'store');
-    const gw = await spawnGateway(envOf(dataDir));
+    const gw = await spawnFixtureGateway(envOf(dataDir));
     await post(`${gw.url}/keys/create`, { owner_label: 'in the log only' });
     await gw.kill(); // kill -9: the log and shared memory stay
     rmSync(path.join(storeDir, 'gateway.sqlite'));
@@ -217,7 +221,7 @@ describe('a lost or damaged money store is refused at start, never served empty 
     for (const f of readdirSync(storeDir).filter((f) => f.startsWith('gateway.sqlite'))) {
       renameSync(path.join(storeDir, f), path.join(aside, f));
     }
-    const gw = await spawnGateway(envOf(dataDir));
+    const gw = await spawnFixtureGateway(envOf(dataDir));
     try {
       expect((await statusOf(gw, victim.api_key)).status).to.equal(401);
       expect((await get(`${gw.url}/health`)).status).to.equal(200);
@@ -229,7 +233,7 @@ describe('a lost or damaged money store is refused at start, never served empty 
 
   it('a new data directory (existing and empty, or not there at all) starts with nothing to do, and marks its store', async () => {
     for (const dataDir of [tempDir('new'), path.join(tempDir('parent'), 'not', 'yet')]) {
-      const gw = await spawnGateway(envOf(dataDir));
+      const gw = await spawnFixtureGateway(envOf(dataDir));
       try {
         expect((await get(`${gw.url}/health`)).status).to.equal(200);
         expect((await post(`${gw.url}/keys/create`, { owner_label: 'first' })).status).to.equal(201);
@@ -281,17 +285,17 @@ describe('a lost or damaged money store is refused at start, never served empty 
     bytes[balanceByte] ^= 0x10; // +1,048,576 micro-USDC: about one USDC nobody granted
     writeFileSync(db, bytes);
 
-    const gw = await spawnGateway(envOf(dataDir));
+    const gw = await spawnFixtureGateway(envOf(dataDir));
     try {
       const status = await statusOf(gw, victim.api_key);
       expect(status.status).to.equal(503);
       expect(status.body.error).to.equal('key_credit_corrupt');
-      const call = await post(`${gw.url}/broker/call`, HOLIDAY, { 'X-API-Key': victim.api_key });
+      const call = await post(`${gw.url}/broker/call`, ECHO, { 'X-API-Key': victim.api_key });
       expect(call.status).to.equal(503);
       expect(call.body.error).to.equal('key_credit_corrupt');
-      expect(
-        (await post(`${gw.url}/broker/call`, HOLIDAY, { 'X-API-Key': bystander.api_key })).status,
-      ).to.equal(200);
+      expect((await post(`${gw.url}/broker/call`, ECHO, { 'X-API-Key': bystander.api_key })).status).to.equal(
+        200,
+      );
       expect((await get(`${gw.url}/health`)).status).to.equal(200);
       await new Promise((r) => setTimeout(r, 100));
       const reports = gw
