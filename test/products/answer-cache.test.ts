@@ -3,6 +3,6 @@
  * every surface, with and without the cache (the kernel suite, on whatever plugins/ holds).
  */
 import { PRODUCT_PLUGINS } from '../support/plugin-sets';
-import { describeAnswerCache } from '../support/suites/answer-cache';
+import { describeAnswerCache } from '../core/surfaces/answer-cache-suite';
 
 describeAnswerCache(PRODUCT_PLUGINS);

@@ -10,7 +10,7 @@ import {
   describeEveryToolPaidWithX402,
   describeMcpDiscovery,
   describeMcpPreviewTools,
-} from '../support/suites/mcp-every-tool';
+} from '../core/mcp/every-tool-suite';
 
 describeMcpDiscovery(PRODUCT_PLUGINS);
 describeMcpPreviewTools(PRODUCT_PLUGINS);

@@ -4,6 +4,6 @@
  * product's schemas in it. The kernel suite, on whatever plugins/ holds (no count, no list).
  */
 import { PRODUCT_PLUGINS } from '../support/plugin-sets';
-import { describePaymentDiscovery } from '../support/suites/payment-discovery';
+import { describePaymentDiscovery } from '../core/surfaces/payment-discovery-suite';
 
 describePaymentDiscovery(PRODUCT_PLUGINS);

@@ -9,7 +9,7 @@ import { ECHO, fixtures, SLOW } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 import { callTool, connectMcp, structured } from '../../support/mcp-client';
 import { FIXTURE_PLUGINS } from '../../support/plugin-sets';
-import { describeMcpDiscovery } from '../../support/suites/mcp-every-tool';
+import { describeMcpDiscovery } from './every-tool-suite';
 import { randomAddress, TestPayer, toBase64, usdcOnBase, type Terms } from '../payments/payer';
 
 const ARGS = { n: 3 };

@@ -9,7 +9,7 @@ import { ECHO, FAILING, fixtures } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 import { callTool, connectMcp, structured } from '../../support/mcp-client';
 import { FIXTURE_PLUGINS } from '../../support/plugin-sets';
-import { describeEveryToolOnKeyCredit } from '../../support/suites/mcp-every-tool';
+import { describeEveryToolOnKeyCredit } from './every-tool-suite';
 
 const TOOL = ECHO.endpointId;
 const ARGS = { n: 3 };

@@ -12,7 +12,7 @@ import { FIXTURE_PLUGINS_DIR, startTestGateway, type TestGateway } from '../../s
 import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 import { callTool, connectMcp, structured } from '../../support/mcp-client';
 import { FIXTURE_PLUGINS } from '../../support/plugin-sets';
-import { describeMcpPreviewTools } from '../../support/suites/mcp-every-tool';
+import { describeMcpPreviewTools } from './every-tool-suite';
 
 describeMcpPreviewTools(FIXTURE_PLUGINS);
 

@@ -5,6 +5,6 @@
  * is then refused. The suite runs over plugins/ too, in test/products/mcp-every-tool.test.ts.
  */
 import { FIXTURE_PLUGINS } from '../../support/plugin-sets';
-import { describeEveryToolPaidWithX402 } from '../../support/suites/mcp-every-tool';
+import { describeEveryToolPaidWithX402 } from './every-tool-suite';
 
 describeEveryToolPaidWithX402(FIXTURE_PLUGINS);

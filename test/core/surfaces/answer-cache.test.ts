@@ -8,7 +8,7 @@ import { AnswerCache } from '../../../core/surfaces/answer-cache';
 import type { EndpointPayload } from '../../../core/plugins/contract';
 import { DATED, ECHO, FAILING, ITEM, PRICED, SLOW } from '../../support/fx-endpoints';
 import { FIXTURE_PLUGINS } from '../../support/plugin-sets';
-import { describeAnswerCache } from '../../support/suites/answer-cache';
+import { describeAnswerCache } from './answer-cache-suite';
 
 describeAnswerCache(FIXTURE_PLUGINS, (gateways) => {
   it('keeps the answers of every cacheable fixture example, and none of the endpoints that did not opt in', () => {

@@ -9,7 +9,7 @@ import { ECHO, fixtures } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 import { FIXTURE_PLUGINS } from '../../support/plugin-sets';
-import { describePaymentDiscovery, PAY_TO } from '../../support/suites/payment-discovery';
+import { describePaymentDiscovery, PAY_TO } from './payment-discovery-suite';
 import { USDC_ON_BASE } from '../payments/payer';
 
 describePaymentDiscovery(FIXTURE_PLUGINS);

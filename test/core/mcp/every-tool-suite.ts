@@ -7,12 +7,12 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { queryString } from '../../../core/discovery/describe';
-import { randomAddress, TestPayer, usdcOnBase } from '../../core/payments/payer';
-import { startFacilitatorStandin, type FacilitatorStandin } from '../facilitator-standin';
-import { startTestGateway, type TestGateway } from '../gateway';
-import { callTool, connectMcp, structured } from '../mcp-client';
-import { OpenApiValidator } from '../openapi-validator';
-import type { PluginSet } from '../plugin-sets';
+import { randomAddress, TestPayer, usdcOnBase } from '../payments/payer';
+import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
+import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { callTool, connectMcp, structured } from '../../support/mcp-client';
+import { OpenApiValidator } from '../../support/openapi-validator';
+import type { PluginSet } from '../../support/plugin-sets';
 
 /** A body without the per-request fields of `_gateway`. */
 function comparable(body: Record<string, unknown>): Record<string, unknown> {

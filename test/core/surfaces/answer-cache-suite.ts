@@ -10,9 +10,9 @@ import { expect } from 'chai';
 import type { Request } from 'express';
 import type { SurfaceName } from '../../../core/surfaces/execute';
 import type { RegisteredPlugin } from '../../../core/plugins/registry';
-import { startTestGateway, type TestGateway } from '../gateway';
-import { callTool, connectMcp } from '../mcp-client';
-import type { PluginSet } from '../plugin-sets';
+import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { callTool, connectMcp } from '../../support/mcp-client';
+import type { PluginSet } from '../../support/plugin-sets';
 
 const SECRET = 'answer-cache-secret-0001';
 const CLOCK = '2026-11-23T03:00:00Z';

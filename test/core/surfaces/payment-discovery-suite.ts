@@ -5,9 +5,9 @@
  */
 import { expect } from 'chai';
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { USDC_ON_BASE } from '../../core/payments/payer';
-import { startTestGateway, type TestGateway } from '../gateway';
-import type { PluginSet } from '../plugin-sets';
+import { USDC_ON_BASE } from '../payments/payer';
+import { startTestGateway, type TestGateway } from '../../support/gateway';
+import type { PluginSet } from '../../support/plugin-sets';
 
 export const PAY_TO = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
 
