@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { BENCH_ENDPOINT } from './lib/endpoint';
 import { createKeys, keyedGatewayEnv, load, startServer, table, type LoadResult } from './lib/harness';
 
 // Load rounds: 1,000 keys, each under the default limit of 300 a minute, as buyers would be (a
@@ -18,11 +19,11 @@ import { createKeys, keyedGatewayEnv, load, startServer, table, type LoadResult 
 const SOAK = process.argv[2] === 'soak';
 const KEYS = Number(process.env.BENCH_KEYS ?? (SOAK ? 12 : 1000));
 const LIMIT_PER_MINUTE = process.env.BENCH_BROKER_LIMIT_PER_MINUTE ?? (SOAK ? '100000' : '300');
-const TRIAL = 100_000_000; // the largest trial credit allowed: 100,000 holiday calls per key
+const TRIAL = 100_000_000; // the largest trial credit allowed: 100,000 calls per key
 // BENCH_BASELINE_DIST=<another checkout's dist>: its gateway runs too, interleaved, on a store of
 // its own (before/after in one run: the machine's load moves between runs).
 const BASELINE_DIST = process.env.BENCH_BASELINE_DIST;
-const BODY = JSON.stringify({ product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } });
+const BODY = JSON.stringify({ product_id: BENCH_ENDPOINT.brokerId, query: BENCH_ENDPOINT.query });
 
 /** autocannon requests that rotate over the keys (one key per request, round robin). */
 function rotating(keys: string[]): autocannon.Request[] {
@@ -97,7 +98,7 @@ async function main(): Promise<void> {
       }
       const seconds = (Date.now() - started) / 1000;
       const done = ok - 2000;
-      const expected = KEYS * TRIAL - 1000 * ok;
+      const expected = KEYS * TRIAL - BENCH_ENDPOINT.priceMicroUsdc * ok;
       const actual = await balances(gateway.url, keys);
       const mib = (xs: number[]) => xs.map((x) => (x / 2 ** 20).toFixed(0)).join(' -> ');
       console.log(
@@ -118,12 +119,26 @@ async function main(): Promise<void> {
       headers: { 'content-type': 'application/json', 'x-api-key': keys[0] },
       body: BODY,
     });
+    if (sample.status !== 200)
+      throw new Error(`broker sample answered ${sample.status}: ${await sample.text()}`);
     const bare = await startServer('bare-express.js', { BENCH_BODY: await sample.text() });
     const baselineDir = BASELINE_DIST ? mkdtempSync(path.join(tmpdir(), 'jpgw-bench-broker-base-')) : '';
     const baseline = BASELINE_DIST
       ? await startServer(path.resolve(BASELINE_DIST, 'bench/servers/gateway.js'), gatewayEnv(baselineDir))
       : undefined;
     const baselineKeys = baseline ? await createKeys(baseline.url, KEYS) : [];
+    if (baseline) {
+      // A build from before the benchmarks called the fixture echo has no such endpoint.
+      const probe = await fetch(`${baseline.url}/broker/call`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': baselineKeys[0] },
+        body: BODY,
+      });
+      if (probe.status !== 200)
+        throw new Error(
+          `the baseline answered ${probe.status} to ${BODY}: build it from a checkout that has bench/lib/endpoint.ts`,
+        );
+    }
     console.log(
       `${KEYS} keys, BROKER_LIMIT_PER_MINUTE=${LIMIT_PER_MINUTE}${BASELINE_DIST ? `, baseline: ${BASELINE_DIST}` : ''}`,
     );

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { BENCH_ENDPOINT } from './lib/endpoint';
 import { createKeys, keyedGatewayEnv, startServer, summarize, table, type LoadResult } from './lib/harness';
 
 // 1,000 keys, each under the default limit of 300 a minute, as buyers would be (a sliding-window
@@ -21,14 +22,14 @@ import { createKeys, keyedGatewayEnv, startServer, summarize, table, type LoadRe
 // BENCH_KEYS and BENCH_BROKER_LIMIT_PER_MINUTE override them.
 const KEYS = Number(process.env.BENCH_KEYS ?? 1000);
 const LIMIT_PER_MINUTE = process.env.BENCH_BROKER_LIMIT_PER_MINUTE ?? '300';
-const TRIAL = 100_000_000; // 100,000 holiday calls per key
-const PRICE = 1000; // local-holiday
-const BROKER_BODY = JSON.stringify({ product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } });
+const TRIAL = 100_000_000; // 100,000 calls per key
+const { endpointId: TOOL, priceMicroUsdc: PRICE } = BENCH_ENDPOINT;
+const BROKER_BODY = JSON.stringify({ product_id: BENCH_ENDPOINT.brokerId, query: BENCH_ENDPOINT.query });
 const MCP_BODY = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
   method: 'tools/call',
-  params: { name: 'local-holiday', arguments: { year: 2026 } },
+  params: { name: TOOL, arguments: BENCH_ENDPOINT.query },
 });
 const MCP_HEADERS = {
   'content-type': 'application/json',
@@ -83,9 +84,13 @@ async function main(): Promise<void> {
       body: MCP_BODY,
     });
     const answer = (await sample.json()) as {
-      result?: { isError?: boolean; structuredContent?: { count?: number; _gateway?: { credit?: unknown } } };
+      result?: { isError?: boolean; structuredContent?: { n?: number; _gateway?: { credit?: unknown } } };
     };
-    if (sample.status !== 200 || answer.result?.isError || answer.result?.structuredContent?.count !== 18) {
+    if (
+      sample.status !== 200 ||
+      answer.result?.isError ||
+      answer.result?.structuredContent?.n !== BENCH_ENDPOINT.query.n
+    ) {
       throw new Error(`unexpected MCP answer: ${sample.status} ${JSON.stringify(answer).slice(0, 300)}`);
     }
     const run = async (label: string, requests: autocannon.Request[], duration = seconds) =>
@@ -108,11 +113,14 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 1000)); // the abandoned requests finish
     const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
     const debits = Number(
-      /^gateway_broker_debits_total\{endpoint="local-holiday"\} (\d+)$/m.exec(metrics)?.[1],
+      new RegExp(`^gateway_broker_debits_total\\{endpoint="${TOOL}"\\} (\\d+)$`, 'm').exec(metrics)?.[1],
     );
     const outcomes = [
       ...metrics.matchAll(
-        /^gateway_mcp_tool_calls_total\{surface="mcp",tool="local-holiday",outcome="([^"]+)"\} (\d+)$/gm,
+        new RegExp(
+          `^gateway_mcp_tool_calls_total\\{surface="mcp",tool="${TOOL}",outcome="([^"]+)"\\} (\\d+)$`,
+          'gm',
+        ),
       ),
     ];
     const notOk = outcomes.filter(([, outcome]) => outcome !== 'ok');
@@ -125,7 +133,7 @@ async function main(): Promise<void> {
     console.log(table(rows));
     console.log(
       `\nMCP tools/call / broker throughput ratio: ${(avg('MCP') / avg('POST')).toFixed(2)} ` +
-        `(mean of ${rounds} rounds of ${seconds} s, 50 connections, ${KEYS} keys, local-holiday)`,
+        `(mean of ${rounds} rounds of ${seconds} s, 50 connections, ${KEYS} keys, ${TOOL})`,
     );
     console.log(
       `MCP tool calls: ${outcomes.map(([, o, n]) => `${n} ${o}`).join(', ')}; debits counted: ${debits}; ` +

@@ -29,6 +29,7 @@ import {
 } from '../core/payments/eip3009-signature';
 import { decodePayment, type PaymentAttempt } from '../core/payments/payment-header';
 import type { PaymentTerms } from '../core/payments/requirements';
+import { BENCH_ENDPOINT } from './lib/endpoint';
 import { load, startServer, table, type LoadResult, type Server } from './lib/harness';
 
 const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -44,8 +45,9 @@ const TYPES = {
     { name: 'nonce', type: 'bytes32' },
   ],
 } as const;
-const PREVIEW = '/preview/v1/local/holiday/jp?year=2026';
-const PAID = '/v1/local/holiday/jp?year=2026';
+const PREVIEW = `/preview/v1/${BENCH_ENDPOINT.tail}${BENCH_ENDPOINT.queryString}`;
+const PAID = `/v1/${BENCH_ENDPOINT.tail}${BENCH_ENDPOINT.queryString}`;
+const PRICE = BENCH_ENDPOINT.priceMicroUsdc;
 
 interface Signed {
   authorization: TransferAuthorization & { from: Hex; to: Hex; nonce: Hex };
@@ -86,7 +88,7 @@ const header = (s: Signed) =>
 
 async function signatureBench(n: number): Promise<string> {
   const sign = makeSigner(50);
-  const items = Array.from({ length: n }, () => sign(1000));
+  const items = Array.from({ length: n }, () => sign(PRICE));
   const verifier = new TransferSignatureVerifier(DOMAIN);
   const headers = items.map(header);
   const terms: PaymentTerms = {
@@ -147,8 +149,8 @@ async function signatureBench(n: number): Promise<string> {
     if (read.kind !== 'attempt') throw new Error('decode failed');
     const r = checkPayment(read.attempt as PaymentAttempt, {
       terms,
-      priceMicroUsdc: 1000,
-      resourcePath: '/v1/local/holiday/jp',
+      priceMicroUsdc: PRICE,
+      resourcePath: PAID.split('?')[0],
       nowSeconds: Math.floor(Date.now() / 1000),
       verifier,
     });
@@ -230,32 +232,34 @@ async function main(): Promise<void> {
   const rows: LoadResult[] = [];
   let official: Server | undefined;
   try {
-    const probe = await fetch(gateway.url + PAID, { headers: { 'x-payment': header(sign(1000)) } });
+    const probe = await fetch(gateway.url + PAID, { headers: { 'x-payment': header(sign(PRICE)) } });
     if (probe.status !== 200) throw new Error(`paid probe answered ${probe.status}: ${await probe.text()}`);
     const body = await probe.text();
     // The yardstick: @x402/express on bare Express, same route, price, body and facilitator.
     official = await startServer('x402-express.js', {
       BENCH_BODY: body,
       BENCH_ROUTE: PAID.split('?')[0],
-      BENCH_PRICE: '$0.001',
+      BENCH_PRICE: `$${PRICE / 1e6}`,
       X402_PAY_TO: PAY_TO,
       X402_FACILITATOR_URL: facilitator.url,
     });
     const ours = await challengeOf(gateway.url + PAID);
     const theirs = await challengeOf(official.url + PAID);
-    if (ours.accepted.amount !== '1000' || theirs.accepted.amount !== '1000') {
+    if (ours.accepted.amount !== String(PRICE) || theirs.accepted.amount !== String(PRICE)) {
       throw new Error(`prices differ: ${ours.accepted.amount} / ${theirs.accepted.amount}`);
     }
     for (const [name, server, c] of [
       ['gateway', gateway, ours],
       ['@x402/express', official, theirs],
     ] as const) {
-      const r = await fetch(server.url + PAID, { headers: { 'payment-signature': headerV2(c, sign(1000)) } });
+      const r = await fetch(server.url + PAID, {
+        headers: { 'payment-signature': headerV2(c, sign(PRICE)) },
+      });
       if (r.status !== 200) throw new Error(`${name} paid probe answered ${r.status}: ${await r.text()}`);
     }
     // A generous pool: every paid request needs a payment of its own (x402 v2, PAYMENT-SIGNATURE).
     const poolSize = Math.max(20_000, seconds * 2_500);
-    const fresh = (c: Challenge) => Array.from({ length: poolSize }, () => headerV2(c, sign(1000)));
+    const fresh = (c: Challenge) => Array.from({ length: poolSize }, () => headerV2(c, sign(PRICE)));
     await load('warm-up', { url: gateway.url + PREVIEW, duration: 3 });
     await paidLoad('warm-up', gateway.url + PAID, 3, fresh(ours));
     await paidLoad('warm-up', official.url + PAID, 3, fresh(theirs));

@@ -2,10 +2,11 @@
  * Preview and marketplace paths against a bare Express handler returning the same JSON body, in
  * one run, rounds interleaved so that machine noise hits all. Usage: npm run bench:preview [-- seconds [rounds]]
  */
+import { BENCH_ENDPOINT } from './lib/endpoint';
 import { load, startServer, table, type LoadResult } from './lib/harness';
 
-const PATH = '/preview/v1/local/holiday/jp?year=2026';
-const MARKETPLACE = '/marketplace/partner/v1/local/holiday/jp?year=2026';
+const PATH = `/preview/v1/${BENCH_ENDPOINT.tail}${BENCH_ENDPOINT.queryString}`;
+const MARKETPLACE = `/marketplace/partner/v1/${BENCH_ENDPOINT.tail}${BENCH_ENDPOINT.queryString}`;
 const SECRET = 'bench-marketplace-secret-0001';
 
 async function main(): Promise<void> {

@@ -17,6 +17,7 @@ import type { GatewayStore } from '../core/store/gateway-store';
 import { importRegistryFile } from '../domain/registry/files/importer';
 import { corporateRegistryRepositories } from '../domain/registry/stores/registry-stores';
 import { bootOnce } from './lib/boot';
+import { BENCH_ENDPOINT } from './lib/endpoint';
 import { writeSyntheticRegistry } from './registry-synthetic';
 
 const pct = (sorted: number[], p: number) =>
@@ -150,7 +151,15 @@ async function restart(rows: number): Promise<void> {
     const now = Date.now();
     db.transaction(() => {
       for (let i = 0; i < rows; i++)
-        insert.run(`hold_${i}`, 'key_bench', 'jp-local-pack-v1-holiday', 1000, 200, now - i, `req_${i}`);
+        insert.run(
+          `hold_${i}`,
+          'key_bench',
+          BENCH_ENDPOINT.brokerId,
+          BENCH_ENDPOINT.priceMicroUsdc,
+          200,
+          now - i,
+          `req_${i}`,
+        );
     })();
     db.close();
     console.log(`seeded ${rows} usage records in ${((performance.now() - t) / 1000).toFixed(0)} s`);

@@ -1,14 +1,18 @@
 /**
- * The gateway as `npm start` runs it, on a free loopback port. Prints "ready <port>".
+ * The gateway as `npm start` runs it, on a free loopback port, with the kernel's fixture plugins
+ * beside plugins/ (the benchmarks call the fixture echo: bench/lib/endpoint.ts). Prints "ready <port>".
  * Bench only: with --expose-gc, SIGUSR2 runs a full garbage collection (memory checkpoints).
  */
 import 'reflect-metadata';
+import { PLUGINS_DIR } from '../../config/paths';
 import { createGateway } from '../../main';
+import { FIXTURE_PLUGINS_DIR } from '../lib/endpoint';
 
 async function main(): Promise<void> {
   // The load generator is one client with 50 connections: lift the per-client concurrency cap.
   const gateway = await createGateway({
     env: { CONCURRENT_REQUESTS_PER_CLIENT: '10000', ...process.env, PORT: '0', HOST: '127.0.0.1' },
+    pluginDirs: [PLUGINS_DIR, FIXTURE_PLUGINS_DIR],
   });
   const { port } = await gateway.listen(0, '127.0.0.1');
   const gc = (globalThis as { gc?: () => void }).gc;

@@ -8,10 +8,11 @@ import express from 'express';
 import { paymentMiddleware, x402ResourceServer } from '@x402/express';
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
+import { BENCH_ENDPOINT } from '../lib/endpoint';
 
 async function main(): Promise<void> {
   const body: unknown = JSON.parse(process.env.BENCH_BODY ?? '{}');
-  const route = process.env.BENCH_ROUTE ?? '/v1/local/holiday/jp';
+  const route = process.env.BENCH_ROUTE ?? `/v1/${BENCH_ENDPOINT.tail}`;
   const price = process.env.BENCH_PRICE ?? '$0.001';
   const facilitator = new HTTPFacilitatorClient({ url: process.env.X402_FACILITATOR_URL! });
   const server = new x402ResourceServer(facilitator).register('eip155:8453', new ExactEvmScheme());

@@ -1,13 +1,18 @@
+/**
+ * MCP /mcp paid from API-key credit, on the kernel's fixture plugins (every tool charged its price:
+ * the suite runs over plugins/ too, in test/products/mcp-every-tool.test.ts).
+ */
 import { expect } from 'chai';
-import { rmSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { PLUGINS_DIR } from '../../../config/paths';
+import { ECHO, FAILING, fixtures } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
-import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 import { callTool, connectMcp, structured } from '../../support/mcp-client';
+import { FIXTURE_PLUGINS } from '../../support/plugin-sets';
+import { describeEveryToolOnKeyCredit } from './every-tool-suite';
 
-const HOLIDAY = { year: 2026 };
+const TOOL = ECHO.endpointId;
+const ARGS = { n: 3 };
 
 /** An answer without its `_gateway.credit` block (which differs between a call and its replay). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -16,26 +21,21 @@ function withoutCredit(body: any): unknown {
   return { ...body, _gateway: gateway };
 }
 
+describeEveryToolOnKeyCredit(FIXTURE_PLUGINS);
+
 describe('MCP /mcp paid from API-key credit (X-API-Key)', () => {
   let gw: TestGateway;
-  let fixtures: string;
   const clients: Client[] = [];
   before(async () => {
-    fixtures = makePluginsDir();
-    writeJsPlugin(fixtures, {
-      folder: 'local-zz-flaky',
-      handleBody: "throw new errors.SourceUnavailableError('upstream down', 'retry later');",
-    });
     gw = await startTestGateway({
+      ...fixtures(),
       clock: '2026-11-23T03:00:00Z',
-      pluginDirs: [PLUGINS_DIR, fixtures],
       env: { TRIAL_CREDIT_MICRO_USDC: '10000000' },
     });
   });
   after(async () => {
     for (const c of clients) await c.close();
     await gw.close();
-    rmSync(fixtures, { recursive: true, force: true });
   });
 
   async function newKey(): Promise<{ key: string; client: Client }> {
@@ -46,42 +46,15 @@ describe('MCP /mcp paid from API-key credit (X-API-Key)', () => {
   }
   const status = async (key: string) => (await gw.get('/keys/status', { 'X-API-Key': key })).body;
 
-  it("charges each tool's price for its first example: the balance falls by the price, call after call", async () => {
-    const { key, client } = await newKey();
-    let expected = (await status(key)).balance.micro_usdc as number;
-    const sold = gw.gateway.registry.sold().filter((p) => p.endpointId !== 'local-zz-flaky');
-    expect(sold).to.have.length(21);
-    for (const p of sold) {
-      const result = await callTool(client, p.endpointId, p.manifest.examples[0].query);
-      expect(result.isError, p.endpointId).to.not.equal(true);
-      const body = structured(result);
-      expected -= p.priceMicroUsdc;
-      expect(body._gateway).to.include({
-        surface: 'mcp',
-        transport: 'mcp',
-        paid_by: 'api_key',
-        endpoint_id: p.endpointId,
-      });
-      expect(body._gateway.credit).to.include({
-        charged_micro_usdc: p.priceMicroUsdc,
-        balance_micro_usdc: expected,
-      });
-      expect((await status(key)).balance.micro_usdc, p.endpointId).to.equal(expected);
-    }
-    const after = await status(key);
-    expect(after.spent.calls).to.equal(sold.length);
-    expect(after.recent_usage[0]).to.include({ broker_id: sold.at(-1)!.brokerId });
-  });
-
   it('answers invalid arguments with the 422 correction_hints and charges nothing', async () => {
     const { key, client } = await newKey();
     const before = await status(key);
-    const result = await callTool(client, 'local-holiday', { year: 2030 });
+    const result = await callTool(client, TOOL, { n: 10 });
     expect(result.isError).to.equal(true);
     const body = structured(result);
     const http = await gw.post(
       '/broker/call',
-      { product_id: 'jp-local-pack-v1-holiday', query: { year: 2030 } },
+      { product_id: ECHO.brokerId, query: { n: 10 } },
       { 'X-API-Key': key },
     );
     expect(http.status).to.equal(422);
@@ -91,8 +64,8 @@ describe('MCP /mcp paid from API-key credit (X-API-Key)', () => {
       hint: h.hint.replace(/"arguments"/g, '"query"'),
     });
     expect(body.correction_hints.map(asBroker)).to.deep.equal(http.body.correction_hints);
-    expect(body.correction_hints[0]).to.include({ parameter: 'year', code: 'out_of_range' });
-    expect(body.correction_hints[0].hint).to.include('"arguments": {"year": 2026}');
+    expect(body.correction_hints[0]).to.include({ parameter: 'n', code: 'out_of_range' });
+    expect(body.correction_hints[0].hint).to.include('"arguments": {"n": 3}');
     const after = await status(key);
     expect(after.balance).to.deep.equal(before.balance);
     expect(after.spent).to.deep.equal(before.spent);
@@ -102,7 +75,7 @@ describe('MCP /mcp paid from API-key credit (X-API-Key)', () => {
   it('gives the hold back when the handler fails: the buyer pays nothing', async () => {
     const { key, client } = await newKey();
     const before = (await status(key)).balance.micro_usdc;
-    const result = await callTool(client, 'local-zz-flaky', {});
+    const result = await callTool(client, FAILING.endpointId, { fail: 'unavailable' });
     expect(result.isError).to.equal(true);
     expect(structured(result)).to.include({ error: 'source_unavailable' });
     const after = await status(key);
@@ -116,8 +89,8 @@ describe('MCP /mcp paid from API-key credit (X-API-Key)', () => {
       const { key, client } = await newKey();
       const before = (await status(key)).balance.micro_usdc;
       const meta = { 'idempotency-key': 'mcp-call-1' };
-      const first = await callTool(client, 'local-holiday', HOLIDAY, meta);
-      const second = await callTool(client, 'local-holiday', HOLIDAY, meta);
+      const first = await callTool(client, TOOL, ARGS, meta);
+      const second = await callTool(client, TOOL, ARGS, meta);
       // The same answer; the replay charged nothing and names the original charge.
       expect(withoutCredit(structured(second))).to.deep.equal(withoutCredit(structured(first)));
       expect(structured(second)._gateway.credit).to.deep.include({ charged_micro_usdc: 0 });
@@ -131,9 +104,7 @@ describe('MCP /mcp paid from API-key credit (X-API-Key)', () => {
       const { key, client } = await newKey();
       const before = (await status(key)).balance.micro_usdc;
       const meta = { 'idempotency-key': 'mcp-burst-1' };
-      const all = await Promise.all(
-        Array.from({ length: 8 }, () => callTool(client, 'local-holiday', HOLIDAY, meta)),
-      );
+      const all = await Promise.all(Array.from({ length: 8 }, () => callTool(client, TOOL, ARGS, meta)));
       for (const r of all)
         expect(withoutCredit(structured(r))).to.deep.equal(withoutCredit(structured(all[0])));
       const charged = all.map((r) => structured(r)._gateway.credit.charged_micro_usdc);
@@ -145,18 +116,13 @@ describe('MCP /mcp paid from API-key credit (X-API-Key)', () => {
 
     it('refuses the same key with other arguments, and a malformed key; neither is charged', async () => {
       const { key, client } = await newKey();
-      await callTool(client, 'local-holiday', HOLIDAY, { 'idempotency-key': 'mcp-call-2' });
+      await callTool(client, TOOL, ARGS, { 'idempotency-key': 'mcp-call-2' });
       const before = (await status(key)).balance.micro_usdc;
-      const other = await callTool(
-        client,
-        'local-holiday',
-        { year: 2025 },
-        { 'idempotency-key': 'mcp-call-2' },
-      );
+      const other = await callTool(client, TOOL, { n: 4 }, { 'idempotency-key': 'mcp-call-2' });
       expect(other.isError).to.equal(true);
       expect(structured(other).error).to.equal('idempotency_key_reused');
       for (const bad of ['x'.repeat(300), 42, 'has space']) {
-        const res = await callTool(client, 'local-holiday', HOLIDAY, { 'idempotency-key': bad });
+        const res = await callTool(client, TOOL, ARGS, { 'idempotency-key': bad });
         expect(structured(res).error, String(bad)).to.equal('invalid_idempotency_key');
       }
       expect((await status(key)).balance.micro_usdc).to.equal(before);
@@ -167,10 +133,10 @@ describe('MCP /mcp paid from API-key credit (X-API-Key)', () => {
       const before = (await status(key)).balance.micro_usdc;
       await gw.post(
         '/broker/call',
-        { product_id: 'jp-local-pack-v1-holiday', query: HOLIDAY },
+        { product_id: ECHO.brokerId, query: ARGS },
         { 'X-API-Key': key, 'Idempotency-Key': 'shared-1' },
       );
-      const mcp = await callTool(client, 'local-holiday', HOLIDAY, { 'idempotency-key': 'shared-1' });
+      const mcp = await callTool(client, TOOL, ARGS, { 'idempotency-key': 'shared-1' });
       expect(mcp._meta?.['idempotent-replayed']).to.equal(undefined);
       expect(structured(mcp)._gateway.surface).to.equal('mcp');
       expect((await status(key)).balance.micro_usdc).to.equal(before - 2000);
@@ -193,7 +159,7 @@ describe('MCP /mcp paid from API-key credit (X-API-Key)', () => {
     const client = await connectMcp(gw, '/mcp');
     clients.push(client);
     expect((await client.listTools()).tools).to.have.length(gw.gateway.registry.sold().length);
-    const result = await callTool(client, 'local-holiday', HOLIDAY);
+    const result = await callTool(client, TOOL, ARGS);
     expect(result.isError).to.equal(true);
     const body = structured(result);
     expect(body.error).to.equal('payments_not_configured');
@@ -206,15 +172,15 @@ describe('MCP /mcp paid from API-key credit (X-API-Key)', () => {
 describe('MCP /mcp key credit: exhausted credit and limits shared with the broker', () => {
   it('answers exhausted credit with a tool error carrying the balance and the price; nothing charged', async () => {
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      ...fixtures(ECHO),
       env: { TRIAL_CREDIT_MICRO_USDC: '1500' },
     });
     try {
       const key = (await gw.post('/keys/create', { owner_label: 'low' })).body.api_key;
       const client = await connectMcp(gw, '/mcp', { 'X-API-Key': key });
-      const ok = await callTool(client, 'local-holiday', HOLIDAY);
+      const ok = await callTool(client, TOOL, ARGS);
       expect(structured(ok)._gateway.credit.balance_micro_usdc).to.equal(500);
-      const result = await callTool(client, 'local-holiday', HOLIDAY);
+      const result = await callTool(client, TOOL, ARGS);
       expect(result.isError).to.equal(true);
       const body = structured(result);
       expect(body.error).to.equal('insufficient_credit');
@@ -222,7 +188,7 @@ describe('MCP /mcp key credit: exhausted credit and limits shared with the broke
       expect(body.price).to.deep.equal({ micro_usdc: 1000, usdc: '0.001' });
       // Payments are not configured on this gateway: no x402 offered, no payment request.
       expect(body.buy_more).to.deep.equal({});
-      expect(body.preview_url).to.equal('http://gateway.test/preview/v1/local/holiday/jp');
+      expect(body.preview_url).to.equal(`http://gateway.test/preview/v1/${ECHO.tail}`);
       expect(body).to.not.have.property('accepts');
       const status = (await gw.get('/keys/status', { 'X-API-Key': key })).body;
       expect(status.balance.micro_usdc).to.equal(500);
@@ -236,15 +202,13 @@ describe('MCP /mcp key credit: exhausted credit and limits shared with the broke
   it('with credit for exactly K calls, 4K tool calls at once: K succeed, the rest are insufficient_credit, balance 0', async () => {
     const K = 12;
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      ...fixtures(ECHO),
       env: { TRIAL_CREDIT_MICRO_USDC: String(K * 1000), BROKER_LIMIT_PER_MINUTE: '1000' },
     });
     try {
       const { api_key: key } = (await gw.post('/keys/create', { owner_label: 'race' })).body;
       const client = await connectMcp(gw, '/mcp', { 'X-API-Key': key });
-      const results = await Promise.all(
-        Array.from({ length: 4 * K }, () => callTool(client, 'local-holiday', HOLIDAY)),
-      );
+      const results = await Promise.all(Array.from({ length: 4 * K }, () => callTool(client, TOOL, ARGS)));
       expect(results.filter((r) => !r.isError).length).to.equal(K);
       expect(results.filter((r) => structured(r).error === 'insufficient_credit').length).to.equal(3 * K);
       const status = (await gw.get('/keys/status', { 'X-API-Key': key })).body;
@@ -258,20 +222,20 @@ describe('MCP /mcp key credit: exhausted credit and limits shared with the broke
   });
 
   it("counts a key's tool calls and broker calls against one per-minute limit", async () => {
-    const gw = await startTestGateway({ plugins: ['local-holiday'], env: { BROKER_LIMIT_PER_MINUTE: '3' } });
+    const gw = await startTestGateway({ ...fixtures(ECHO), env: { BROKER_LIMIT_PER_MINUTE: '3' } });
     try {
       const key = (await gw.post('/keys/create', { owner_label: 'rl' })).body.api_key;
       const client = await connectMcp(gw, '/mcp', { 'X-API-Key': key });
       for (let i = 0; i < 2; i++) {
         const res = await gw.post(
           '/broker/call',
-          { product_id: 'jp-local-pack-v1-holiday', query: HOLIDAY },
+          { product_id: ECHO.brokerId, query: ARGS },
           { 'X-API-Key': key },
         );
         expect(res.status).to.equal(200);
       }
-      expect((await callTool(client, 'local-holiday', HOLIDAY)).isError).to.not.equal(true);
-      const limited = await callTool(client, 'local-holiday', HOLIDAY);
+      expect((await callTool(client, TOOL, ARGS)).isError).to.not.equal(true);
+      const limited = await callTool(client, TOOL, ARGS);
       expect(limited.isError).to.equal(true);
       const body = structured(limited);
       expect(body).to.include({ error: 'rate_limited', limit: 3, window_seconds: 60 });

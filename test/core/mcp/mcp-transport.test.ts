@@ -3,6 +3,7 @@
  * HTTP: what an MCP client that gets them wrong is told, in the JSON-RPC shape clients read.
  */
 import { expect } from 'chai';
+import { ECHO, fixtures } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -10,7 +11,7 @@ const ACCEPT = 'application/json, text/event-stream';
 describe('MCP Streamable HTTP transport: wire rules', () => {
   let gw: TestGateway;
   before(async () => {
-    gw = await startTestGateway({ plugins: ['local-holiday'] });
+    gw = await startTestGateway(fixtures(ECHO));
   });
   after(() => gw.close());
 

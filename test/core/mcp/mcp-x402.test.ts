@@ -12,8 +12,10 @@ import { ExactEvmScheme } from '@x402/evm';
 import { x402Client } from '@x402/fetch';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
+import { ECHO, fixtures, SLOW } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 import { callTool, connectMcp, structured } from '../../support/mcp-client';
+import { FIXTURE_ATTRIBUTION } from '../../fixtures/fixture-data';
 import {
   fromBase64,
   randomAddress,
@@ -24,10 +26,10 @@ import {
   type Terms,
 } from '../payments/payer';
 
-const TOOL = 'local-holiday';
-const ARGS = { year: 2026 };
+const TOOL = ECHO.endpointId;
+const ARGS = { n: 3 };
 const RESOURCE = `mcp://tool/${TOOL}`;
-const HTTP_PATH = '/v1/local/holiday/jp?year=2026';
+const HTTP_PATH = `/v1/${ECHO.tail}?n=3`;
 const now = () => Math.floor(Date.now() / 1000);
 
 describe('MCP /mcp paid per call with x402 (tool-result binding)', () => {
@@ -41,7 +43,7 @@ describe('MCP /mcp paid per call with x402 (tool-result binding)', () => {
   before(async () => {
     standin = await startFacilitatorStandin();
     gw = await startTestGateway({
-      plugins: ['local-holiday', 'local-consumption-tax'],
+      ...fixtures(ECHO, SLOW),
       env: { X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url, TRIAL_CREDIT_MICRO_USDC: '1500' },
     });
     client = await connectMcp(gw, '/mcp');
@@ -102,7 +104,7 @@ describe('MCP /mcp paid per call with x402 (tool-result binding)', () => {
     const result = await pay(paymentPayload);
     expect(result.isError).to.not.equal(true);
     const body = structured(result);
-    expect(body.count).to.equal(18);
+    expect(body.n).to.equal(3);
     expect(body._gateway).to.include({ surface: 'mcp', transport: 'mcp', paid_by: 'x402' });
     const transfers = standin.transfersFrom(account.address);
     expect(transfers).to.have.length(1);
@@ -155,7 +157,7 @@ describe('MCP /mcp paid per call with x402 (tool-result binding)', () => {
     const toolOnHttp = await gw.get(HTTP_PATH, { 'PAYMENT-SIGNATURE': toBase64(forTool) });
     expect(toolOnHttp.status).to.equal(402);
     expect(toolOnHttp.body.payment_error.code).to.equal('resource_mismatch');
-    const forHttp = await payload('http://gateway.test/v1/local/holiday/jp');
+    const forHttp = await payload(`http://gateway.test/v1/${ECHO.tail}`);
     expect(structured(await pay(forHttp)).error).to.equal('resource_mismatch');
 
     expect(standin.transfersFrom(payer.address)).to.have.length(4);
@@ -174,10 +176,10 @@ describe('MCP /mcp paid per call with x402 (tool-result binding)', () => {
   it('refuses invalid arguments before the payment is looked at; the same payment then buys the corrected call', async () => {
     const p = await payload();
     const before = { ...standin.calls };
-    const bad = await pay(p, { year: 1999 });
+    const bad = await pay(p, { n: 10 });
     expect(bad.isError).to.equal(true);
     expect(structured(bad).error).to.equal('invalid_query');
-    expect(structured(bad).correction_hints[0]).to.include({ parameter: 'year', code: 'out_of_range' });
+    expect(structured(bad).correction_hints[0]).to.include({ parameter: 'n', code: 'out_of_range' });
     expect(standin.calls).to.deep.equal(before);
     expect(isData(await pay(p))).to.equal(true);
   });
@@ -188,7 +190,7 @@ describe('MCP /mcp paid per call with x402 (tool-result binding)', () => {
       [await payload(RESOURCE, { value: '999' }), 'amount_mismatch'],
       [await payload(RESOURCE, { to: randomAddress() }), 'recipient_mismatch'],
       [await payload(RESOURCE, { signWith: privateKeyToAccount(generatePrivateKey()) }), 'invalid_signature'],
-      [await payload(`mcp://tool/local-consumption-tax`), 'resource_mismatch'],
+      [await payload(`mcp://tool/${SLOW.endpointId}`), 'resource_mismatch'],
       [{ x402Version: 2, payload: {} }, 'malformed_payment'],
       ['not an object', 'malformed_payment'],
     ];
@@ -211,8 +213,8 @@ describe('MCP /mcp paid per call with x402 (tool-result binding)', () => {
     const body = structured(r);
     expect(body).to.include({ x402Version: 2, error: 'settlement_failed' });
     expect(body).to.not.have.property('_gateway');
-    expect(body).to.not.have.property('holidays');
-    expect(JSON.stringify(r)).to.not.include('元日');
+    expect(body).to.not.have.property('n');
+    expect(JSON.stringify(r)).to.not.include(FIXTURE_ATTRIBUTION);
     expect(r._meta?.['x402/payment-response']).to.include({ success: false });
     expect(standin.transfersFrom(payer.address)).to.have.length(0);
     // Nothing moved: the payment can be sent again once the facilitator settles.
@@ -240,7 +242,7 @@ describe('MCP /mcp paid per call with x402 (tool-result binding)', () => {
     const otherArgs = await callTool(
       client,
       TOOL,
-      { year: 2027 },
+      { n: 4 },
       {
         'x402/payment': p,
         'payment-redemption-ticket': pending.redemption_ticket,

@@ -15,8 +15,8 @@ describe('payment ledger (nonce claims in the store)', () => {
   const clock: Clock = { now: () => new Date(now) };
   let ledger: NonceLedger;
   const info = {
-    endpointId: 'local-holiday',
-    resource: '/v1/local/holiday/jp',
+    endpointId: 'local-fx-echo',
+    resource: '/v1/local/fx/echo',
     amountMicroUsdc: '1000',
     validBefore: 1_900_000_000n,
     paymentHash: 'a'.repeat(64),
@@ -67,7 +67,7 @@ describe('payment ledger (nonce claims in the store)', () => {
     expect(entry).to.include({
       state: 'settled',
       transaction: '0xtx',
-      endpointId: 'local-holiday',
+      endpointId: 'local-fx-echo',
       amountMicroUsdc: '1000',
       claim: null,
     });

@@ -1,31 +1,16 @@
+/** The broker on the kernel's fixture plugins: an echo at 1,000 micro-USDC and one that fails as asked. */
 import { expect } from 'chai';
-import { rmSync } from 'node:fs';
-import { PLUGINS_DIR } from '../../../config/paths';
+import { ECHO, FAILING, fixtures } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
-import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 
-const HOLIDAY = { product_id: 'jp-local-pack-v1-holiday', query: { year: 2026 } };
+const CALL = { product_id: ECHO.brokerId, query: { n: 3 } };
 
 describe('broker: POST /broker/call', () => {
   let gw: TestGateway;
-  let fixtures: string;
   before(async () => {
-    fixtures = makePluginsDir();
-    writeJsPlugin(fixtures, {
-      folder: 'local-flaky',
-      handleBody: "throw new errors.SourceUnavailableError('upstream down', 'retry later');",
-    });
-    writeJsPlugin(fixtures, { folder: 'local-crash', handleBody: "throw new Error('boom');" });
-    gw = await startTestGateway({
-      pluginDirs: [PLUGINS_DIR, fixtures],
-      plugins: ['local-holiday', 'local-flaky', 'local-crash'],
-      env: { TRIAL_CREDIT_MICRO_USDC: '10000' },
-    });
+    gw = await startTestGateway({ ...fixtures(ECHO, FAILING), env: { TRIAL_CREDIT_MICRO_USDC: '10000' } });
   });
-  after(async () => {
-    await gw.close();
-    rmSync(fixtures, { recursive: true, force: true });
-  });
+  after(() => gw.close());
 
   async function newKey(): Promise<string> {
     return (await gw.post('/keys/create', { owner_label: 'broker test' })).body.api_key;
@@ -35,13 +20,13 @@ describe('broker: POST /broker/call', () => {
 
   it('answers the endpoint JSON with _gateway surface broker, and charges the price', async () => {
     const key = await newKey();
-    const res = await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key });
+    const res = await gw.post('/broker/call', CALL, { 'X-API-Key': key });
     expect(res.status).to.equal(200);
-    expect(res.body.count).to.equal(18);
+    expect(res.body.n).to.equal(3);
     expect(res.body._gateway).to.include({
       surface: 'broker',
-      broker_id: 'jp-local-pack-v1-holiday',
-      endpoint_id: 'local-holiday',
+      broker_id: ECHO.brokerId,
+      endpoint_id: ECHO.endpointId,
     });
     expect(res.body._gateway.credit).to.include({ charged_micro_usdc: 1000, balance_micro_usdc: 9000 });
     expect(res.headers.get('x-credit-charged-micro-usdc')).to.equal('1000');
@@ -53,46 +38,42 @@ describe('broker: POST /broker/call', () => {
     const key = await newKey();
     const res = await gw.post(
       '/broker/call',
-      { product_id: 'jp-local-pack-v1-holiday', query: { year: '2027' } },
+      { product_id: ECHO.brokerId, query: { n: '7' } },
       { 'X-API-Key': key },
     );
-    expect(res.body.year).to.equal(2027);
+    expect(res.body.n).to.equal(7);
   });
 
   it('validates the query exactly as the other surfaces, before any credit is touched', async () => {
     const key = await newKey();
     const res = await gw.post(
       '/broker/call',
-      { product_id: 'jp-local-pack-v1-holiday', query: { year: 2030 } },
+      { product_id: ECHO.brokerId, query: { n: 10 } },
       { 'X-API-Key': key },
     );
     expect(res.status).to.equal(422);
     expect(res.body.error).to.equal('invalid_query');
-    expect(res.body.correction_hints[0]).to.include({ parameter: 'year', code: 'out_of_range' });
+    expect(res.body.correction_hints[0]).to.include({ parameter: 'n', code: 'out_of_range' });
     expect(await balanceOf(key)).to.equal(10000);
   });
 
   it('answers 404 unknown_product_id with the closest valid ids as correction hints', async () => {
     const key = await newKey();
-    const res = await gw.post(
-      '/broker/call',
-      { product_id: 'jp-local-pack-v1-holidays' },
-      { 'X-API-Key': key },
-    );
+    const res = await gw.post('/broker/call', { product_id: `${ECHO.brokerId}s` }, { 'X-API-Key': key });
     expect(res.status).to.equal(404);
     expect(res.body.error).to.equal('unknown_product_id');
     expect(res.body.correction_hints[0]).to.deep.equal({
       parameter: 'product_id',
-      suggestion: 'jp-local-pack-v1-holiday',
+      suggestion: ECHO.brokerId,
     });
-    expect(res.body.valid_product_ids).to.include('jp-local-pack-v1-holiday');
+    expect(res.body.valid_product_ids).to.include(ECHO.brokerId);
   });
 
   it('answers 401 as JSON for a missing or invalid key', async () => {
-    const missing = await gw.post('/broker/call', HOLIDAY);
+    const missing = await gw.post('/broker/call', CALL);
     expect(missing.status).to.equal(401);
     expect(missing.body.error).to.equal('api_key_required');
-    const invalid = await gw.post('/broker/call', HOLIDAY, {
+    const invalid = await gw.post('/broker/call', CALL, {
       'X-API-Key': 'jpgw_1111111111111111111111111111111111111111111',
     });
     expect(invalid.status).to.equal(401);
@@ -105,8 +86,8 @@ describe('broker: POST /broker/call', () => {
     for (const [body, field] of [
       [{ query: {} }, 'product_id'],
       [{ product_id: 7 }, 'product_id'],
-      [{ product_id: 'jp-local-pack-v1-holiday', query: 'year=2026' }, 'query'],
-      [{ product_id: 'jp-local-pack-v1-holiday', query: [2026] }, 'query'],
+      [{ product_id: ECHO.brokerId, query: 'n=3' }, 'query'],
+      [{ product_id: ECHO.brokerId, query: [3] }, 'query'],
     ] as const) {
       const res = await gw.post('/broker/call', body, h);
       expect(res.status, JSON.stringify(body)).to.equal(400);
@@ -121,8 +102,8 @@ describe('broker: POST /broker/call', () => {
     expect(huge.status).to.equal(413);
     expect(huge.body.error).to.equal('body_too_large');
     // Nested 7,000 levels within the 16 KB limit, in objects and in arrays: 400, never a 500.
-    const deepArrays = `{"product_id":"jp-local-pack-v1-holiday","query":{"year":${'['.repeat(7000)}1${']'.repeat(7000)}}}`;
-    const deepObjects = `{"product_id":"jp-local-pack-v1-holiday","query":${'{"a":'.repeat(2500)}1${'}'.repeat(2500)}}`;
+    const deepArrays = `{"product_id":"${ECHO.brokerId}","query":{"n":${'['.repeat(7000)}1${']'.repeat(7000)}}}`;
+    const deepObjects = `{"product_id":"${ECHO.brokerId}","query":${'{"a":'.repeat(2500)}1${'}'.repeat(2500)}}`;
     for (const deep of [deepArrays, deepObjects]) {
       const res = await gw.post('/broker/call', deep, h);
       expect(res.status).to.equal(400);
@@ -135,8 +116,8 @@ describe('broker: POST /broker/call', () => {
   it('answers 402 insufficient_credit with balance, price, and no way to buy where none is configured', async () => {
     const key = await newKey();
     for (let i = 0; i < 10; i++)
-      expect((await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key })).status).to.equal(200);
-    const res = await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key });
+      expect((await gw.post('/broker/call', CALL, { 'X-API-Key': key })).status).to.equal(200);
+    const res = await gw.post('/broker/call', CALL, { 'X-API-Key': key });
     expect(res.status).to.equal(402);
     expect(res.body.error).to.equal('insufficient_credit');
     expect(res.body.balance).to.deep.equal({ micro_usdc: 0, usdc: '0' });
@@ -144,14 +125,14 @@ describe('broker: POST /broker/call', () => {
     // Neither x402 nor a marketplace secret is configured on this gateway: neither is offered.
     expect(res.body.buy_more).to.deep.equal({});
     expect(res.body.hint).to.match(/no paid channel \(x402, marketplace\) is configured/);
-    expect(res.body.preview_url).to.equal('http://gateway.test/preview/v1/local/holiday/jp');
+    expect(res.body.preview_url).to.equal(`http://gateway.test/preview/v1/${ECHO.tail}`);
   });
 
   it('releases the reservation when the handler fails: the buyer pays nothing', async () => {
     const key = await newKey();
     const flaky = await gw.post(
       '/broker/call',
-      { product_id: 'jp-local-pack-v1-flaky', query: { n: 1 } },
+      { product_id: FAILING.brokerId, query: { fail: 'unavailable' } },
       { 'X-API-Key': key },
     );
     expect(flaky.status).to.equal(503);
@@ -159,12 +140,12 @@ describe('broker: POST /broker/call', () => {
     expect(flaky.headers.get('x-credit-charged-micro-usdc')).to.equal('0');
     const crash = await gw.post(
       '/broker/call',
-      { product_id: 'jp-local-pack-v1-crash', query: {} },
+      { product_id: FAILING.brokerId, query: { fail: 'crash' } },
       { 'X-API-Key': key },
     );
     expect(crash.status).to.equal(500);
     expect(crash.body.error).to.equal('internal_error');
-    expect(crash.text).to.not.include('boom');
+    expect(crash.text).to.not.include('fixture handler crashed');
     const status = (await gw.get('/keys/status', { 'X-API-Key': key })).body;
     expect(status.balance.micro_usdc).to.equal(10000);
     expect(status.reserved_in_flight.micro_usdc).to.equal(0);
@@ -183,8 +164,8 @@ describe('broker: POST /broker/call', () => {
     it('replays the first response to a sequential retry with the same body, charging once', async () => {
       const key = await newKey();
       const h = { 'X-API-Key': key, 'Idempotency-Key': 'call-1' };
-      const first = await gw.post('/broker/call', HOLIDAY, h);
-      const second = await gw.post('/broker/call', HOLIDAY, h);
+      const first = await gw.post('/broker/call', CALL, h);
+      const second = await gw.post('/broker/call', CALL, h);
       expect(second.status).to.equal(first.status);
       const { _gateway: g1, ...payload1 } = first.body;
       const { _gateway: g2, ...payload2 } = second.body;
@@ -209,7 +190,7 @@ describe('broker: POST /broker/call', () => {
     it('charges concurrent retries once and gives them all the same response', async () => {
       const key = await newKey();
       const h = { 'X-API-Key': key, 'Idempotency-Key': 'burst-1' };
-      const all = await Promise.all(Array.from({ length: 12 }, () => gw.post('/broker/call', HOLIDAY, h)));
+      const all = await Promise.all(Array.from({ length: 12 }, () => gw.post('/broker/call', CALL, h)));
       const withoutCredit = (b: { _gateway: object }) => ({
         ...b,
         _gateway: { ...b._gateway, credit: null },
@@ -232,12 +213,8 @@ describe('broker: POST /broker/call', () => {
     it('answers 409 when the same key comes with a different body', async () => {
       const key = await newKey();
       const h = { 'X-API-Key': key, 'Idempotency-Key': 'call-2' };
-      await gw.post('/broker/call', HOLIDAY, h);
-      const other = await gw.post(
-        '/broker/call',
-        { product_id: 'jp-local-pack-v1-holiday', query: { year: 2025 } },
-        h,
-      );
+      await gw.post('/broker/call', CALL, h);
+      const other = await gw.post('/broker/call', { product_id: ECHO.brokerId, query: { n: 4 } }, h);
       expect(other.status).to.equal(409);
       expect(other.body.error).to.equal('idempotency_key_reused');
     });
@@ -245,8 +222,8 @@ describe('broker: POST /broker/call', () => {
     it('treats the same key on another API key as a different call', async () => {
       const a = await newKey();
       const b = await newKey();
-      await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': a, 'Idempotency-Key': 'shared' });
-      const res = await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': b, 'Idempotency-Key': 'shared' });
+      await gw.post('/broker/call', CALL, { 'X-API-Key': a, 'Idempotency-Key': 'shared' });
+      const res = await gw.post('/broker/call', CALL, { 'X-API-Key': b, 'Idempotency-Key': 'shared' });
       expect(res.headers.get('idempotent-replayed')).to.equal(null);
       expect(await balanceOf(b)).to.equal(9000);
     });
@@ -254,7 +231,7 @@ describe('broker: POST /broker/call', () => {
     it('does not replay a failure that cost nothing, so a retry can succeed', async () => {
       const key = await newKey();
       const h = { 'X-API-Key': key, 'Idempotency-Key': 'flaky-1' };
-      const body = { product_id: 'jp-local-pack-v1-flaky', query: {} };
+      const body = { product_id: FAILING.brokerId, query: {} };
       expect((await gw.post('/broker/call', body, h)).status).to.equal(503);
       const again = await gw.post('/broker/call', body, h);
       expect(again.headers.get('idempotent-replayed')).to.equal(null);
@@ -262,7 +239,7 @@ describe('broker: POST /broker/call', () => {
 
     it('refuses a malformed Idempotency-Key', async () => {
       const key = await newKey();
-      const res = await gw.post('/broker/call', HOLIDAY, {
+      const res = await gw.post('/broker/call', CALL, {
         'X-API-Key': key,
         'Idempotency-Key': 'x'.repeat(300),
       });
@@ -276,13 +253,13 @@ describe('broker: concurrency and rate limits', () => {
   it('with credit for exactly K calls, 4K calls at once: K succeed, the rest get 402, balance ends at 0, K usage records', async () => {
     const K = 15;
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      ...fixtures(ECHO),
       env: { TRIAL_CREDIT_MICRO_USDC: String(K * 1000), BROKER_LIMIT_PER_MINUTE: '1000' },
     });
     try {
       const { api_key: key, key_id: keyId } = (await gw.post('/keys/create', { owner_label: 'race' })).body;
       const results = await Promise.all(
-        Array.from({ length: 4 * K }, () => gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key })),
+        Array.from({ length: 4 * K }, () => gw.post('/broker/call', CALL, { 'X-API-Key': key })),
       );
       expect(results.filter((r) => r.status === 200).length).to.equal(K);
       expect(results.filter((r) => r.status === 402).length).to.equal(3 * K);
@@ -301,12 +278,12 @@ describe('broker: concurrency and rate limits', () => {
   it('charges a known (cached) answer in one step, without a hold: credit for K calls, 4K at once, K succeed, exact balance and records', async () => {
     const K = 15;
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      ...fixtures(ECHO),
       env: { TRIAL_CREDIT_MICRO_USDC: String(K * 1000), BROKER_LIMIT_PER_MINUTE: '1000' },
     });
     try {
-      // The preview puts the answer for 2026 in the cache; the broker then knows it before charging.
-      expect((await gw.get('/preview/v1/local/holiday/jp?year=2026')).status).to.equal(200);
+      // The preview puts the answer for n=3 in the cache; the broker then knows it before charging.
+      expect((await gw.get(`/preview/v1/${ECHO.tail}?n=3`)).status).to.equal(200);
       const ledger = gw.gateway.services.keys;
       const steps = { reserve: 0, charge: 0 };
       const reserve = ledger.reserve.bind(ledger);
@@ -315,7 +292,7 @@ describe('broker: concurrency and rate limits', () => {
       ledger.charge = (...a) => (steps.charge++, charge(...a));
       const { api_key: key, key_id: keyId } = (await gw.post('/keys/create', { owner_label: 'race' })).body;
       const results = await Promise.all(
-        Array.from({ length: 4 * K }, () => gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key })),
+        Array.from({ length: 4 * K }, () => gw.post('/broker/call', CALL, { 'X-API-Key': key })),
       );
       expect(steps).to.deep.equal({ reserve: 0, charge: 4 * K });
       const ok = results.filter((r) => r.status === 200);
@@ -331,7 +308,7 @@ describe('broker: concurrency and rate limits', () => {
         .sort((a, b) => a - b);
       expect(balances).to.deep.equal(Array.from({ length: K }, (_, i) => i * 1000));
       expect(
-        ok.every((r) => r.body.count === 18 && r.headers.get('x-credit-charged-micro-usdc') === '1000'),
+        ok.every((r) => r.body.n === 3 && r.headers.get('x-credit-charged-micro-usdc') === '1000'),
       ).to.equal(true);
       const status = (await gw.get('/keys/status', { 'X-API-Key': key })).body;
       expect(status.balance.micro_usdc).to.equal(0);
@@ -346,12 +323,12 @@ describe('broker: concurrency and rate limits', () => {
   });
 
   it('limits calls per key with 429 and Retry-After', async () => {
-    const gw = await startTestGateway({ plugins: ['local-holiday'], env: { BROKER_LIMIT_PER_MINUTE: '3' } });
+    const gw = await startTestGateway({ ...fixtures(ECHO), env: { BROKER_LIMIT_PER_MINUTE: '3' } });
     try {
       const key = (await gw.post('/keys/create', { owner_label: 'rl' })).body.api_key;
       for (let i = 0; i < 3; i++)
-        expect((await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key })).status).to.equal(200);
-      const res = await gw.post('/broker/call', HOLIDAY, { 'X-API-Key': key });
+        expect((await gw.post('/broker/call', CALL, { 'X-API-Key': key })).status).to.equal(200);
+      const res = await gw.post('/broker/call', CALL, { 'X-API-Key': key });
       expect(res.status).to.equal(429);
       expect(res.body.error).to.equal('rate_limited');
       expect(Number(res.headers.get('retry-after'))).to.be.within(1, 60);

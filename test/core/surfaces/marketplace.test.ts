@@ -1,16 +1,17 @@
 import { expect } from 'chai';
 import { MarketplaceSecretGuard } from '../../../core/surfaces/marketplace';
+import { ECHO, fixtures } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 
 const OLD = 'old-secret-0123456789abcdef';
 const NEW = 'new-secret-fedcba9876543210';
-const PATH = '/marketplace/partner/v1/local/holiday/jp?year=2026';
+const PATH = `/marketplace/partner/v1/${ECHO.tail}?n=3`;
 
 describe('marketplace surface /marketplace/{segment}/v1/{tail}', () => {
   describe('without a configured secret', () => {
     let gw: TestGateway;
     before(async () => {
-      gw = await startTestGateway({ plugins: ['local-holiday'], clock: '2026-11-22T03:00:00Z' });
+      gw = await startTestGateway({ ...fixtures(ECHO), clock: '2026-11-22T03:00:00Z' });
     });
     after(() => gw.close());
 
@@ -19,7 +20,7 @@ describe('marketplace surface /marketplace/{segment}/v1/{tail}', () => {
         const res = await gw.get(PATH, headers);
         expect(res.status).to.equal(503);
         expect(res.body.error).to.equal('marketplace_proxy_not_configured');
-        expect(res.body).to.not.have.property('holidays');
+        expect(res.body).to.not.have.property('n');
       }
     });
   });
@@ -28,7 +29,7 @@ describe('marketplace surface /marketplace/{segment}/v1/{tail}', () => {
     let gw: TestGateway;
     before(async () => {
       gw = await startTestGateway({
-        plugins: ['local-holiday'],
+        ...fixtures(ECHO),
         clock: '2026-11-22T03:00:00Z',
         env: { MARKETPLACE_SECRETS: `${OLD},${NEW}` },
       });
@@ -58,8 +59,8 @@ describe('marketplace surface /marketplace/{segment}/v1/{tail}', () => {
         for (const secret of [OLD, NEW]) {
           const res = await gw.get(PATH, { [name]: secret });
           expect(res.status, `${name}`).to.equal(200);
-          expect(res.body.year).to.equal(2026);
-          expect(res.body._gateway).to.include({ surface: 'marketplace', endpoint_id: 'local-holiday' });
+          expect(res.body.n).to.equal(3);
+          expect(res.body._gateway).to.include({ surface: 'marketplace', endpoint_id: ECHO.endpointId });
           expect(res.body._gateway.marketplace).to.deep.equal({ segment: 'partner' });
           expect(res.headers.get('cache-control')).to.equal('no-store');
         }
@@ -75,12 +76,12 @@ describe('marketplace surface /marketplace/{segment}/v1/{tail}', () => {
     });
 
     it('refuses on the surface before validating the query, then answers 422 and 404 as the other surfaces', async () => {
-      const bad = '/marketplace/partner/v1/local/holiday/jp?year=1999';
+      const bad = `/marketplace/partner/v1/${ECHO.tail}?n=10`;
       expect((await gw.get(bad)).status).to.equal(401);
       expect((await gw.get(bad, { 'X-Marketplace-Proxy-Secret': 'wrong' })).status).to.equal(403);
       const invalid = await gw.get(bad, { 'X-Marketplace-Proxy-Secret': OLD });
       expect(invalid.status).to.equal(422);
-      expect(invalid.body.correction_hints[0]).to.include({ parameter: 'year', code: 'out_of_range' });
+      expect(invalid.body.correction_hints[0]).to.include({ parameter: 'n', code: 'out_of_range' });
       expect((await gw.get('/marketplace/partner/v1/local/nope')).status).to.equal(401);
       const unknown = await gw.get('/marketplace/partner/v1/local/nope', {
         'X-Marketplace-Proxy-Secret': OLD,
@@ -90,7 +91,7 @@ describe('marketplace surface /marketplace/{segment}/v1/{tail}', () => {
     });
 
     it('is served only under the configured segment and sends no CORS headers (server-to-server)', async () => {
-      const other = await gw.get('/marketplace/other/v1/local/holiday/jp', {
+      const other = await gw.get(`/marketplace/other/v1/${ECHO.tail}`, {
         'X-Marketplace-Proxy-Secret': OLD,
       });
       expect(other.status).to.equal(404);
@@ -101,12 +102,12 @@ describe('marketplace surface /marketplace/{segment}/v1/{tail}', () => {
 
   it('takes its segment from MARKETPLACE_SEGMENT', async () => {
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      ...fixtures(ECHO),
       clock: '2026-11-22T03:00:00Z',
       env: { MARKETPLACE_SEGMENT: 'acme-market', MARKETPLACE_SECRETS: NEW },
     });
     try {
-      const res = await gw.get('/marketplace/acme-market/v1/local/holiday/jp', {
+      const res = await gw.get(`/marketplace/acme-market/v1/${ECHO.tail}`, {
         'X-Service-Marketplace-Secret': NEW,
       });
       expect(res.status).to.equal(200);

@@ -6,12 +6,10 @@
  */
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { PLUGINS_DIR } from '../../../config/paths';
 import { ledgerId, RELEASED_RETENTION_MINUTES } from '../../../core/payments/nonce-ledger';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
+import { ECHO, fixtures, SLOW } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
-import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
 import {
   randomAddress,
   randomNonce,
@@ -24,8 +22,8 @@ import {
 
 const NOW_ISO = '2026-11-22T03:00:00Z';
 const NOW = Date.parse(NOW_ISO) / 1000;
-const HOLIDAYS = '/v1/local/holiday/jp?year=2026';
-const SAME_PRICE_ELSEWHERE = '/v1/local/tax/consumption/rate?date=2026-11-22';
+const ECHO_3 = `/v1/${ECHO.tail}?n=3&note=hi`;
+const SAME_PRICE_ELSEWHERE = `/v1/${SLOW.tail}?ms=0&n=3`;
 
 /** The same authorization with another signature of `bytes` random bytes. */
 function withJunkSignature(signed: SignedAuthorization, bytes: number): SignedAuthorization {
@@ -53,7 +51,7 @@ describe('paid surface against a hostile buyer', function () {
   before(async () => {
     standin = await startFacilitatorStandin({ now: () => NOW });
     gw = await startTestGateway({
-      plugins: ['local-holiday', 'local-consumption-tax'],
+      ...fixtures(ECHO, SLOW),
       clock: NOW_ISO,
       env: { X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url, X402_FACILITATOR_TIMEOUT_MS: '3000' },
     });
@@ -73,7 +71,7 @@ describe('paid surface against a hostile buyer', function () {
   async function unknownSettlement(): Promise<{ signed: SignedAuthorization; ticket: string }> {
     const signed = await buyer.sign(terms, NOW);
     standin.settleBehaviour = 'settle_then_pending';
-    const first = await gw.get(HOLIDAYS, { 'X-PAYMENT': toBase64(buyer.v1(signed)) });
+    const first = await gw.get(ECHO_3, { 'X-PAYMENT': toBase64(buyer.v1(signed)) });
     expect(first.status).to.equal(503);
     expect(first.body.error).to.equal('settlement_pending');
     standin.settleBehaviour = 'normal';
@@ -91,13 +89,13 @@ describe('paid surface against a hostile buyer', function () {
       expect(elsewhere.status).to.equal(409);
       expect(elsewhere.body.error).to.equal('payment_redemption_refused');
       expect(elsewhere.body.reason).to.equal('request_mismatch');
-      expect(elsewhere.body).to.not.have.property('rates');
-      const otherYear = await gw.get('/v1/local/holiday/jp?year=2025', { 'X-PAYMENT': copied });
-      expect(otherYear.body.reason).to.equal('request_mismatch');
-      const sameRequest = await gw.get(HOLIDAYS, { 'X-PAYMENT': copied });
+      expect(elsewhere.body).to.not.have.property('n');
+      const otherQuery = await gw.get(`/v1/${ECHO.tail}?n=4&note=hi`, { 'X-PAYMENT': copied });
+      expect(otherQuery.body.reason).to.equal('request_mismatch');
+      const sameRequest = await gw.get(ECHO_3, { 'X-PAYMENT': copied });
       expect(sameRequest.status).to.equal(409);
       expect(sameRequest.body.reason).to.equal('ticket_required');
-      const guessed = await gw.get(HOLIDAYS, {
+      const guessed = await gw.get(ECHO_3, {
         'X-PAYMENT': copied,
         'Payment-Redemption-Ticket': randomBytes(24).toString('base64url'),
       });
@@ -105,14 +103,14 @@ describe('paid surface against a hostile buyer', function () {
       expect((await entryOf(signed))!).to.deep.include({ state: 'settle_unknown', attempts: 1 });
 
       // The same request with the parameters in another order is the same request.
-      const retry = await gw.get('/v1/local/holiday/jp?year=2026', {
+      const retry = await gw.get(`/v1/${ECHO.tail}?note=hi&n=3`, {
         'X-PAYMENT': toBase64(buyer.v1(signed)),
         'Payment-Redemption-Ticket': ticket,
       });
       expect(retry.status).to.equal(200);
-      expect(retry.body.holidays).to.be.an('array');
+      expect(retry.body).to.include({ n: 3, note: 'hi' });
       expect(standin.transfersFrom(buyer.address)).to.have.length(1);
-      const replay = await gw.get(HOLIDAYS, { 'X-PAYMENT': copied, 'Payment-Redemption-Ticket': ticket });
+      const replay = await gw.get(ECHO_3, { 'X-PAYMENT': copied, 'Payment-Redemption-Ticket': ticket });
       expect(replay.status).to.equal(402);
       expect(replay.body.payment_error.code).to.equal('payment_already_used');
     });
@@ -130,7 +128,7 @@ describe('paid surface against a hostile buyer', function () {
     it('a 66-byte junk signature is refused locally: no facilitator call, the entry keeps its transaction, the buyer is served', async () => {
       const { signed, ticket } = await unknownSettlement();
       const before = { ...standin.calls };
-      const junk = await gw.get(HOLIDAYS, {
+      const junk = await gw.get(ECHO_3, {
         'X-PAYMENT': toBase64(attacker.v1(withJunkSignature(signed, 66))),
         'Payment-Redemption-Ticket': ticket,
       });
@@ -141,7 +139,7 @@ describe('paid surface against a hostile buyer', function () {
       expect(entry.state).to.equal('settle_unknown');
       expect(entry.transaction).to.be.a('string');
 
-      const retry = await gw.get(HOLIDAYS, {
+      const retry = await gw.get(ECHO_3, {
         'X-PAYMENT': toBase64(buyer.v1(signed)),
         'Payment-Redemption-Ticket': ticket,
       });
@@ -151,7 +149,7 @@ describe('paid surface against a hostile buyer', function () {
     it('a smart-wallet-shaped junk signature (ABI words) for the same nonce is refused by the entry, without a settle call', async () => {
       const { signed, ticket } = await unknownSettlement();
       const before = { ...standin.calls };
-      const junk = await gw.get(HOLIDAYS, {
+      const junk = await gw.get(ECHO_3, {
         'X-PAYMENT': toBase64(attacker.v1(withJunkSignature(signed, 96))),
         'Payment-Redemption-Ticket': ticket,
       });
@@ -164,7 +162,7 @@ describe('paid surface against a hostile buyer', function () {
     it('a re-settlement the facilitator refuses is not a definite "not settled": the entry stays unresolved, never released', async () => {
       const { signed, ticket } = await unknownSettlement();
       standin.repeatSettle = 'invalid_signature';
-      const retry = await gw.get(HOLIDAYS, {
+      const retry = await gw.get(ECHO_3, {
         'X-PAYMENT': toBase64(buyer.v1(signed)),
         'Payment-Redemption-Ticket': ticket,
       });
@@ -186,7 +184,7 @@ describe('paid surface against a hostile buyer', function () {
           await victim.sign(terms, NOW, { validBefore: NOW + 360 * 86_400, nonce: randomNonce() }),
           66,
         );
-        const res = await gw.get(HOLIDAYS, { 'X-PAYMENT': toBase64(attacker.v1(signed)) });
+        const res = await gw.get(ECHO_3, { 'X-PAYMENT': toBase64(attacker.v1(signed)) });
         expect(res.status).to.equal(402);
         expect(await entryOf(signed)).to.equal(null);
       }
@@ -196,7 +194,7 @@ describe('paid surface against a hostile buyer', function () {
     it('a smart-wallet-shaped signature goes to /verify before any ledger write; refused, it leaves nothing', async () => {
       const signed = withJunkSignature(await attacker.sign(terms, NOW), 128);
       const before = standin.calls.verify;
-      const res = await gw.get(HOLIDAYS, { 'X-PAYMENT': toBase64(attacker.v1(signed)) });
+      const res = await gw.get(ECHO_3, { 'X-PAYMENT': toBase64(attacker.v1(signed)) });
       expect(res.status).to.equal(402);
       expect(res.body.payment_error.code).to.equal('facilitator_rejected');
       expect(standin.calls.verify).to.equal(before + 1);
@@ -206,7 +204,7 @@ describe('paid surface against a hostile buyer', function () {
     it(`a payment /verify refuses is forgotten within ${RELEASED_RETENTION_MINUTES} minutes`, async () => {
       const signed = await buyer.sign(terms, NOW);
       standin.verifyBehaviour = 'reject';
-      const res = await gw.get(HOLIDAYS, { 'X-PAYMENT': toBase64(buyer.v1(signed)) });
+      const res = await gw.get(ECHO_3, { 'X-PAYMENT': toBase64(buyer.v1(signed)) });
       expect(res.status).to.equal(402);
       const entry = (await entryOf(signed))!;
       expect(entry.state).to.equal('released');
@@ -223,17 +221,17 @@ describe('paid surface: per-client payment rate and a cap that counts work', fun
   it('payments beyond PAID_PAYMENTS_PER_MINUTE get 429 with Retry-After before any check; unpaid challenges are not counted', async () => {
     const standin = await startFacilitatorStandin({ now: () => NOW });
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      ...fixtures(ECHO),
       clock: NOW_ISO,
       env: { X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url, PAID_PAYMENTS_PER_MINUTE: '3' },
     });
     try {
-      for (let i = 0; i < 5; i++) expect((await gw.get(HOLIDAYS)).status).to.equal(402);
+      for (let i = 0; i < 5; i++) expect((await gw.get(ECHO_3)).status).to.equal(402);
       const buyer = new TestPayer();
       const statuses: number[] = [];
       let limited;
       for (let i = 0; i < 5; i++) {
-        const res = await gw.get(HOLIDAYS, { 'X-PAYMENT': toBase64(buyer.v1(await buyer.sign(terms, NOW))) });
+        const res = await gw.get(ECHO_3, { 'X-PAYMENT': toBase64(buyer.v1(await buyer.sign(terms, NOW))) });
         statuses.push(res.status);
         if (res.status === 429) limited = res;
       }
@@ -248,16 +246,10 @@ describe('paid surface: per-client payment rate and a cap that counts work', fun
   });
 
   it('aborted requests keep their slot until their work ends: no more facilitator calls at once than the cap', async () => {
-    const fixtures = makePluginsDir();
-    writeJsPlugin(fixtures, {
-      folder: 'local-slow',
-      handleBody:
-        "return new Promise((r) => setTimeout(() => r({ n: 1, _attribution: 't', _provenance: { kind: 'snapshot', as_of: '2026-01-01', sources: [{ name: 't' }] } }), 1500));",
-    });
+    const slow = `/v1/${SLOW.tail}?ms=1500`;
     const standin = await startFacilitatorStandin();
     const gw = await startTestGateway({
-      pluginDirs: [PLUGINS_DIR, fixtures],
-      plugins: ['local-slow'],
+      ...fixtures(SLOW),
       env: { CONCURRENT_REQUESTS_PER_CLIENT: '2', X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url },
     });
     try {
@@ -267,7 +259,7 @@ describe('paid surface: per-client payment rate and a cap that counts work', fun
       for (let i = 0; i < 12; i++) {
         const h = toBase64(buyer.v1(await buyer.sign(terms, now)));
         const controller = new AbortController();
-        const sent = fetch(`${gw.url}/v1/local/slow/echo`, {
+        const sent = fetch(gw.url + slow, {
           headers: { 'X-PAYMENT': h },
           signal: controller.signal,
         });
@@ -277,20 +269,19 @@ describe('paid surface: per-client payment rate and a cap that counts work', fun
       }
       // Every abandoned call whose work began verified its payment; only the cap's two did.
       expect(standin.calls.verify).to.equal(2);
-      const next = await gw.get('/v1/local/slow/echo', {
+      const next = await gw.get(slow, {
         'X-PAYMENT': toBase64(buyer.v1(await buyer.sign(terms, now))),
       });
       expect(next.status).to.equal(429);
       expect(next.body.error).to.equal('too_many_concurrent_requests');
       await new Promise((r) => setTimeout(r, 1800));
-      const later = await gw.get('/v1/local/slow/echo', {
+      const later = await gw.get(slow, {
         'X-PAYMENT': toBase64(buyer.v1(await buyer.sign(terms, now))),
       });
       expect(later.status).to.equal(200);
     } finally {
       await gw.close();
       await standin.close();
-      rmSync(fixtures, { recursive: true, force: true });
     }
   });
 });

@@ -9,20 +9,19 @@ import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { container } from 'tsyringe';
 import { loadConfig } from '../../../config/env';
-import { PLUGINS_DIR } from '../../../config/paths';
 import { PRODUCTS } from '../../../config/products';
 import { SERVICE } from '../../../config/service';
 import { buildGateway, type Gateway } from '../../../core/gateway/app';
 import { fixedClock } from '../../../core/util/clock';
 import { UPSTREAM_CONFIG } from '../../../domain/shared/tokens';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
-import { readResponse, startTestGateway, type TestGateway } from '../../support/gateway';
-import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
+import { ECHO, FAILING, fixtures, SLOW } from '../../support/fx-endpoints';
+import { FIXTURE_PLUGINS_DIR, readResponse, startTestGateway, type TestGateway } from '../../support/gateway';
 import { randomAddress, TestPayer, toBase64, usdcOnBase } from '../payments/payer';
 
 const NOW_ISO = '2026-11-22T03:00:00Z';
 const NOW = Date.parse(NOW_ISO) / 1000;
-const PATH = '/v1/local/holiday/jp?year=2026';
+const PATH = `/v1/${ECHO.tail}?n=3`;
 /** Long enough that a loaded machine never trips it on a loopback call; the held answers always do. */
 const TIMEOUT_MS = '3000';
 
@@ -52,7 +51,7 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
   describe('on one gateway', () => {
     let gw: TestGateway;
     before(async () => {
-      gw = await startTestGateway({ plugins: ['local-holiday'], clock: NOW_ISO, env: env() });
+      gw = await startTestGateway({ ...fixtures(ECHO), clock: NOW_ISO, env: env() });
     });
     after(() => gw.close());
     const pay = (h: string, ticket?: string) =>
@@ -66,7 +65,7 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
         expect(res.status).to.equal(503);
         expect(res.body.error).to.equal('facilitator_unavailable');
         expect(res.body.message).to.match(/nothing was charged/);
-        expect(res.body).to.not.have.property('holidays');
+        expect(res.body).to.not.have.property('n');
       } finally {
         await standin.comeBack();
       }
@@ -81,7 +80,7 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
         const res = await pay(h);
         expect(res.status).to.equal(503);
         expect(res.body.error).to.equal('facilitator_unavailable');
-        expect(res.body).to.not.have.property('holidays');
+        expect(res.body).to.not.have.property('n');
         expect(standin.transfersFrom(payer.address)).to.have.length(0);
       } finally {
         await standin.comeBack();
@@ -100,7 +99,7 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
       expect(first.body.message).to.match(/same payment header/);
       expect(first.headers.get('retry-after')).to.equal('5');
       expect(first.headers.get('payment-required')).to.equal(null);
-      expect(first.body).to.not.have.property('holidays');
+      expect(first.body).to.not.have.property('n');
       expect(standin.transfersFrom(payer.address)).to.have.length(1);
       const ticket = first.body.redemption_ticket;
       expect(ticket).to.match(/^[A-Za-z0-9_-]{32}$/);
@@ -109,7 +108,7 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
       standin.settleBehaviour = 'normal';
       const retry = await pay(h, ticket);
       expect(retry.status).to.equal(200);
-      expect(retry.body.holidays).to.be.an('array');
+      expect(retry.body.n).to.equal(3);
       expect(retry.body._gateway.payment.note).to.match(/earlier attempt/);
       expect(standin.transfersFrom(payer.address)).to.have.length(1);
 
@@ -163,31 +162,23 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
   });
 
   it('a failed handler is not settled and its payment is released: the buyer pays nothing', async () => {
-    const dir = makePluginsDir();
-    const errors = path.resolve(__dirname, '..', '..', '..', 'core', 'plugins', 'errors');
-    writeJsPlugin(dir, {
-      folder: 'local-flaky',
-      handleBody: `if (q.n === 9) { const { SourceUnavailableError } = require(${JSON.stringify(errors)}); throw new SourceUnavailableError('upstream down'); }
-        return { n: q.n, _attribution: 'test fixture', _provenance: { kind: 'snapshot', as_of: '2026-01-01', sources: [{ name: 'test' }] } };`,
-    });
-    const gw = await startTestGateway({ pluginDirs: [dir], clock: NOW_ISO, env: env() });
+    const gw = await startTestGateway({ ...fixtures(FAILING), clock: NOW_ISO, env: env() });
     try {
       const h = await header();
       const before = { ...standin.calls };
-      const failed = await gw.get('/v1/local/flaky/echo?n=9', { 'X-PAYMENT': h });
+      const failed = await gw.get(`/v1/${FAILING.tail}?fail=unavailable`, { 'X-PAYMENT': h });
       expect(failed.status).to.equal(503);
       expect(failed.body.error).to.equal('source_unavailable');
       expect(failed.headers.get('payment-response')).to.equal(null);
       expect(standin.calls.verify - before.verify).to.equal(1);
       expect(standin.calls.settle - before.settle).to.equal(0);
       expect(standin.transfersFrom(payer.address)).to.have.length(0);
-      const ok = await gw.get('/v1/local/flaky/echo?n=3', { 'X-PAYMENT': h });
+      const ok = await gw.get(`/v1/${FAILING.tail}?fail=none`, { 'X-PAYMENT': h });
       expect(ok.status).to.equal(200);
-      expect(ok.body.n).to.equal(3);
+      expect(ok.body.failed).to.equal(false);
       expect(standin.transfersFrom(payer.address)).to.have.length(1);
     } finally {
       await gw.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -198,7 +189,7 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
     });
     afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
     const start = () =>
-      startTestGateway({ plugins: ['local-holiday'], clock: NOW_ISO, env: { ...env(), DATA_DIR: dataDir } });
+      startTestGateway({ ...fixtures(ECHO), clock: NOW_ISO, env: { ...env(), DATA_DIR: dataDir } });
 
     it('a settled payment is still refused after a restart', async () => {
       const h = await header();
@@ -232,7 +223,7 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
           'Payment-Redemption-Ticket': first.body.redemption_ticket,
         });
         expect(retry.status).to.equal(200);
-        expect(retry.body.holidays).to.be.an('array');
+        expect(retry.body.n).to.equal(3);
       } finally {
         await b.close();
       }
@@ -240,40 +231,30 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
     });
 
     it('a payment whose call is still running at shutdown is released, never settled, and buys the call after a restart', async () => {
-      const fixtures = makePluginsDir();
-      writeJsPlugin(fixtures, {
-        folder: 'local-slow',
-        handleBody:
-          "return new Promise((r) => setTimeout(() => r({ n: 1, _attribution: 't', _provenance: { kind: 'snapshot', as_of: '2026-01-01', sources: [{ name: 't' }] } }), 1000));",
-      });
-      const slowPath = '/v1/local/slow/echo';
+      const slowPath = `/v1/${SLOW.tail}?ms=1000`;
       const startSlow = () =>
-        startTestGateway({ pluginDirs: [fixtures], clock: NOW_ISO, env: { ...env(), DATA_DIR: dataDir } });
-      try {
-        const h = await header();
-        const settlesBefore = standin.calls.settle;
-        const a = await startSlow();
-        const pending = a.get(slowPath, { 'X-PAYMENT': h }).catch((err: Error) => err);
-        await new Promise((r) => setTimeout(r, 300)); // verified, the handler is running
-        await a.gateway.close(50);
-        rmSync(a.dataDir, { recursive: true, force: true });
-        const outcome = await pending;
-        expect(outcome instanceof Error || outcome.status !== 200).to.equal(true);
-        await new Promise((r) => setTimeout(r, 1000)); // the handler ends after the stop: it must not settle
-        expect(standin.calls.settle).to.equal(settlesBefore);
+        startTestGateway({ ...fixtures(SLOW), clock: NOW_ISO, env: { ...env(), DATA_DIR: dataDir } });
+      const h = await header();
+      const settlesBefore = standin.calls.settle;
+      const a = await startSlow();
+      const pending = a.get(slowPath, { 'X-PAYMENT': h }).catch((err: Error) => err);
+      await new Promise((r) => setTimeout(r, 300)); // verified, the handler is running
+      await a.gateway.close(50);
+      rmSync(a.dataDir, { recursive: true, force: true });
+      const outcome = await pending;
+      expect(outcome instanceof Error || outcome.status !== 200).to.equal(true);
+      await new Promise((r) => setTimeout(r, 1000)); // the handler ends after the stop: it must not settle
+      expect(standin.calls.settle).to.equal(settlesBefore);
 
-        const b = await startSlow();
-        try {
-          const retry = await b.get(slowPath, { 'X-PAYMENT': h });
-          expect(retry.status).to.equal(200);
-          expect(retry.body.n).to.equal(1);
-        } finally {
-          await b.close();
-        }
-        expect(standin.transfersFrom(payer.address)).to.have.length(1);
+      const b = await startSlow();
+      try {
+        const retry = await b.get(slowPath, { 'X-PAYMENT': h });
+        expect(retry.status).to.equal(200);
+        expect(retry.body).to.include({ n: 1, waited_ms: 1000 });
       } finally {
-        rmSync(fixtures, { recursive: true, force: true });
+        await b.close();
       }
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
     });
   });
 
@@ -302,10 +283,10 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
           config: config.gateway,
           service: SERVICE,
           products: PRODUCTS,
-          pluginDirs: [PLUGINS_DIR],
+          pluginDirs: [FIXTURE_PLUGINS_DIR],
           container: scope,
           clock: fixedClock(NOW_ISO),
-          onlyPlugins: ['local-holiday'],
+          onlyPlugins: [ECHO.endpointId],
         });
         const { port } = await g.listen(0, '127.0.0.1');
         gateways.push(g);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
+import { ECHO, fixtures, PRICED, SLOW } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 import {
   fromBase64,
@@ -14,8 +15,10 @@ import {
 
 const NOW_ISO = '2026-11-22T03:00:00Z';
 const NOW = Date.parse(NOW_ISO) / 1000;
-const RESOURCE = '/v1/local/holiday/jp';
-const PATH = `${RESOURCE}?year=2026`;
+const RESOURCE = `/v1/${ECHO.tail}`;
+const PATH = `${RESOURCE}?n=3`;
+/** Another endpoint at the same price as the echo. */
+const SAME_PRICE_ELSEWHERE = `/v1/${SLOW.tail}?ms=0`;
 
 describe('paid surface GET /v1/{tail} (x402)', () => {
   let standin: FacilitatorStandin;
@@ -28,7 +31,7 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
     standin = await startFacilitatorStandin({ now: () => NOW });
     const payTo = randomAddress();
     gw = await startTestGateway({
-      plugins: ['local-holiday', 'local-consumption-tax'],
+      ...fixtures(ECHO, SLOW, PRICED),
       clock: NOW_ISO,
       logs,
       env: {
@@ -73,7 +76,7 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
             payTo: terms.payTo,
             maxAmountRequired: '1000',
             resource: RESOURCE,
-            description: gw.gateway.registry.soldByTail('local/holiday/jp')!.manifest.summary,
+            description: gw.gateway.registry.soldByTail(ECHO.tail)!.manifest.summary,
             mimeType: 'application/json',
             maxTimeoutSeconds: 300,
             extra: { name: 'USD Coin', version: '2' },
@@ -115,31 +118,32 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
     });
 
     it('prices each endpoint from its manifest', async () => {
-      const res = await gw.get('/v1/local/tax/consumption/rate');
+      const res = await gw.get(`/v1/${PRICED.tail}`);
       expect(res.status).to.equal(402);
-      const plugin = gw.gateway.registry.soldByTail('local/tax/consumption/rate')!;
-      expect(res.body.x402.accepts[0].maxAmountRequired).to.equal(String(plugin.priceMicroUsdc));
-      expect(res.body.x402.accepts[0].resource).to.equal('/v1/local/tax/consumption/rate');
+      const plugin = gw.gateway.registry.soldByTail(PRICED.tail)!;
+      expect(plugin.priceMicroUsdc).to.equal(PRICED.price);
+      expect(res.body.x402.accepts[0].maxAmountRequired).to.equal(String(PRICED.price));
+      expect(res.body.x402.accepts[0].resource).to.equal(`/v1/${PRICED.tail}`);
     });
 
     it('challenges an unpaid request with an invalid query too, listing its problems with correction_hints', async () => {
-      const res = await gw.get('/v1/local/holiday/jp?year=1999&colour=red');
+      const res = await gw.get(`${RESOURCE}?n=10&colour=red`);
       expect(res.status).to.equal(402);
       expect(res.body.x402.accepts[0].maxAmountRequired).to.equal('1000');
       expect(res.body.query_valid).to.equal(false);
-      expect(res.body.invalid_parameters).to.have.members(['year', 'colour']);
-      const year = res.body.correction_hints.find((h: { parameter: string }) => h.parameter === 'year');
-      expect(year).to.include({ code: 'out_of_range', accepted: 'an integer from 2024 to 2027' });
+      expect(res.body.invalid_parameters).to.have.members(['n', 'colour']);
+      const n = res.body.correction_hints.find((h: { parameter: string }) => h.parameter === 'n');
+      expect(n).to.include({ code: 'out_of_range', accepted: 'an integer from 1 to 9' });
       expect(res.body.query_note).to.match(/422/);
     });
 
     it('refuses an invalid query that carries a payment with 422, without verifying, settling or using the payment', async () => {
       const header = await v1Header();
       const before = { ...standin.calls };
-      const res = await pay(header, '/v1/local/holiday/jp?year=1999');
+      const res = await pay(header, `${RESOURCE}?n=10`);
       expect(res.status).to.equal(422);
       expect(res.body.error).to.equal('invalid_query');
-      expect(res.body.correction_hints[0]).to.include({ parameter: 'year', code: 'out_of_range' });
+      expect(res.body.correction_hints[0]).to.include({ parameter: 'n', code: 'out_of_range' });
       expect(standin.calls).to.deep.equal(before);
       expect(standin.transfersFrom(payer.address)).to.have.length(0);
       // The same payment still buys the corrected call: its nonce was not consumed.
@@ -159,10 +163,10 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
     });
 
     it('answers unknown tails with a JSON 404 and a hint', async () => {
-      const res = await gw.get('/v1/local/holiday/jpn');
+      const res = await gw.get(`/v1/${PRICED.tail.slice(0, -2)}d`);
       expect(res.status).to.equal(404);
       expect(res.body).to.include({ error: 'unknown_endpoint' });
-      expect(res.body.did_you_mean).to.deep.equal(['/v1/local/holiday/jp']);
+      expect(res.body.did_you_mean).to.deep.equal([`/v1/${PRICED.tail}`]);
     });
   });
 
@@ -172,11 +176,10 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
       const res = await pay(await v1Header());
       expect(res.status).to.equal(200);
       expect(res.headers.get('cache-control')).to.equal('no-store');
-      expect(res.body.year).to.equal(2026);
-      expect(res.body.holidays).to.be.an('array').with.length.greaterThan(10);
+      expect(res.body.n).to.equal(3);
       expect(res.body._gateway).to.include({
         surface: 'x402',
-        endpoint_id: 'local-holiday',
+        endpoint_id: ECHO.endpointId,
         price_micro_usdc: 1000,
       });
       const [transfer] = standin.transfersFrom(payer.address);
@@ -311,7 +314,7 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
             payer.v2(
               await payer.sign(terms, NOW),
               terms,
-              'http://gateway.test/v1/local/tax/consumption/rate',
+              `http://gateway.test${SAME_PRICE_ELSEWHERE.split('?')[0]}`,
             ),
           ),
       ],
@@ -362,9 +365,9 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
       const again = await pay(header);
       expect(again.status).to.equal(402);
       expect(again.body.payment_error.code).to.equal('payment_already_used');
-      expect(again.body).to.not.have.property('holidays');
+      expect(again.body).to.not.have.property('n');
       // Also on another endpoint with the same price.
-      const elsewhere = await pay(header, '/v1/local/tax/consumption/rate');
+      const elsewhere = await pay(header, SAME_PRICE_ELSEWHERE);
       expect(elsewhere.status).to.equal(402);
       expect(standin.transfersFrom(payer.address)).to.have.length(1);
     });
@@ -376,7 +379,7 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
       expect(statuses.filter((s) => s === 200)).to.have.length(1);
       for (const r of results.filter((x) => x.status !== 200)) {
         expect([402, 409]).to.include(r.status);
-        expect(r.body).to.not.have.property('holidays');
+        expect(r.body).to.not.have.property('n');
         if (r.status === 402) expect(r.body.payment_error.code).to.equal('payment_already_used');
         else expect(r.body.error).to.equal('payment_in_progress');
       }
@@ -409,7 +412,7 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
         const res = await pay(await v1Header());
         expect(res.status, behaviour).to.equal(status);
         expect(res.body.error).to.equal('facilitator_unavailable');
-        expect(res.body).to.not.have.property('holidays');
+        expect(res.body).to.not.have.property('n');
         expect(res.headers.get('retry-after')).to.equal('5');
       }
       expect(standin.calls.settle).to.equal(settleCalls);
@@ -425,7 +428,7 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
         code: 'settlement_failed',
         facilitator_reason: 'invalid_exact_evm_transaction_failed',
       });
-      expect(res.body).to.not.have.property('holidays');
+      expect(res.body).to.not.have.property('n');
       expect(res.body).to.not.have.property('_gateway');
       expect(fromBase64(res.headers.get('payment-response'))).to.include({
         success: false,
@@ -447,7 +450,7 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
       .map((l) => JSON.parse(l) as { x402?: { outcome: string; payer: string; nonce: string } })
       .filter((l) => l.x402?.payer === payer.address.toLowerCase());
     expect(outcomes.map((l) => l.x402!.outcome)).to.deep.equal(['settled', 'replay_refused']);
-    await pay(await v1Header(), '/v1/local/holiday/jp?year=1999');
+    await pay(await v1Header(), `${RESOURCE}?n=10`);
     const unused = logs.map((l) => JSON.parse(l)).filter((l) => l.x402?.outcome === 'not_used_invalid_query');
     expect(unused.at(-1).x402.payer).to.equal(payer.address.toLowerCase());
     for (const l of outcomes) expect(l.x402!.nonce).to.equal(signed.authorization.nonce.toLowerCase());
@@ -459,9 +462,9 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
 
 describe('paid surface without payment configuration', () => {
   it('answers 503 with an operator runbook naming the missing settings (even before a payment or a valid tail)', async () => {
-    const gw = await startTestGateway({ plugins: ['local-holiday'] });
+    const gw = await startTestGateway(fixtures(ECHO));
     try {
-      for (const path of ['/v1/local/holiday/jp?year=2026', '/v1/local/nope']) {
+      for (const path of [PATH, '/v1/local/nope']) {
         const res = await gw.get(path, { 'X-PAYMENT': 'whatever' });
         expect(res.status, path).to.equal(503);
         expect(res.headers.get('cache-control')).to.equal('no-store');
@@ -477,8 +480,8 @@ describe('paid surface without payment configuration', () => {
           'X402_NETWORK',
         ]);
       }
-      const known = await gw.get('/v1/local/holiday/jp');
-      expect(known.body.hint).to.include('/preview/v1/local/holiday/jp');
+      const known = await gw.get(RESOURCE);
+      expect(known.body.hint).to.include(`/preview/v1/${ECHO.tail}`);
     } finally {
       await gw.close();
     }
@@ -486,11 +489,11 @@ describe('paid surface without payment configuration', () => {
 
   it('names only the receiving wallet when the facilitator is set, and never shows the facilitator credential', async () => {
     const gw = await startTestGateway({
-      plugins: ['local-holiday'],
+      ...fixtures(ECHO),
       env: { X402_FACILITATOR_URL: 'http://127.0.0.1:9', X402_FACILITATOR_AUTH: 'Bearer very-secret-token' },
     });
     try {
-      const res = await gw.get('/v1/local/holiday/jp');
+      const res = await gw.get(RESOURCE);
       expect(res.status).to.equal(503);
       expect(res.body.runbook.missing).to.deep.equal(['X402_PAY_TO']);
       expect(res.text).to.not.include('very-secret-token');

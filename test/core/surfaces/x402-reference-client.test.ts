@@ -9,6 +9,7 @@ import { ExactEvmScheme } from '@x402/evm';
 import { decodePaymentResponseHeader, wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
+import { ECHO, fixtures, PRICED } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 import { randomAddress } from '../payments/payer';
 
@@ -20,7 +21,7 @@ describe('x402 reference client (@x402/fetch + @x402/evm) against the paid surfa
   before(async () => {
     standin = await startFacilitatorStandin();
     gw = await startTestGateway({
-      plugins: ['local-holiday', 'local-consumption-tax'],
+      ...fixtures(ECHO, PRICED),
       env: { X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url },
     });
   });
@@ -45,9 +46,9 @@ describe('x402 reference client (@x402/fetch + @x402/evm) against the paid surfa
       schemes: [{ network: 'eip155:8453', client: new ExactEvmScheme(account) }],
     });
 
-    const res = await payingFetch(`${gw.url}/v1/local/holiday/jp?year=2027`);
+    const res = await payingFetch(`${gw.url}/v1/${ECHO.tail}?n=7`);
     const body = (await res.json()) as {
-      year: number;
+      n: number;
       _gateway: { surface: string; payment: Record<string, unknown> };
     };
     expect(seen).to.deep.equal([
@@ -55,7 +56,7 @@ describe('x402 reference client (@x402/fetch + @x402/evm) against the paid surfa
       { status: 200, sentPayment: true },
     ]);
     expect(res.status).to.equal(200);
-    expect(body.year).to.equal(2027);
+    expect(body.n).to.equal(7);
     expect(body._gateway.surface).to.equal('x402');
     expect(body._gateway.payment).to.include({
       payer: account.address,
@@ -75,11 +76,8 @@ describe('x402 reference client (@x402/fetch + @x402/evm) against the paid surfa
     const payingFetch = wrapFetchWithPaymentFromConfig(fetch, {
       schemes: [{ network: 'eip155:8453', client: new ExactEvmScheme(account) }],
     });
-    const plugin = gw.gateway.registry.soldByTail('local/tax/consumption/rate')!;
-    const res = await payingFetch(`${gw.url}/v1/local/tax/consumption/rate?date=2026-11-22`);
+    const res = await payingFetch(`${gw.url}/v1/${PRICED.tail}?n=2`);
     expect(res.status).to.equal(200);
-    expect(standin.transfersFrom(account.address).map((t) => t.value)).to.deep.equal([
-      String(plugin.priceMicroUsdc),
-    ]);
+    expect(standin.transfersFrom(account.address).map((t) => t.value)).to.deep.equal([String(PRICED.price)]);
   });
 });
