@@ -1,48 +1,16 @@
+/**
+ * Every payload of every sold endpoint (whatever plugins/ holds: each manifest example), on every
+ * surface a buyer reaches without a payment signature, carries what a buyer relies on
+ * (test/products/payload-walk.ts): the reference-data notice, an attribution, a provenance naming
+ * at least one official publisher's document by URL, and no path of this repository or of
+ * ../shared in any string; no discovery document names one either.
+ */
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { PROJECT_ROOT } from '../../config/paths';
-import { isOfficialUrl } from '../../domain/shared/official-hosts';
 import { soldManifests } from '../../tools/glossary-doc';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import { callExample } from '../support/example-calls';
-import { SHARED_DATA } from '../support/shared-data';
-
-/**
- * Every payload of every sold endpoint (from the plugin registry: each manifest example), on
- * every surface a buyer reaches without a payment signature, carries what a buyer relies on: the
- * reference-data notice, an attribution, a provenance naming at least one official publisher's
- * document by URL, and no path of this repository or of ../shared in any string.
- */
+import { manifestSourceProblems, OWN_NOTES, payloadProblems, repositoryPaths, strings } from './payload-walk';
 
 const SECRET = 'walk-secret-0000000001';
-
-/** Words that only ever come from our own notes. */
-const OWN_NOTES = /team (research|reference)|shared\/reference|research notes/i;
-
-/** The folder holding ../shared, also for a clean clone elsewhere (test/support/shared-data.ts). */
-const SHARED_PARENT = path.resolve(SHARED_DATA, '..', '..');
-
-/** Tokens of a string that name a file or folder of this repository or of ../shared. */
-function repositoryPaths(text: string): string[] {
-  if (/^https?:\/\//.test(text)) return [];
-  return text
-    .split(/[\s"'`()[\]{},;:<>]+/)
-    .map((t) => t.replace(/[.。、]+$/, ''))
-    .filter((t) => /^[\w.-]+\/[\w./-]+$/.test(t))
-    .filter((t) =>
-      [PROJECT_ROOT, path.join(PROJECT_ROOT, '..'), SHARED_PARENT].some((d) => existsSync(path.join(d, t))),
-    );
-}
-
-function strings(value: unknown, at = '$'): Array<[string, string]> {
-  if (typeof value === 'string') return [[at, value]];
-  if (Array.isArray(value)) return value.flatMap((v, i) => strings(v, `${at}[${i}]`));
-  if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => strings(v, `${at}.${k}`));
-  }
-  return [];
-}
 
 describe('every payload of every sold endpoint, on every surface', () => {
   let gw: TestGateway;
@@ -56,8 +24,8 @@ describe('every payload of every sold endpoint, on every surface', () => {
   });
   after(() => gw.close());
 
-  it('walks at least one example of each sold endpoint, every plugin folder loaded', () => {
-    // Whatever plugins/ holds: every folder there is loaded (none skipped), whatever their number.
+  it('walks at least one example of each sold endpoint, every plugin folder for sale loaded', () => {
+    // Whatever plugins/ holds, whatever their number: the registry skipped none of them.
     const sold = gw.gateway.registry.sold().map((p) => p.endpointId);
     expect(sold).to.have.members(soldManifests().map((m) => m.endpointId));
     for (const p of gw.gateway.registry.sold())
@@ -75,31 +43,16 @@ describe('every payload of every sold endpoint, on every surface', () => {
     expect(repositoryPaths('fiestared/keiri-tools docs/assets/gensen_getsugaku_r08.json')).to.deep.equal([]);
   });
 
-  const surfaces = ['preview', 'marketplace', 'broker'] as const;
+  it("every manifest's source URL is on an official publisher's host", () => {
+    const problems = gw.gateway.registry.sold().flatMap(manifestSourceProblems);
+    expect(problems, problems.join('\n')).to.deep.equal([]);
+  });
 
-  for (const surface of surfaces) {
+  for (const surface of ['preview', 'marketplace', 'broker'] as const) {
     it(`${surface}: notice, attribution, official provenance and no repository path in any payload`, async () => {
       const problems: string[] = [];
-      for (const p of gw.gateway.registry.sold()) {
-        for (const ex of p.manifest.examples) {
-          const { res, qs } = await callExample(gw, surface, p, ex, { marketplaceSecret: SECRET, apiKey });
-          const where = `${p.endpointId} ${qs}`;
-          expect(res.status, `${where}: ${res.text.slice(0, 300)}`).to.equal(200);
-          const b = res.body;
-          if (b._notice !== p.product.notice) problems.push(`${where}: _notice missing`);
-          if (typeof b._attribution !== 'string' || b._attribution.length < 10)
-            problems.push(`${where}: _attribution missing`);
-          const official = (b._provenance?.sources ?? []).filter((s: { url?: string }) =>
-            isOfficialUrl(s.url),
-          );
-          if (official.length === 0) problems.push(`${where}: no official source URL in _provenance.sources`);
-          for (const [at, text] of strings(b)) {
-            if (OWN_NOTES.test(text))
-              problems.push(`${where} ${at}: cites our own notes: ${text.slice(0, 120)}`);
-            for (const hit of repositoryPaths(text)) problems.push(`${where} ${at}: names ${hit}`);
-          }
-        }
-      }
+      for (const p of gw.gateway.registry.sold())
+        problems.push(...(await payloadProblems(gw, surface, p, { marketplaceSecret: SECRET, apiKey })));
       expect(problems, problems.join('\n')).to.deep.equal([]);
     });
   }
