@@ -5,13 +5,16 @@
  * when a file differs from what the loaded plugins describe.
  */
 import 'reflect-metadata';
-import { writeGlossary, soldManifests } from './glossary-doc';
+import { writeEndpointsDoc } from './endpoints-doc';
+import { soldManifests, writeGlossary } from './glossary-doc';
 
 async function main(): Promise<void> {
   const manifests = soldManifests();
-  const changed = await writeGlossary(manifests);
-  if (changed)
-    console.log('generated documents rewritten from plugins/: docs/glossary.json, docs/glossary.md');
+  const written = [
+    ...((await writeGlossary(manifests)) ? ['docs/glossary.json', 'docs/glossary.md'] : []),
+    ...(writeEndpointsDoc(manifests) ? ['docs/endpoints.md'] : []),
+  ];
+  if (written.length > 0) console.log(`rewritten from plugins/: ${written.join(', ')}`);
 }
 
 if (require.main === module) void main();

@@ -14,7 +14,12 @@ import path from 'node:path';
 import * as prettier from 'prettier';
 import { PLUGINS_DIR, PROJECT_ROOT } from '../config/paths';
 import { COMMON_SCHEMAS } from '../core/discovery/openapi';
-import { isDefinedManifest, SOLD_LIFECYCLE, type PluginManifest } from '../core/plugins/contract';
+import {
+  isDefinedManifest,
+  SCAFFOLD_PLACEHOLDER,
+  SOLD_LIFECYCLE,
+  type PluginManifest,
+} from '../core/plugins/contract';
 import {
   NAMING_RULES,
   SPEC_NAMES,
@@ -307,6 +312,8 @@ export function declarationProblems(decls: readonly Declaration[]): string[] {
     if (SYNONYMS[d.name]) problems.add(`${where}: "${d.name}" is a synonym of "${SYNONYMS[d.name]}"`);
     else if (!d.description?.trim())
       problems.add(`${where}: "${d.name}" has no description (its meaning in the glossary)`);
+    else if (SCAFFOLD_PLACEHOLDER.test(d.description))
+      problems.add(`${where}: "${d.name}" still holds the scaffold's placeholder`);
     if (!/^_?[a-z][a-z0-9_]*$/.test(d.name) && !SPEC_NAMES[d.name]) problems.add(`${where}: not snake_case`);
   }
   return [...problems];

@@ -11,7 +11,7 @@ import {
   REGISTRY_COVERAGE,
   REGISTRY_SAMPLE,
   SEARCHED_CLOCK,
-} from '../../test/domain/registry/answers/searched-facts';
+} from '../../test/support/registry-searched';
 
 describe('enrich-company-batch: what an answer searched', () => {
   let gw: TestGateway;

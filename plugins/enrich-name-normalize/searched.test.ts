@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { LEGAL_FORMS } from '../../domain/registry/search/legal-forms';
 import { startTestGateway, type TestGateway } from '../../test/support/gateway';
 import { withQuery } from '../../test/support/query-cases';
-import { ownWords, SEARCHED_CLOCK } from '../../test/domain/registry/answers/searched-facts';
+import { ownWords, SEARCHED_CLOCK } from '../../test/support/registry-searched';
 
 describe('enrich-name-normalize: what an answer searched', () => {
   let gw: TestGateway;

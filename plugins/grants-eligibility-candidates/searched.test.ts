@@ -4,14 +4,14 @@
  * receives; on the live jGrants API (a stand-in), live.
  */
 import { expect } from 'chai';
-import { SNAPSHOT_ITEMS } from '../../test/domain/grants/snapshot-items';
+import { SNAPSHOT_ITEMS } from '../../test/support/grants-snapshot';
 import {
   GRANTS_COVERAGE,
   GRANTS_SAMPLE,
   ownWords,
   SEARCHED_CLOCK,
   statusData,
-} from '../../test/domain/grants/searched-facts';
+} from '../../test/support/grants-searched';
 import { startTestGateway, type TestGateway, type TestResponse } from '../../test/support/gateway';
 import { startJgrantsStandin, type JgrantsStandin } from '../../test/support/jgrants-standin';
 import { withQuery } from '../../test/support/query-cases';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startTestGateway, type TestGateway } from '../../test/support/gateway';
-import { IDS } from '../../test/domain/grants/snapshot-items';
+import { IDS } from '../../test/support/grants-snapshot';
 
 const PATH = '/preview/v1/grants/recent';
 type Item = { grant_id: string; opened_days_ago: number; acceptance: { start_date: string } };

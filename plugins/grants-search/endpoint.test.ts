@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startTestGateway, type TestGateway } from '../../test/support/gateway';
 import { startJgrantsStandin, type JgrantsStandin } from '../../test/support/jgrants-standin';
-import { IDS, SNAPSHOT_ITEMS } from '../../test/domain/grants/snapshot-items';
+import { IDS, SNAPSHOT_ITEMS } from '../../test/support/grants-snapshot';
 
 const CLOCK = '2026-11-22T03:00:00Z';
 const PATH = '/preview/v1/grants/search';

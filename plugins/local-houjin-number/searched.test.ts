@@ -13,7 +13,7 @@ import {
   REGISTRY_COVERAGE,
   REGISTRY_SAMPLE,
   SEARCHED_CLOCK,
-} from '../../test/domain/registry/answers/searched-facts';
+} from '../../test/support/registry-searched';
 
 const TAIL = '/preview/v1/local/houjin-number/lookup';
 const statusOf = (body: { endpoints: Array<{ endpoint_id: string; data: object }> }) =>

@@ -14,7 +14,7 @@ import {
   invoiceIdWarnings,
   ownWords,
   SEARCHED_CLOCK,
-} from '../../test/domain/registry/answers/searched-facts';
+} from '../../test/support/registry-searched';
 
 const TAIL = '/preview/v1/local/invoice/issuer-registration-lookup';
 const statusOf = (body: { endpoints: Array<{ endpoint_id: string; data: object }> }) =>

@@ -1,7 +1,8 @@
 /**
  * A plugin folder is self-contained (issue 26): its files, its tests included, import nothing from
- * another plugin folder, so deleting one folder breaks no other; and the gateway loads each
- * folder's manifest only, never the tests compiled beside it in dist/plugins/.
+ * another plugin folder, so deleting one folder breaks no other, and from the tests only the shared
+ * test support (test/support/), so a folder copied elsewhere compiles with the kernel; and the
+ * gateway loads each folder's manifest only, never the tests compiled beside it in dist/plugins/.
  */
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../../config/paths';
 
 const PLUGINS = path.join(PROJECT_ROOT, 'plugins');
+const TESTS = path.join(PROJECT_ROOT, 'test');
 
 /** The relative module specifiers of a TypeScript source (import, export from, require, import()). */
 function specifiers(source: string): string[] {
@@ -19,12 +21,17 @@ function specifiers(source: string): string[] {
   return [...found].map((m) => m[2]);
 }
 
-/** The other plugin folders a file of `folder` imports from. */
+/** What a file of `folder` imports from another plugin folder, or from the tests but test/support. */
 function foreignImports(file: string, source: string, folder: string): string[] {
   return specifiers(source).flatMap((spec) => {
-    const target = path.relative(PLUGINS, path.resolve(path.dirname(file), spec));
+    const resolved = path.resolve(path.dirname(file), spec);
+    const target = path.relative(PLUGINS, resolved);
     const [top] = target.split(path.sep);
-    return !target.startsWith('..') && top !== folder ? [`${spec} (plugins/${top})`] : [];
+    if (!target.startsWith('..') && top !== folder) return [`${spec} (plugins/${top})`];
+    const inTests = path.relative(TESTS, resolved);
+    if (!inTests.startsWith('..') && inTests.split(path.sep)[0] !== 'support')
+      return [`${spec} (test/${inTests})`];
+    return [];
   });
 }
 
@@ -37,21 +44,24 @@ function sources(dir: string): string[] {
 }
 
 describe('plugin folders are self-contained', () => {
-  it('recognises an import from another plugin folder (the check can fail)', () => {
+  it('recognises an import from another plugin folder or from the tests beyond test/support (the check can fail)', () => {
     const file = path.join(PLUGINS, 'local-a', 'endpoint.test.ts');
     const text = [
       "import { x } from '../local-b/handler';",
       "import { y } from '../../domain/shared/tokyo-time';",
       "import { z } from './query';",
       "const w = require('../local-c/schema');",
+      "import { v } from '../../test/support/gateway';",
+      "import { u } from '../../test/domain/grants/facts';",
     ].join('\n');
     expect(foreignImports(file, text, 'local-a')).to.deep.equal([
       '../local-b/handler (plugins/local-b)',
       '../local-c/schema (plugins/local-c)',
+      `../../test/domain/grants/facts (test/${path.join('domain', 'grants', 'facts')})`,
     ]);
   });
 
-  it('no file of a plugin folder, its tests included, imports from another plugin folder', () => {
+  it('no file of a plugin folder, its tests included, imports from another plugin folder or from test/ but test/support', () => {
     const problems: string[] = [];
     for (const folder of readdirSync(PLUGINS)) {
       for (const file of sources(path.join(PLUGINS, folder))) {

@@ -1,7 +1,7 @@
 /** The facts the registry answers' "searched" blocks are checked against come from the data files. */
 import { expect } from 'chai';
 import { LEGAL_FORMS } from '../../../../domain/registry/search/legal-forms';
-import { INVOICE_ROWS, SNAPSHOT_AS_OF, SNAPSHOT_SIZE } from './searched-facts';
+import { INVOICE_ROWS, SNAPSHOT_AS_OF, SNAPSHOT_SIZE } from '../../../support/registry-searched';
 
 describe('registry: what an answer searched, from the data files', () => {
   it('the snapshot is a sample (not the register), with a date; the invoice list and legal forms are not empty', () => {

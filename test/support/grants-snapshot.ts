@@ -1,7 +1,7 @@
-/** The real jGrants records of data/grants, for tests. */
-import { loadDataFile } from '../../../domain/shared/data-file';
-import { GRANTS_SNAPSHOT_TABLE } from '../../../domain/grants/snapshot-source';
-import type { JgrantsSubsidy } from '../../../domain/grants/jgrants-wire';
+/** The real jGrants records of data/grants, for tests (plugin tests among them). */
+import { loadDataFile } from '../../domain/shared/data-file';
+import { GRANTS_SNAPSHOT_TABLE } from '../../domain/grants/snapshot-source';
+import type { JgrantsSubsidy } from '../../domain/grants/jgrants-wire';
 
 export const SNAPSHOT_ITEMS: readonly JgrantsSubsidy[] = loadDataFile<{ result: JgrantsSubsidy[] }>(
   GRANTS_SNAPSHOT_TABLE,

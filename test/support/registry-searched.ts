@@ -2,11 +2,11 @@
  * What the registry, invoice and enrichment answers must say they searched, computed from the data
  * files (never written down): the plugins' own "searched" tests compare their answers with these.
  */
-import { checkDigitOf } from '../../../../domain/registry/corporate-number';
-import { INVOICE_TABLE } from '../../../../domain/registry/sources/invoice-register';
-import { snapshotRecords, SNAPSHOT_PROVENANCE } from '../../../../domain/registry/sources/snapshot-registry';
-import { loadDataFile } from '../../../../domain/shared/data-file';
-import type { TestResponse } from '../../../support/gateway';
+import { checkDigitOf } from '../../domain/registry/corporate-number';
+import { INVOICE_TABLE } from '../../domain/registry/sources/invoice-register';
+import { snapshotRecords, SNAPSHOT_PROVENANCE } from '../../domain/registry/sources/snapshot-registry';
+import { loadDataFile } from '../../domain/shared/data-file';
+import type { TestResponse } from './gateway';
 
 export const SEARCHED_CLOCK = '2026-11-22T03:00:00Z';
 export const SNAPSHOT_SIZE = new Set(snapshotRecords().map((r) => r.corporateNumber)).size;

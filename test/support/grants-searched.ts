@@ -2,10 +2,10 @@
  * What the grants answers must say they searched, computed from the data files (never written
  * down): the plugins' own "searched" tests compare their answers with these.
  */
-import { GRANTS_CONFIRMATIONS_TABLE, GRANTS_SNAPSHOT_TABLE } from '../../../domain/grants/snapshot-source';
-import { loadDataFile } from '../../../domain/shared/data-file';
-import type { TestResponse } from '../../support/gateway';
-import { SNAPSHOT_ITEMS } from './snapshot-items';
+import { GRANTS_CONFIRMATIONS_TABLE, GRANTS_SNAPSHOT_TABLE } from '../../domain/grants/snapshot-source';
+import { loadDataFile } from '../../domain/shared/data-file';
+import type { TestResponse } from './gateway';
+import { SNAPSHOT_ITEMS } from './grants-snapshot';
 
 export const SEARCHED_CLOCK = '2026-11-22T03:00:00Z';
 export const SNAPSHOT_AS_OF = loadDataFile(GRANTS_SNAPSHOT_TABLE).provenance.as_of;
