@@ -17,4 +17,10 @@ async function main(): Promise<void> {
   if (written.length > 0) console.log(`rewritten from plugins/: ${written.join(', ')}`);
 }
 
-if (require.main === module) void main();
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    // A plugin whose manifest cannot be loaded stops the build, as it would stop the gateway.
+    console.error(`generated documents not written: ${(err as Error).message.split('\n')[0]}`);
+    process.exitCode = 1;
+  });
+}

@@ -11,7 +11,7 @@ import {
   ownWords,
   SEARCHED_CLOCK,
   statusData,
-} from '../../test/support/grants-searched';
+} from '../../test/support/grants-provenance';
 import { startTestGateway, type TestGateway, type TestResponse } from '../../test/support/gateway';
 import { startJgrantsStandin, type JgrantsStandin } from '../../test/support/jgrants-standin';
 import { withQuery } from '../../test/support/query-cases';

@@ -54,12 +54,12 @@ describe('the endpoints are listed in one generated document', () => {
   });
 
   it('recognises an endpoint id or tail in a sentence, not a longer name (the check can fail)', () => {
-    const plugin = { endpointId: 'local-holiday', tail: 'local/holiday/jp' };
-    expect(namings('Call local-holiday or GET /v1/local/holiday/jp?year=2026.', plugin)).to.deep.equal([
-      'line 1: local-holiday',
-      'line 1: local/holiday/jp',
+    const plugin = { endpointId: 'local-sample', tail: 'local/sample/jp' };
+    expect(namings('Call local-sample or GET /v1/local/sample/jp?year=2026.', plugin)).to.deep.equal([
+      'line 1: local-sample',
+      'line 1: local/sample/jp',
     ]);
-    expect(namings('local-holiday-extra and local/holiday/jpx are others', plugin)).to.deep.equal([]);
+    expect(namings('local-sample-extra and local/sample/jpx are others', plugin)).to.deep.equal([]);
   });
 
   it('no hand-written document names an endpoint id or tail of a plugin for sale', () => {
