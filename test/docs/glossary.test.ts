@@ -9,7 +9,7 @@
  * is counted: a folder added brings its terms, a folder deleted takes them away.
  */
 import { expect } from 'chai';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../config/paths';
 import type { RegisteredPlugin } from '../../core/plugins/registry';
@@ -29,10 +29,12 @@ import {
   payloadFields,
   renderGlossaryDoc,
   renderGlossaryJson,
+  soldManifests,
   type Glossary,
 } from '../../tools/glossary-doc';
 import { callExample } from '../support/example-calls';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { makePluginsDir, writeJsPlugin } from '../support/js-plugin';
 
 const SECRET = 'glossary-secret-000000001';
 
@@ -163,6 +165,24 @@ describe('one vocabulary, from the payload schemas of the plugins for sale', () 
       expect(problems, problems.join('\n')).to.deep.equal([]);
     });
   }
+
+  it("a plugin folder brings its terms with its schema's descriptions, and takes them away", () => {
+    const dir = makePluginsDir();
+    try {
+      const schema = `{ type: 'object', properties: { postcode_area: { type: 'string', description: 'The area a postcode covers.' } } }`;
+      writeJsPlugin(dir, { folder: 'local-postcode', fields: { payloadSchema: schema } });
+      const withIt = buildGlossary(soldManifests(dir));
+      expect(withIt.terms.postcode_area).to.deep.include({
+        meanings: [{ text: 'The area a postcode covers.', used_by: ['local-postcode'] }],
+        used_by: ['local-postcode'],
+        json: ['string'],
+      });
+      rmSync(path.join(dir, 'local-postcode'), { recursive: true });
+      expect(buildGlossary(soldManifests(dir)).terms).not.to.have.property('postcode_area');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('the kernel block is described on its own (no plugin needed for its terms)', () => {
     const gateway = buildGlossary([]);
