@@ -1,16 +1,32 @@
 /**
- * The answer vocabulary: docs/glossary.json is the source (machine-checked by
- * test/docs/glossary.test.ts), docs/glossary.md is rendered from it with the endpoints using each
- * term, read from the sold plugins' payload schemas and the kernel's _gateway schemas, so the
- * page cannot drift: a test compares the file with this output.
- *   npm run docs:glossary        rewrite docs/glossary.md
+ * The answer vocabulary, generated: every field a payload schema of a plugin for sale (or the
+ * kernel's _gateway block) declares is a term, and what it means is the description it is declared
+ * with; domain/shared/vocabulary.ts adds the naming rules, the names the spec fixes and the
+ * synonyms no answer uses. So a plugin folder brings its own terms and takes them away when it is
+ * deleted: docs/glossary.json (for programs) and docs/glossary.md (for people) are rewritten from
+ * whatever plugins/ holds, by the build and by
+ *   npm run docs:glossary
+ * and test/docs/glossary.test.ts fails when they differ from what the loaded plugins describe.
  */
 import 'reflect-metadata';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import * as prettier from 'prettier';
 import { PLUGINS_DIR, PROJECT_ROOT } from '../config/paths';
 import { COMMON_SCHEMAS } from '../core/discovery/openapi';
-import { isDefinedManifest, SOLD_LIFECYCLE, type PluginManifest } from '../core/plugins/contract';
+import {
+  isDefinedManifest,
+  SCAFFOLD_PLACEHOLDER,
+  SOLD_LIFECYCLE,
+  type PluginManifest,
+} from '../core/plugins/contract';
+import {
+  NAMING_RULES,
+  SPEC_NAMES,
+  SYNONYMS,
+  UNIT_SUFFIXES,
+  VOCABULARY_REVISION,
+} from '../domain/shared/vocabulary';
 
 export const GLOSSARY_JSON = path.join(PROJECT_ROOT, 'docs', 'glossary.json');
 export const GLOSSARY_DOC = path.join(PROJECT_ROOT, 'docs', 'glossary.md');
@@ -18,34 +34,26 @@ export const GLOSSARY_DOC = path.join(PROJECT_ROOT, 'docs', 'glossary.md');
 /** JSON types as JSON Schema names them; integer is a number. */
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'object' | 'array';
 
-export interface GlossaryTerm {
-  meaning: string;
-  /** Type and unit in words. */
-  type: string;
-  /** The JSON types a value may have. */
-  json: JsonType[];
-  /** The spec section that fixes the name, when it does. */
-  spec?: string;
-  /** Synonyms: names that must appear in no answer. */
-  not?: string[];
-  /** For a map: the values its keys may take (they are values, not terms). */
+/** Where the kernel's own block is used, in "used by" lists. */
+export const GATEWAY = '_gateway';
+
+/** One property a schema declares. */
+export interface Declaration {
+  name: string;
+  /** JSON path, e.g. $.candidates[].legal_name. */
+  at: string;
+  /** The endpoint id whose payload schema declares it, or _gateway. */
+  where: string;
+  description?: string;
+  types: JsonType[];
+  format?: string;
+  /** A map (an object with propertyNames): the values its keys take. Its keys are not terms. */
   keys?: string[];
 }
 
-export interface Glossary {
-  revision: string;
-  rules: string[];
-  terms: Record<string, GlossaryTerm>;
-}
-
-export function loadGlossary(): Glossary {
-  return JSON.parse(readFileSync(GLOSSARY_JSON, 'utf8')) as Glossary;
-}
-
-/** One property a schema declares or a payload holds. */
+/** One property a payload holds. */
 export interface FieldUse {
   name: string;
-  /** JSON path, e.g. $.candidates[].legal_name. */
   at: string;
   types: JsonType[];
 }
@@ -76,32 +84,49 @@ export function valueType(v: unknown): JsonType {
   return typeof v as JsonType;
 }
 
+/** The keys of a map schema (propertyNames with an enum), or undefined for any other schema. */
+function mapKeys(s: Schema): string[] | undefined {
+  const names = s.propertyNames as Schema | undefined;
+  return names && Array.isArray(names.enum) ? (names.enum as string[]) : undefined;
+}
+
 /**
- * Every property a schema declares (and every name its `required` lists), depth first. The
- * children of a map term (one with keys) are values, not names: they are not walked.
+ * Every property a schema declares, depth first, with its description. A map's keys are values,
+ * not names: its children are not walked. A name `required` lists without declaring it is
+ * returned with no types (the test reports it).
  */
-export function schemaFields(schema: unknown, maps: ReadonlySet<string>, at = '$'): FieldUse[] {
+export function declarations(schema: unknown, where: string, at = '$'): Declaration[] {
   if (!schema || typeof schema !== 'object') return [];
   const s = schema as Schema;
-  const out: FieldUse[] = [];
+  const out: Declaration[] = [];
   const props = (s.properties ?? {}) as Record<string, unknown>;
   for (const [name, sub] of Object.entries(props)) {
-    out.push({ name, at: `${at}.${name}`, types: schemaTypes(sub) });
-    if (!maps.has(name)) out.push(...schemaFields(sub, maps, `${at}.${name}`));
+    const d = (sub ?? {}) as Schema;
+    const keys = mapKeys(d);
+    out.push({
+      name,
+      at: `${at}.${name}`,
+      where,
+      types: schemaTypes(d),
+      ...(typeof d.description === 'string' ? { description: d.description } : {}),
+      ...(typeof d.format === 'string' ? { format: d.format } : {}),
+      ...(keys ? { keys } : {}),
+    });
+    if (!keys) out.push(...declarations(d, where, `${at}.${name}`));
   }
   if (Array.isArray(s.required)) {
     for (const name of s.required as string[])
-      if (!(name in props)) out.push({ name, at: `${at}.${name} (required)`, types: [] });
+      if (!(name in props)) out.push({ name, at: `${at}.${name} (required)`, where, types: [] });
   }
-  if (s.items) out.push(...schemaFields(s.items, maps, `${at}[]`));
+  if (s.items) out.push(...declarations(s.items, where, `${at}[]`));
   for (const key of ['oneOf', 'anyOf', 'allOf'] as const) {
     if (Array.isArray(s[key]))
-      for (const sub of s[key] as unknown[]) out.push(...schemaFields(sub, maps, at));
+      for (const sub of s[key] as unknown[]) out.push(...declarations(sub, where, at));
   }
   return out;
 }
 
-/** Every property name of a JSON value, with the type of its value. */
+/** Every property name of a JSON value, with the type of its value; a map's keys are skipped. */
 export function payloadFields(value: unknown, maps: ReadonlySet<string>, at = '$'): FieldUse[] {
   if (Array.isArray(value)) return value.flatMap((v) => payloadFields(v, maps, `${at}[]`));
   if (!value || typeof value !== 'object') return [];
@@ -126,57 +151,142 @@ export function soldManifests(dir = PLUGINS_DIR): PluginManifest[] {
 
 /** What the kernel adds to every answer: _notice, the _gateway block (and its payment on x402). */
 export const GATEWAY_SCHEMAS: Array<[string, unknown]> = [
-  ['$', { type: 'object', properties: { _notice: { type: 'string' }, _gateway: { type: 'object' } } }],
+  [
+    '$',
+    {
+      type: 'object',
+      properties: {
+        _notice: {
+          type: 'string',
+          description:
+            "The product's reference-data notice: what the answer is not (a legal, payroll, tax, corporate-verification or eligibility decision).",
+        },
+        _gateway: {
+          type: 'object',
+          description:
+            "The kernel's block on every answer: product, endpoint, lifecycle, surface, price, request id.",
+        },
+      },
+    },
+  ],
   ['$._gateway', COMMON_SCHEMAS.GatewayBlock],
   ['$._gateway.payment', COMMON_SCHEMAS.X402Payment],
 ];
 
-export function mapTerms(g: Glossary): Set<string> {
-  return new Set(Object.entries(g.terms).flatMap(([term, t]) => (t.keys ? [term] : [])));
+/** Every declaration of the plugins' payload schemas and of the _gateway block. */
+export function allDeclarations(manifests: readonly PluginManifest[]): Declaration[] {
+  return [
+    ...manifests.flatMap((m) => declarations(m.payloadSchema, m.endpointId)),
+    ...GATEWAY_SCHEMAS.flatMap(([at, schema]) => declarations(schema, GATEWAY, at)),
+  ];
 }
 
-/** Which endpoints (or _gateway) use each term, from the schemas. */
-export function termUses(g: Glossary, manifests = soldManifests()): Map<string, Set<string>> {
-  const maps = mapTerms(g);
-  const uses = new Map<string, Set<string>>();
-  const note = (name: string, where: string) => {
-    if (!uses.has(name)) uses.set(name, new Set());
-    uses.get(name)!.add(where);
+/** The names whose values are maps (their keys are values, not terms). */
+export function mapNames(decls: readonly Declaration[]): Set<string> {
+  return new Set(decls.filter((d) => d.keys).map((d) => d.name));
+}
+
+export interface GlossaryTerm {
+  /** What the term means, as each declaration describes it (usually one text). */
+  meanings: Array<{ text: string; used_by: string[] }>;
+  /** Type and unit in words, from the schemas and the unit suffixes. */
+  type: string;
+  /** The JSON types a value may have. */
+  json: JsonType[];
+  /** The spec section that fixes the name, when it does. */
+  spec?: string;
+  /** Synonyms: names that appear in no answer. */
+  not?: string[];
+  /** For a map: the values its keys take. */
+  keys?: string[];
+  /** The endpoints (and _gateway) whose answers carry it. */
+  used_by: string[];
+}
+
+export interface Glossary {
+  $comment: string;
+  revision: string;
+  rules: readonly string[];
+  terms: Record<string, GlossaryTerm>;
+}
+
+const JSON_ORDER: JsonType[] = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'];
+const byJsonOrder = (a: JsonType, b: JsonType) => JSON_ORDER.indexOf(a) - JSON_ORDER.indexOf(b);
+/** _gateway first, then endpoint ids in order. */
+const byUse = (a: string, b: string) => (a === GATEWAY ? -1 : b === GATEWAY ? 1 : a.localeCompare(b));
+
+function typeWords(name: string, decls: readonly Declaration[]): string {
+  const types = [...new Set(decls.flatMap((d) => d.types))].sort(byJsonOrder);
+  const keys = [...new Set(decls.flatMap((d) => d.keys ?? []))];
+  const nonNull = types.filter((t) => t !== 'null');
+  let words = keys.length > 0 ? 'map' : nonNull.join(' or ') || 'any';
+  if (types.includes('null')) words += ' or null';
+  const formats = [...new Set(decls.flatMap((d) => (d.format ? [d.format] : [])))];
+  if (formats.length > 0) words += `, ${formats.join(' or ')}`;
+  const unit = UNIT_SUFFIXES.find(([re]) => re.test(name));
+  if (unit) words += `, ${unit[1]}`;
+  return words;
+}
+
+/** The glossary the given manifests (and the kernel's block) describe. */
+export function buildGlossary(manifests: readonly PluginManifest[]): Glossary {
+  const byName = new Map<string, Declaration[]>();
+  const inOrder = [...manifests].sort((a, b) => a.endpointId.localeCompare(b.endpointId));
+  for (const d of allDeclarations(inOrder)) {
+    if (d.types.length === 0) continue; // a required name nothing declares: the test reports it
+    byName.set(d.name, [...(byName.get(d.name) ?? []), d]);
+  }
+  const synonymsOf = new Map<string, string[]>();
+  for (const [synonym, term] of Object.entries(SYNONYMS))
+    synonymsOf.set(term, [...(synonymsOf.get(term) ?? []), synonym]);
+  const terms: Record<string, GlossaryTerm> = {};
+  for (const name of [...byName.keys()].sort((a, b) =>
+    a.replace(/^_/, '').localeCompare(b.replace(/^_/, '')),
+  )) {
+    const decls = byName.get(name)!;
+    const meanings = new Map<string, Set<string>>();
+    for (const d of decls) {
+      if (!d.description) continue;
+      if (!meanings.has(d.description)) meanings.set(d.description, new Set());
+      meanings.get(d.description)!.add(d.where);
+    }
+    const keys = [...new Set(decls.flatMap((d) => d.keys ?? []))];
+    terms[name] = {
+      meanings: [...meanings].map(([text, where]) => ({ text, used_by: [...where].sort(byUse) })),
+      type: typeWords(name, decls),
+      json: [...new Set(decls.flatMap((d) => d.types))].sort(byJsonOrder),
+      ...(SPEC_NAMES[name] ? { spec: SPEC_NAMES[name] } : {}),
+      ...(synonymsOf.has(name) ? { not: synonymsOf.get(name) } : {}),
+      ...(keys.length > 0 ? { keys } : {}),
+      used_by: [...new Set(decls.map((d) => d.where))].sort(byUse),
+    };
+  }
+  return {
+    $comment:
+      'Generated from the payload schemas of the plugins for sale, the _gateway block and domain/shared/vocabulary.ts by the build (npm run docs:glossary); do not edit. docs/glossary.md is the same for people.',
+    revision: VOCABULARY_REVISION,
+    rules: NAMING_RULES,
+    terms,
   };
-  for (const m of manifests) for (const f of schemaFields(m.payloadSchema, maps)) note(f.name, m.endpointId);
-  for (const [at, schema] of GATEWAY_SCHEMAS)
-    for (const f of schemaFields(schema, maps, at)) note(f.name, '_gateway');
-  return uses;
 }
 
-/** term -> the synonym it replaces, for messages. */
-export function synonyms(g: Glossary): Map<string, string> {
-  return new Map(
-    Object.entries(g.terms).flatMap(([term, t]) => (t.not ?? []).map((n): [string, string] => [n, term])),
-  );
-}
-
-function allowed(types: readonly JsonType[], term: GlossaryTerm): boolean {
-  const ok = new Set<JsonType>(term.json);
-  if (ok.has('number')) ok.add('integer');
-  return types.every((t) => ok.has(t));
-}
-
-/**
- * What is wrong with some fields against the glossary: a name that is a synonym, a name that is
- * no term, a JSON type the term does not allow. `where` prefixes each problem.
- */
+/** What is wrong with some fields of an answer against the terms: a synonym, no term, a wrong type. */
 export function fieldProblems(g: Glossary, fields: readonly FieldUse[], where: string): string[] {
-  const syn = synonyms(g);
   const problems = new Set<string>();
   for (const f of fields) {
     const term = g.terms[f.name];
-    if (syn.has(f.name)) problems.add(`${where} ${f.at}: "${f.name}" is a synonym of "${syn.get(f.name)}"`);
-    else if (!term) problems.add(`${where} ${f.at}: "${f.name}" is not in the glossary`);
-    else if (f.types.length > 0 && !allowed(f.types, term))
-      problems.add(`${where} ${f.at}: ${f.types.join('|')} where the glossary allows ${term.json.join('|')}`);
+    if (SYNONYMS[f.name]) problems.add(`${where} ${f.at}: "${f.name}" is a synonym of "${SYNONYMS[f.name]}"`);
+    else if (!term) problems.add(`${where} ${f.at}: "${f.name}" is declared by no payload schema`);
+    else if (!allowed(f.types, term.json))
+      problems.add(`${where} ${f.at}: ${f.types.join('|')} where the schemas allow ${term.json.join('|')}`);
   }
   return [...problems];
+}
+
+function allowed(types: readonly JsonType[], json: readonly JsonType[]): boolean {
+  const ok = new Set<JsonType>(json);
+  if (ok.has('number')) ok.add('integer');
+  return types.every((t) => ok.has(t));
 }
 
 /** The keys of map terms in a value that their term does not list. */
@@ -193,38 +303,56 @@ export function mapKeyProblems(g: Glossary, value: unknown, where: string, at = 
   });
 }
 
+/** What is wrong with declarations: no description, a synonym, a name that is not snake_case. */
+export function declarationProblems(decls: readonly Declaration[]): string[] {
+  const problems = new Set<string>();
+  for (const d of decls) {
+    const where = `${d.where} ${d.at}`;
+    if (d.types.length === 0) problems.add(`${where}: required but not declared`);
+    if (SYNONYMS[d.name]) problems.add(`${where}: "${d.name}" is a synonym of "${SYNONYMS[d.name]}"`);
+    else if (!d.description?.trim())
+      problems.add(`${where}: "${d.name}" has no description (its meaning in the glossary)`);
+    else if (SCAFFOLD_PLACEHOLDER.test(d.description))
+      problems.add(`${where}: "${d.name}" still holds the scaffold's placeholder`);
+    if (!/^_?[a-z][a-z0-9_]*$/.test(d.name) && !SPEC_NAMES[d.name]) problems.add(`${where}: not snake_case`);
+  }
+  return [...problems];
+}
+
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-export function renderGlossaryDoc(g = loadGlossary(), manifests = soldManifests()): string {
-  const uses = termUses(g, manifests);
-  const all = manifests.length;
-  const where = (term: string): string => {
-    const u = uses.get(term);
-    if (!u || u.size === 0) return '(not yet used)';
-    const gateway = u.has('_gateway');
-    const endpoints = [...u].filter((x) => x !== '_gateway').sort();
+export function renderGlossaryDoc(g: Glossary, endpoints: number): string {
+  const where = (used: readonly string[]): string => {
     const parts: string[] = [];
-    if (gateway) parts.push('`_gateway` (every answer)');
-    if (endpoints.length === all) parts.push(`every endpoint (${all})`);
-    else if (endpoints.length > 0) parts.push(endpoints.join(', '));
+    if (used.includes(GATEWAY)) parts.push('`_gateway` (every answer)');
+    const ids = used.filter((u) => u !== GATEWAY);
+    if (ids.length === endpoints && endpoints > 1) parts.push(`every endpoint (${endpoints})`);
+    else if (ids.length > 0) parts.push(ids.join(', '));
     return parts.join('; ');
   };
+  const meaning = (t: GlossaryTerm): string =>
+    t.meanings.length === 1
+      ? cell(t.meanings[0].text)
+      : t.meanings.map((m) => `${cell(m.text)} (${where(m.used_by)})`).join('<br>');
   const rows = Object.entries(g.terms).map(
     ([term, t]) =>
-      `| \`${term}\` | ${cell(t.meaning)}${t.keys ? ` Keys: ${t.keys.map((k) => `\`${k}\``).join(', ')}.` : ''} | ${cell(t.type)} | ${where(term)} | ${t.spec ? cell(t.spec) : ''} | ${(t.not ?? []).map((n) => `\`${n}\``).join(', ')} |`,
+      `| \`${term}\` | ${meaning(t)}${t.keys ? ` Keys: ${t.keys.map((k) => `\`${k}\``).join(', ')}.` : ''} | ${cell(t.type)} | ${where(t.used_by)} | ${t.spec ? cell(t.spec) : ''} | ${(t.not ?? []).map((n) => `\`${n}\``).join(', ')} |`,
   );
   return [
     '# Glossary: the vocabulary of every answer',
     '',
-    `Revision ${g.revision}. One name per concept across the ${all} endpoints' payloads and the \`_gateway\``,
+    `Revision ${g.revision}. One name per concept across the ${endpoints} endpoints' payloads and the \`_gateway\``,
     'block. Where the service spec fixes a name (column "spec", its section), that name is used',
     'wherever the same thing appears. The names in column "not" are synonyms that appear in no answer.',
     '',
-    'This page is generated from `docs/glossary.json` by `npm run docs:glossary` (a test fails when it is',
-    'out of date); `test/docs/glossary.test.ts` walks every payload schema and every example answer on',
-    'the preview, marketplace and broker surfaces and fails on a field that is not a term here, a JSON',
-    'type the term does not allow, or a synonym. "Where used" is read from the payload schemas. The',
-    'renames of revision 2026-11-24 are listed in [changelog.md](changelog.md).',
+    'This page is generated (with `docs/glossary.json`) by the build and by `npm run docs:glossary`: each',
+    "term is a field some payload schema of an endpoint for sale declares (or the kernel's `_gateway`",
+    'block), and its meaning is the description it is declared with; the rules, the names the spec',
+    'fixes and the synonyms come from `domain/shared/vocabulary.ts`. A new endpoint brings its terms',
+    'with its folder and takes them away when its folder is deleted. `test/docs/glossary.test.ts`',
+    'fails on an undescribed field, a field of an answer that no schema declares or of a JSON type it',
+    'does not allow, a synonym, or a page that differs from what the endpoints describe. The renames of',
+    'revision 2026-11-24 are listed in [changelog.md](changelog.md).',
     '',
     '## Rules',
     '',
@@ -239,7 +367,30 @@ export function renderGlossaryDoc(g = loadGlossary(), manifests = soldManifests(
   ].join('\n');
 }
 
+/** docs/glossary.json as Prettier writes it (the lint checks it). */
+export async function renderGlossaryJson(g: Glossary): Promise<string> {
+  const options = (await prettier.resolveConfig(GLOSSARY_JSON)) ?? {};
+  return prettier.format(JSON.stringify(g), { ...options, filepath: GLOSSARY_JSON });
+}
+
+/** Rewrites docs/glossary.json and docs/glossary.md from the plugins for sale; true if either changed. */
+export async function writeGlossary(manifests = soldManifests()): Promise<boolean> {
+  const g = buildGlossary(manifests);
+  const files: Array<[string, string]> = [
+    [GLOSSARY_JSON, await renderGlossaryJson(g)],
+    [GLOSSARY_DOC, renderGlossaryDoc(g, manifests.length)],
+  ];
+  let changed = false;
+  for (const [file, text] of files) {
+    if (existsSync(file) && readFileSync(file, 'utf8') === text) continue;
+    writeFileSync(file, text);
+    changed = true;
+  }
+  return changed;
+}
+
 if (require.main === module) {
-  writeFileSync(GLOSSARY_DOC, renderGlossaryDoc());
-  console.log(`wrote ${path.relative(PROJECT_ROOT, GLOSSARY_DOC)}`);
+  void writeGlossary().then((changed) =>
+    console.log(`${changed ? 'wrote' : 'unchanged:'} docs/glossary.json, docs/glossary.md`),
+  );
 }

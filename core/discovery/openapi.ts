@@ -63,15 +63,32 @@ export const COMMON_SCHEMAS: Record<string, unknown> = {
       'price_usdc',
     ],
     properties: {
-      product_id: { type: 'string' },
-      endpoint_id: { type: 'string' },
+      product_id: { type: 'string', description: 'The product the endpoint belongs to.' },
+      endpoint_id: { type: 'string', description: 'The endpoint id, <family>-<slug>.' },
       broker_id: { type: 'string', description: 'Endpoint-level id for POST /broker/call.' },
-      lifecycle: { type: 'string', enum: ['paid_open'] },
-      surface: { type: 'string', enum: ['preview', 'x402', 'marketplace', 'broker', 'mcp'] },
-      interface_version: { const: INTERFACE_VERSION },
-      request_id: { type: 'string' },
-      price_micro_usdc: { type: 'integer' },
-      price_usdc: { type: 'string' },
+      lifecycle: {
+        type: 'string',
+        description: "The endpoint's lifecycle; every sold endpoint is paid_open.",
+        enum: ['paid_open'],
+      },
+      surface: {
+        type: 'string',
+        description: 'The surface that answered: preview, x402, marketplace, broker or mcp.',
+        enum: ['preview', 'x402', 'marketplace', 'broker', 'mcp'],
+      },
+      interface_version: {
+        const: INTERFACE_VERSION,
+        description: 'The interface version carried in every path: v1.',
+      },
+      request_id: { type: 'string', description: 'The request id (also the X-Request-Id header).' },
+      price_micro_usdc: {
+        type: 'integer',
+        description: 'Price of one call in USDC base units (6 decimals).',
+      },
+      price_usdc: {
+        type: 'string',
+        description: 'Price of one call in USDC, as decimal text (1 USDC = 1 USD).',
+      },
       preview: { type: 'boolean', description: 'True on the free preview surface.' },
       transport: {
         const: 'mcp',
@@ -81,22 +98,30 @@ export const COMMON_SCHEMAS: Record<string, unknown> = {
         enum: ['api_key', 'x402'],
         description: 'On the MCP surface: whether the call was paid from API-key credit or with x402.',
       },
-      notice: { type: 'string' },
-      payment: { $ref: '#/components/schemas/X402Payment' },
+      notice: {
+        type: 'string',
+        description:
+          "On a preview answer (_gateway.notice): what a preview is and is not. Not the product's _notice.",
+      },
+      payment: {
+        $ref: '#/components/schemas/X402Payment',
+        description: 'On the x402 surface: the settled payment that bought the answer.',
+      },
       marketplace: {
         type: 'object',
         description: 'On the marketplace surface: the marketplace path segment.',
-        properties: { segment: { type: 'string' } },
+        properties: { segment: { type: 'string', description: 'The marketplace path segment.' } },
       },
       production: {
         type: 'object',
         description: 'On the preview surface: where to call the same endpoint for production.',
         properties: {
-          x402_url: { type: 'string' },
+          x402_url: { type: 'string', description: 'The paid (x402) address of the endpoint.' },
           broker: {
             type: 'object',
+            description: 'How to call the endpoint through the broker: call and product_id.',
             properties: {
-              call: { type: 'string' },
+              call: { type: 'string', description: 'The broker call to make: POST /broker/call.' },
               product_id: {
                 type: 'string',
                 description: 'The endpoint-level id to send to POST /broker/call.',
@@ -106,7 +131,10 @@ export const COMMON_SCHEMAS: Record<string, unknown> = {
           mcp: {
             type: 'object',
             description: 'The same endpoint as a tool of the paid MCP server.',
-            properties: { url: { type: 'string' }, tool: { type: 'string' } },
+            properties: {
+              url: { type: 'string', description: 'The address of the paid MCP server.' },
+              tool: { type: 'string', description: 'The MCP tool name of an endpoint (its endpoint id).' },
+            },
           },
         },
       },
@@ -115,16 +143,27 @@ export const COMMON_SCHEMAS: Record<string, unknown> = {
         description:
           'When paid from API-key credit (broker, MCP): what this response charged (0 on an idempotent replay) and the balance left; on a replay, original_charge is what the original call charged.',
         properties: {
-          charged_micro_usdc: { type: 'integer' },
-          charged_usdc: { type: 'string' },
-          balance_micro_usdc: { type: 'integer' },
-          balance_usdc: { type: 'string' },
+          charged_micro_usdc: {
+            type: 'integer',
+            description: 'What this call was charged, in USDC base units (0 on an idempotent replay).',
+          },
+          charged_usdc: { type: 'string', description: 'The same charge in USDC, as decimal text.' },
+          balance_micro_usdc: {
+            type: 'integer',
+            description: "The key's balance after the call, in USDC base units.",
+          },
+          balance_usdc: { type: 'string', description: 'The same balance in USDC, as decimal text.' },
           original_charge: {
             type: 'object',
+            description:
+              'On an idempotent replay (_gateway.credit): what the original call charged (charged_micro_usdc, charged_usdc) and its request_id; the replay itself charged nothing.',
             properties: {
-              charged_micro_usdc: { type: 'integer' },
-              charged_usdc: { type: 'string' },
-              request_id: { type: 'string' },
+              charged_micro_usdc: {
+                type: 'integer',
+                description: 'What the original call charged, in USDC base units.',
+              },
+              charged_usdc: { type: 'string', description: 'The same charge in USDC, as decimal text.' },
+              request_id: { type: 'string', description: 'The request id of the original call.' },
             },
           },
         },
@@ -138,14 +177,14 @@ export const COMMON_SCHEMAS: Record<string, unknown> = {
     properties: {
       payer: { type: 'string', description: 'Address that paid.' },
       amount_micro_usdc: { type: 'string', description: 'USDC base units (6 decimals).' },
-      amount_usdc: { type: 'string' },
+      amount_usdc: { type: 'string', description: 'The same amount in USDC, as decimal text.' },
       network: { type: 'string', description: 'CAIP-2 network.' },
       asset: { type: 'string', description: 'Token contract.' },
       payTo: { type: 'string', description: 'Receiving address.' },
-      scheme: { const: 'exact' },
+      scheme: { const: 'exact', description: 'The x402 payment scheme: exact.' },
       transaction: { type: ['string', 'null'], description: 'Settlement transaction hash.' },
-      x402_version: { type: 'integer' },
-      note: { type: 'string' },
+      x402_version: { type: 'integer', description: 'The x402 protocol version the payment used.' },
+      note: { type: 'string', description: 'One sentence a buyer reads about the object it is in.' },
     },
   },
   PaymentRequirement: {

@@ -123,6 +123,16 @@ export interface PluginSource {
   url?: string;
 }
 
+/**
+ * A publisher whose documents the plugin cites as sources, named by the host they are served from.
+ * The product's checks accept a source URL on this host or a sub-domain of it, for this plugin.
+ */
+export interface PluginPublisher {
+  name: string;
+  /** A lower-case DNS host name, e.g. `www.example.org` (no scheme, port or path). */
+  host: string;
+}
+
 /** An error status a handler may answer beyond the kernel's own (documented in openapi.json). */
 export interface DocumentedError {
   status: 404 | 409 | 503;
@@ -143,6 +153,11 @@ export interface PluginManifest<Q extends object = object, P extends EndpointPay
   summary: string;
   description?: string;
   source: PluginSource;
+  /**
+   * Publishers this plugin's sources cite that the product's shared list of official publishers
+   * lacks: a new plugin declares them here rather than editing anything outside its folder.
+   */
+  publishers?: PluginPublisher[];
   query: QueryClass<Q>;
   handler: HandlerClass<Q, P>;
   /** Schema of the payload (without the `_gateway` block); used in openapi.json and tests. */

@@ -160,6 +160,7 @@ function check(
   if (!m.source || typeof m.source.freshness !== 'string' || !m.source.freshness.trim()) {
     bad('source.freshness', 'must say how fresh the data is');
   }
+  checkPublishers(m.publishers, bad);
   if (typeof m.payloadSchema !== 'object' || m.payloadSchema === null)
     bad('payloadSchema', 'must be a JSON Schema object');
   if (!Array.isArray(m.examples) || m.examples.length === 0)
@@ -241,6 +242,28 @@ function check(
     query,
     handler,
   };
+}
+
+/** A DNS host name: dot-separated labels of lower-case letters, digits and inner dashes. */
+const HOST = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+
+function checkPublishers(publishers: unknown, bad: (field: string, problem: string) => void): void {
+  if (publishers === undefined) return;
+  if (!Array.isArray(publishers)) {
+    bad('publishers', 'must be a list of { name, host }');
+    return;
+  }
+  publishers.forEach((p: unknown, i) => {
+    const { name, host } = (typeof p === 'object' && p !== null ? p : {}) as Record<string, unknown>;
+    if (typeof name !== 'string' || name.trim() === '')
+      bad(`publishers[${i}].name`, 'must name the publisher, in words a buyer recognises');
+    if (typeof host !== 'string' || !HOST.test(host)) {
+      bad(
+        `publishers[${i}].host`,
+        `must be a lower-case host name such as www.example.org, without scheme, port or path (got ${JSON.stringify(host)})`,
+      );
+    }
+  });
 }
 
 /** The handler's own coverage text is read by buyers in the discovery documents. */

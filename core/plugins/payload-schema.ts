@@ -2,7 +2,14 @@
 const SOURCE_REF = {
   type: 'object',
   required: ['name'],
-  properties: { name: { type: 'string' }, url: { type: 'string' } },
+  properties: {
+    name: {
+      type: 'string',
+      description:
+        'A name as given: of a document (sources[].name) or of a company in a request (query.name, results[].name). The name a corporation is registered under is legal_name.',
+    },
+    url: { type: 'string', description: 'The address of a document.' },
+  },
 } as const;
 
 export const PROVENANCE_SCHEMA = {
@@ -33,14 +40,34 @@ export const PROVENANCE_SCHEMA = {
       description: 'What this answer searched: snapshot or live, as-of date and size.',
       required: ['kind', 'as_of', 'records', 'unit', 'complete', 'note'],
       properties: {
-        kind: { enum: ['live', 'snapshot'] },
-        as_of: { type: 'string' },
-        records: { type: ['integer', 'null'] },
-        unit: { type: 'string' },
-        complete: { type: 'boolean' },
-        note: { type: 'string' },
+        kind: {
+          enum: ['live', 'snapshot'],
+          description:
+            'live: the live upstream was searched for this call; snapshot: a dated sample or list held by the service.',
+        },
+        as_of: {
+          type: 'string',
+          description:
+            'The date of the data: YYYY-MM-DD of a snapshot or list, the date-time of a live answer.',
+        },
+        records: {
+          type: ['integer', 'null'],
+          description: 'How many records a search ran over; null for a live upstream.',
+        },
+        unit: { type: 'string', description: 'What a record is (corporations, grants, legal forms).' },
+        complete: {
+          type: 'boolean',
+          description: "true only when the records searched are the publisher's complete data set.",
+        },
+        note: { type: 'string', description: 'One sentence a buyer reads about the object it is in.' },
       },
     },
-    notes: { type: 'array', items: { type: 'string' } },
+    notes: {
+      type: 'array',
+      description: 'Sentences a careful reader should know (caveats, what was assumed).',
+      items: { type: 'string' },
+    },
   },
+  description:
+    "Where the answer's data came from: kind, as_of, sources, cross_checked_against, searched, notes.",
 } as const;

@@ -1,7 +1,7 @@
 /**
- * The payload fields both payroll endpoints share (calc-by-salary and payroll-summary): every
- * deduction in whole yen, the conventions applied in words a payroll clerk recognises, and with
- * verbose the rates and the exact amounts before rounding.
+ * The payload fields the payroll endpoints share (one month's deductions, at the current month
+ * or at a chosen one): every deduction in whole yen, the conventions applied in words a payroll
+ * clerk recognises, and with verbose the rates and the exact amounts before rounding.
  */
 import type { DataCoverage, DataProvenance, SourceRef } from '../../core/plugins/contract';
 import { snapshotProvenance, type TableProvenance } from '../shared/data-file';

@@ -82,8 +82,12 @@ export const PREFECTURE_SCHEMA = {
   type: 'object',
   required: ['code', 'name_ja', 'name_en'],
   properties: {
-    code: { type: 'string', pattern: '^(0[1-9]|[1-3][0-9]|4[0-7])$', description: 'JIS X 0401' },
-    name_ja: { type: 'string' },
-    name_en: { type: 'string' },
+    code: {
+      type: 'string',
+      pattern: '^(0[1-9]|[1-3][0-9]|4[0-7])$',
+      description: "The prefecture's JIS X 0401 code, two digits.",
+    },
+    name_ja: { type: 'string', description: 'The Japanese name of a coded value, holiday or phase.' },
+    name_en: { type: 'string', description: 'The English name of a coded value or holiday.' },
   },
 };

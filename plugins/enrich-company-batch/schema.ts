@@ -5,10 +5,11 @@ export const companyBatchPayloadSchema = {
   type: 'object',
   required: ['count', 'resolved', 'results', '_attribution', '_provenance'],
   properties: {
-    count: { type: 'integer' },
-    resolved: { type: 'integer' },
+    count: { type: 'integer', description: "The number of items in the answer's list." },
+    resolved: { type: 'integer', description: 'How many names of a batch have a best candidate.' },
     results: {
       type: 'array',
+      description: 'One result per name of a batch, in the order given.',
       items: {
         type: 'object',
         required: ['name', 'best', 'total_matched'],
@@ -23,16 +24,20 @@ export const companyBatchPayloadSchema = {
               },
               { type: 'null' },
             ],
+            description: 'The best candidate; null when nothing matched.',
           },
           total_matched: {
             type: 'integer',
             description: 'Corporations found for this name, before keeping the best.',
           },
-          note: { type: 'string' },
+          note: { type: 'string', description: 'One sentence a buyer reads about the object it is in.' },
         },
       },
     },
-    _attribution: { type: 'string' },
+    _attribution: {
+      type: 'string',
+      description: 'The public source of the answer, in words a buyer recognises.',
+    },
     _provenance: PROVENANCE_SCHEMA,
   },
 };

@@ -7,7 +7,7 @@ export default definePlugin({
   endpointId: 'enrich-company-by-name',
   product: 'jp-data-enrich',
   tail: 'enrich/company-by-name',
-  // One five-mode registry search, as local/houjin-lookup/by-name: the same cost.
+  // One five-mode registry search, the same work as the local pack's name lookup: the same price.
   priceMicroUsdc: 20_000,
   lifecycle: 'paid_open',
   summary: 'A company name resolved to ranked corporate-number candidates with a numeric match reliability',

@@ -12,15 +12,24 @@ export const companyByNamePayloadSchema = {
         'The parameters as understood: the prefecture resolved, the search key derived from the name.',
       required: ['name', 'search_key', 'pref', 'limit'],
       properties: {
-        name: { type: 'string' },
+        name: {
+          type: 'string',
+          description:
+            'A name as given: of a document (sources[].name) or of a company in a request (query.name, results[].name). The name a corporation is registered under is legal_name.',
+        },
         search_key: { type: 'string', description: 'What names are compared by.' },
-        pref: { oneOf: [PREFECTURE_SCHEMA, { type: 'null' }] },
-        limit: { type: 'integer' },
+        pref: {
+          oneOf: [PREFECTURE_SCHEMA, { type: 'null' }],
+          description:
+            'The pref parameter as understood: a prefecture {code, name_ja, name_en}; null when not given.',
+        },
+        limit: { type: 'integer', description: 'The limit parameter applied: the most items answered.' },
       },
     },
-    count: { type: 'integer' },
+    count: { type: 'integer', description: "The number of items in the answer's list." },
     candidates: {
       type: 'array',
+      description: 'Ranked candidates: corporations (or grants) that may be the one meant.',
       items: {
         ...CANDIDATE_SCHEMA,
         required: [...CANDIDATE_SCHEMA.required, 'edinet'],
@@ -32,10 +41,14 @@ export const companyByNamePayloadSchema = {
     },
     found_by_mode: {
       type: 'object',
-      description: 'Corporations each matching mode found before ranking and the limit.',
+      description: 'Corporations each matching mode found, before ranking and the limit.',
       properties: MODE_COUNTS,
+      propertyNames: { enum: Object.keys(MODE_COUNTS) },
     },
-    _attribution: { type: 'string' },
+    _attribution: {
+      type: 'string',
+      description: 'The public source of the answer, in words a buyer recognises.',
+    },
     _provenance: PROVENANCE_SCHEMA,
   },
 };

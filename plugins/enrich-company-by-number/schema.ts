@@ -18,7 +18,12 @@ export const companyByNumberPayloadSchema = {
     '_provenance',
   ],
   properties: {
-    corporate_number: { type: 'string', pattern: '^[0-9]{13}$' },
+    corporate_number: {
+      type: 'string',
+      description:
+        'The 13-digit corporate number (法人番号) of the corporation an answer or record is about.',
+      pattern: '^[0-9]{13}$',
+    },
     corporation: CORPORATION_SCHEMA,
     names: {
       type: 'object',
@@ -33,11 +38,23 @@ export const companyByNumberPayloadSchema = {
         'former_names',
       ],
       properties: {
-        legal_name: { type: 'string' },
-        name_without_legal_form: { type: 'string' },
+        legal_name: {
+          type: 'string',
+          description:
+            'The name an entity is registered under: 商号又は名称 in the corporate register, 氏名又は名称 in the invoice register, 提出者名 in the EDINET list.',
+        },
+        name_without_legal_form: { type: 'string', description: 'The name with its legal form removed.' },
         legal_form: LEGAL_FORM_SCHEMA,
-        furigana: { type: ['string', 'null'] },
-        legal_name_en: { type: ['string', 'null'] },
+        furigana: {
+          type: ['string', 'null'],
+          description:
+            'The reading of the legal name in katakana (フリガナ), as the register or the EDINET list gives it.',
+        },
+        legal_name_en: {
+          type: ['string', 'null'],
+          description:
+            'The English form of the legal name as the register (英語表記) or the EDINET list (提出者名（英字）) gives it.',
+        },
         former_names: CORPORATION_SCHEMA.properties.former_names,
       },
     },
@@ -46,7 +63,10 @@ export const companyByNumberPayloadSchema = {
       description: 'The invoice registration of T + the corporate number; basis says where it was read.',
     },
     edinet: EDINET_SCHEMA,
-    _attribution: { type: 'string' },
+    _attribution: {
+      type: 'string',
+      description: 'The public source of the answer, in words a buyer recognises.',
+    },
     _provenance: PROVENANCE_SCHEMA,
   },
 };

@@ -17,11 +17,19 @@ export const nameNormalizePayloadSchema = {
       type: 'object',
       description: 'The parameters as given.',
       required: ['name'],
-      properties: { name: { type: 'string' } },
+      properties: {
+        name: {
+          type: 'string',
+          description:
+            'A name as given: of a document (sources[].name) or of a company in a request (query.name, results[].name). The name a corporation is registered under is legal_name.',
+        },
+      },
     },
     search_key: { type: 'string', description: 'What names are compared by.' },
     legal_form: {
       ...LEGAL_FORM_SCHEMA,
+      description:
+        'The legal form found in a name: form, form_en, written, position (and kind_code); null when none.',
       properties: {
         ...LEGAL_FORM_SCHEMA.properties,
         kind_code: {
@@ -31,15 +39,31 @@ export const nameNormalizePayloadSchema = {
         },
       },
     },
-    name_without_legal_form: { type: 'string' },
+    name_without_legal_form: { type: 'string', description: 'The name with its legal form removed.' },
     widths: {
       type: 'object',
-      properties: { half_width: { type: 'string' }, full_width: { type: 'string' } },
+      description: 'The name in half-width and full-width forms.',
+      properties: {
+        half_width: {
+          type: 'string',
+          description: 'NFKC form: half-width Latin and digits, full-width kana.',
+        },
+        full_width: {
+          type: 'string',
+          description: "The register's style: full-width Latin, digits and spaces.",
+        },
+      },
     },
-    reading_key: { type: ['string', 'null'] },
-    english_key: { type: ['string', 'null'] },
-    rules: { type: 'array', items: { type: 'string' } },
-    _attribution: { type: 'string' },
+    reading_key: {
+      type: ['string', 'null'],
+      description: 'The katakana reading key names are matched on (small kana large, long vowels collapsed).',
+    },
+    english_key: { type: ['string', 'null'], description: 'The key an English name is matched on.' },
+    rules: { type: 'array', description: 'The rules applied, as sentences.', items: { type: 'string' } },
+    _attribution: {
+      type: 'string',
+      description: 'The public source of the answer, in words a buyer recognises.',
+    },
     _provenance: PROVENANCE_SCHEMA,
   },
 };

@@ -17,8 +17,17 @@ export interface CompanyProfile {
   purpose?: Term;
 }
 
-export type CriterionName =
-  'accepting_applications' | 'target_area' | 'area_detail' | 'industry' | 'employees' | 'capital' | 'purpose';
+/** The criteria a grant is compared on, in the order the answer explains them. */
+export const CRITERION_NAMES = [
+  'accepting_applications',
+  'target_area',
+  'area_detail',
+  'industry',
+  'employees',
+  'capital',
+  'purpose',
+] as const;
+export type CriterionName = (typeof CRITERION_NAMES)[number];
 
 export type CriterionStatus = 'met' | 'not_met' | 'not_checked';
 

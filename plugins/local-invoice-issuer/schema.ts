@@ -9,11 +9,19 @@ export const invoiceIssuerPayloadSchema = {
       type: 'object',
       description: 'The parameters as understood.',
       required: ['name', 'limit'],
-      properties: { name: { type: 'string' }, limit: { type: 'integer' } },
+      properties: {
+        name: {
+          type: 'string',
+          description:
+            'A name as given: of a document (sources[].name) or of a company in a request (query.name, results[].name). The name a corporation is registered under is legal_name.',
+        },
+        limit: { type: 'integer', description: 'The limit parameter applied: the most items answered.' },
+      },
     },
-    count: { type: 'integer' },
+    count: { type: 'integer', description: "The number of items in the answer's list." },
     candidates: {
       type: 'array',
+      description: 'Ranked candidates: corporations (or grants) that may be the one meant.',
       items: {
         ...CANDIDATE_SCHEMA,
         required: [...CANDIDATE_SCHEMA.required, 'registration'],
@@ -29,9 +37,14 @@ export const invoiceIssuerPayloadSchema = {
     diagnostics: {
       type: 'object',
       description: 'With verbose: how candidates and registrations were found.',
-      properties: { rules: { type: 'array', items: { type: 'string' } } },
+      properties: {
+        rules: { type: 'array', description: 'The rules applied, as sentences.', items: { type: 'string' } },
+      },
     },
-    _attribution: { type: 'string' },
+    _attribution: {
+      type: 'string',
+      description: 'The public source of the answer, in words a buyer recognises.',
+    },
     _provenance: PROVENANCE_SCHEMA,
   },
 };

@@ -13,16 +13,25 @@ export const invoiceLookupPayloadSchema = {
     '_provenance',
   ],
   properties: {
-    registration_number: { type: 'string', pattern: '^T[0-9]{13}$' },
+    registration_number: {
+      type: 'string',
+      description: 'An invoice registration number, T + 13 digits (登録番号).',
+      pattern: '^T[0-9]{13}$',
+    },
     query: {
       type: 'object',
       description: 'The parameter as given, and whether it began with T.',
       required: ['number', 'had_t_prefix'],
-      properties: { number: { type: 'string' }, had_t_prefix: { type: 'boolean' } },
+      properties: {
+        number: { type: 'string', description: 'The number parameter, as given.' },
+        had_t_prefix: { type: 'boolean', description: 'Whether the number given began with T.' },
+      },
     },
     registration: { ...REGISTRATION_SCHEMA, description: 'basis says where the registration was read.' },
     corporate_number_check: {
       type: 'object',
+      description:
+        'Whether the 13 digits of a registration number are a corporate number: corporate_number, check_digit_valid, expected_check_digit, holder.',
       required: ['corporate_number', 'check_digit_valid', 'expected_check_digit', 'holder'],
       properties: {
         corporate_number: {
@@ -30,9 +39,18 @@ export const invoiceLookupPayloadSchema = {
           pattern: '^[0-9]{13}$',
           description: 'The 13 digits of the registration number, read as a corporate number.',
         },
-        check_digit_valid: { type: 'boolean' },
-        expected_check_digit: { type: 'integer' },
-        holder: { enum: ['corporation', 'not_a_corporate_number'] },
+        check_digit_valid: {
+          type: 'boolean',
+          description: 'Whether the first digit is the check digit of the other twelve.',
+        },
+        expected_check_digit: {
+          type: 'integer',
+          description: 'The check digit the other twelve digits give.',
+        },
+        holder: {
+          enum: ['corporation', 'not_a_corporate_number'],
+          description: 'corporation, or not_a_corporate_number when the digits fail the check digit.',
+        },
       },
     },
     corporation: {
@@ -49,9 +67,20 @@ export const invoiceLookupPayloadSchema = {
         _source: CORPORATION_SCHEMA.properties._source,
       },
     },
-    registry_cross_check: { enum: ['found', 'not_found', 'not_applicable', 'unavailable'] },
-    notes: { type: 'array', items: { type: 'string' } },
-    _attribution: { type: 'string' },
+    registry_cross_check: {
+      enum: ['found', 'not_found', 'not_applicable', 'unavailable'],
+      description:
+        'Whether the corporation was found in the registry: found, not_found, not_applicable, unavailable.',
+    },
+    notes: {
+      type: 'array',
+      description: 'Sentences a careful reader should know (caveats, what was assumed).',
+      items: { type: 'string' },
+    },
+    _attribution: {
+      type: 'string',
+      description: 'The public source of the answer, in words a buyer recognises.',
+    },
     _provenance: PROVENANCE_SCHEMA,
   },
 };

@@ -11,7 +11,10 @@ export const payrollCalcPayloadSchema = {
       description:
         'The month applied is always the current month in Asia/Tokyo (this endpoint takes no month).',
     },
-    _attribution: { type: 'string' },
+    _attribution: {
+      type: 'string',
+      description: 'The public source of the answer, in words a buyer recognises.',
+    },
     _provenance: PROVENANCE_SCHEMA,
   },
 };

@@ -23,18 +23,32 @@ export const payrollSummaryPayloadSchema = {
             type: 'object',
             required: ['date', 'weekday', 'name_ja', 'name_en', 'kind'],
             properties: {
-              date: { type: 'string', format: 'date' },
-              weekday: { type: 'string' },
-              name_ja: { type: 'string' },
-              name_en: { type: 'string' },
-              kind: { enum: ['national_holiday', 'substitute_holiday', 'citizens_holiday'] },
+              date: {
+                type: 'string',
+                description: "The holiday's date, YYYY-MM-DD.",
+                format: 'date',
+              },
+              weekday: { type: 'string', description: 'The day of the week (Sun..Sat).' },
+              name_ja: {
+                type: 'string',
+                description: 'The Japanese name of a coded value, holiday or phase.',
+              },
+              name_en: { type: 'string', description: 'The English name of a coded value or holiday.' },
+              kind: {
+                enum: ['national_holiday', 'substitute_holiday', 'citizens_holiday'],
+                description:
+                  'What sort of holiday: national_holiday (国民の祝日), substitute_holiday (振替休日) or citizens_holiday (国民の休日).',
+              },
             },
           },
         },
-        working_day_rule: { type: 'string' },
+        working_day_rule: { type: 'string', description: 'What counts as a working day, in words.' },
       },
     },
-    _attribution: { type: 'string' },
+    _attribution: {
+      type: 'string',
+      description: 'The public source of the answer, in words a buyer recognises.',
+    },
     _provenance: PROVENANCE_SCHEMA,
   },
 };

@@ -1,78 +1,55 @@
 /**
- * One vocabulary (issue 17, section 2): every field name of every payload schema, of the _gateway
- * block and of every example answer on the preview, marketplace and broker surfaces is a term of
- * docs/glossary.json, with a JSON type the term allows; no synonym the glossary lists appears in
- * any schema, answer, manifest text or document; the spec's names are where the spec shows them;
- * docs/glossary.md is generated from the JSON.
+ * One vocabulary (issue 17, section 2), generated from whatever plugins/ holds (issue 26): every
+ * property of every payload schema of a plugin for sale and of the _gateway block is described
+ * (that description is its meaning in the glossary), snake_case and no synonym; every field of every
+ * example answer on the preview, marketplace and broker surfaces is one its endpoint's schema
+ * declares, of a JSON type the schemas allow, and every map key one its schema lists; no synonym in
+ * a document, manifest text or parameter description; and docs/glossary.json and docs/glossary.md
+ * are what the loaded plugins describe (the build rewrites them). No endpoint is named here and none
+ * is counted: a folder added brings its terms, a folder deleted takes them away.
  */
 import { expect } from 'chai';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../config/paths';
+import type { RegisteredPlugin } from '../../core/plugins/registry';
+import { SPEC_NAMES, SYNONYMS } from '../../domain/shared/vocabulary';
 import {
+  allDeclarations,
+  buildGlossary,
+  declarationProblems,
+  declarations,
   fieldProblems,
+  GATEWAY,
   GATEWAY_SCHEMAS,
   GLOSSARY_DOC,
-  loadGlossary,
+  GLOSSARY_JSON,
   mapKeyProblems,
-  mapTerms,
+  mapNames,
   payloadFields,
   renderGlossaryDoc,
-  schemaFields,
-  synonyms,
-  termUses,
-  type FieldUse,
+  renderGlossaryJson,
+  soldManifests,
   type Glossary,
 } from '../../tools/glossary-doc';
-import { startTestGateway, type TestGateway } from '../support/gateway';
 import { callExample } from '../support/example-calls';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { makePluginsDir, writeJsPlugin } from '../support/js-plugin';
 
 const SECRET = 'glossary-secret-000000001';
-const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'];
-
-/** The names the spec fixes (section 2.4), where the spec shows them. */
-const SPEC_FIELDS: Record<string, string[]> = {
-  'local-payroll-summary': [
-    '$.monthly_salary',
-    '$.year_month',
-    '$.income_tax_jpy',
-    '$.health_insurance_jpy',
-    '$.pension_jpy',
-    '$.employment_insurance_jpy',
-    '$.net_pay_jpy',
-    '$._attribution',
-  ],
-  'enrich-company-by-name': [
-    '$.candidates',
-    '$.candidates[].corporate_number_hint',
-    '$.candidates[].legal_name',
-    '$.candidates[].match_reliability',
-    '$.candidates[].match_reliability_label',
-    '$.candidates[]._source',
-  ],
-  'grants-detail': [
-    '$.grant_id',
-    '$.title',
-    '$.deadline_date',
-    '$.max_subsidy_amount_jpy',
-    '$.amount_extraction_status',
-    '$.data_completeness_score',
-    '$._attribution',
-  ],
-};
 
 /**
  * A synonym inside a code span of a document: a segment of a payload path (every segment a term
  * or a synonym, as in `details.alternative_rounding`), a JSON key, or alone when it has an
  * underscore (`close_date`). Dotted spans of other words (a host name, a store field) are not paths.
  */
-function synonymsInText(text: string, g: Glossary, syn: ReadonlyMap<string, string>): string[] {
+function synonymsInText(text: string, g: Glossary): string[] {
   const found: string[] = [];
   for (const span of text.match(/`[^`\n]+`/g) ?? []) {
     const code = span.slice(1, -1);
     const segments = code.split('.').map((s) => s.replace(/\[\]$/, ''));
-    const isPath = segments.length > 1 && segments.every((s) => s in g.terms || syn.has(s));
-    for (const [name, term] of syn) {
+    const isPath = segments.length > 1 && segments.every((s) => s in g.terms || s in SYNONYMS);
+    for (const [name, term] of Object.entries(SYNONYMS)) {
       const inPath = isPath && segments.includes(name);
       const jsonKey = new RegExp(`"${name}"\\s*:`).test(code);
       const alone = name.includes('_') && new RegExp(`(^|[^\\w])${name}($|[^\\w])`).test(code);
@@ -82,122 +59,140 @@ function synonymsInText(text: string, g: Glossary, syn: ReadonlyMap<string, stri
   return found;
 }
 
-describe('one vocabulary: docs/glossary.json', () => {
-  let g: Glossary;
+/** The glossary of one endpoint's answers: its own payload schema and the _gateway block. */
+function glossaryOf(plugin: RegisteredPlugin): Glossary {
+  return buildGlossary([plugin.manifest]);
+}
+
+describe('one vocabulary, from the payload schemas of the plugins for sale', () => {
   let gw: TestGateway;
   let apiKey: string;
+  let sold: readonly RegisteredPlugin[];
   before(async () => {
-    g = loadGlossary();
     gw = await startTestGateway({
       clock: '2026-11-23T03:00:00Z',
       env: { MARKETPLACE_SECRETS: SECRET, TRIAL_CREDIT_MICRO_USDC: '100000000' },
     });
+    sold = gw.gateway.registry.sold();
     apiKey = (await gw.post('/keys/create', { owner_label: 'glossary walk' })).body.api_key;
   });
   after(() => gw.close());
 
-  it('is well formed: each term has a meaning, a type and JSON types; a synonym is never a term and belongs to one', () => {
+  it('the vocabulary is well formed: a synonym is never a spec name or the term it replaces, and names one', () => {
     const problems: string[] = [];
-    const seen = new Map<string, string>();
-    for (const [term, t] of Object.entries(g.terms)) {
-      if (!/^_?[a-z][a-z0-9_]*$|^payTo$/.test(term)) problems.push(`${term}: not snake_case`);
-      if (!t.meaning || t.meaning.length < 8) problems.push(`${term}: no meaning`);
-      if (!t.type) problems.push(`${term}: no type`);
-      if (!Array.isArray(t.json) || t.json.length === 0 || t.json.some((j) => !JSON_TYPES.includes(j)))
-        problems.push(`${term}: json must list JSON types`);
-      for (const n of t.not ?? []) {
-        if (n in g.terms) problems.push(`${term}: synonym "${n}" is itself a term`);
-        if (seen.has(n)) problems.push(`${term}: synonym "${n}" also listed under ${seen.get(n)}`);
-        seen.set(n, term);
-      }
+    for (const [synonym, term] of Object.entries(SYNONYMS)) {
+      if (synonym in SPEC_NAMES) problems.push(`${synonym}: a synonym the spec fixes`);
+      if (synonym === term || !/^_?[a-z][a-zA-Z0-9_]*$/.test(term))
+        problems.push(`${synonym}: names "${term}"`);
     }
     expect(problems, problems.join('\n')).to.deep.equal([]);
   });
 
-  it('catches a field that is no term, a synonym and a wrong type (the check can fail)', () => {
+  it('catches an undescribed or scaffold-described field, a synonym, a required name nothing declares, a wrong type and a map key not listed (the checks can fail)', () => {
     const schema = {
       type: 'object',
       properties: {
-        kana: { type: 'string' },
+        kana: { type: 'string', description: 'A reading.' },
         invented_field: { type: 'string' },
-        legal_name: { type: 'integer' },
-        closure: { type: 'object', properties: { close_date: { type: 'string' } } },
+        closure: {
+          type: 'object',
+          description: 'How it ended.',
+          properties: { close_date: { type: 'string', description: 'When.' } },
+        },
+        counts: {
+          type: 'object',
+          description: 'Per mode.',
+          propertyNames: { enum: ['exact', 'alias'] },
+          properties: { exact: { type: 'integer' }, alias: { type: 'integer' } },
+        },
+        camelCase: { type: 'string', description: 'Not a name of ours.' },
+        scaffolded: { type: 'string', description: 'TODO: what this field means' },
       },
       required: ['registry_source'],
     };
-    const problems = fieldProblems(g, schemaFields(schema, mapTerms(g)), 'fake');
-    expect(problems).to.have.length(5);
-    expect(problems.join('\n'))
-      .to.include('"kana" is a synonym of "furigana"')
-      .and.include('"invented_field" is not in the glossary')
-      .and.include('$.legal_name: integer where the glossary allows string|null')
-      .and.include('$.closure.close_date: "close_date" is a synonym of "closure"')
-      .and.include('"registry_source" is a synonym of "_source"');
+    const decls = declarations(schema, 'fake');
+    expect(declarationProblems(decls)).to.deep.equal([
+      'fake $.kana: "kana" is a synonym of "furigana"',
+      'fake $.invented_field: "invented_field" has no description (its meaning in the glossary)',
+      'fake $.closure.close_date: "close_date" is a synonym of "closure"',
+      'fake $.camelCase: not snake_case',
+      'fake $.scaffolded: "scaffolded" still holds the scaffold\'s placeholder',
+      'fake $.registry_source (required): required but not declared',
+      'fake $.registry_source (required): "registry_source" is a synonym of "_source"',
+    ]);
+    const g = buildGlossary([]);
+    g.terms.legal_name = { meanings: [], type: 'string', json: ['string', 'null'], used_by: [] };
+    g.terms.counts = { ...g.terms.legal_name, json: ['object'], keys: ['exact', 'alias'] };
+    const answer = { legal_name: 3, kana: 'x', invented: 1, counts: { exact: 1, fuzzy: 2 } };
+    expect(fieldProblems(g, payloadFields(answer, new Set(['counts'])), 'fake')).to.deep.equal([
+      'fake $.legal_name: integer where the schemas allow string|null',
+      'fake $.kana: "kana" is a synonym of "furigana"',
+      'fake $.invented: "invented" is declared by no payload schema',
+    ]);
+    expect(mapKeyProblems(g, answer, 'fake')).to.deep.equal([
+      'fake $.counts: key "fuzzy" is not one of exact, alias',
+    ]);
     const text =
       'See `details.alternative_rounding`, `close_date`, `{"kana": 1}`, `ja.wikipedia.org` and `search.english`.';
-    expect(synonymsInText(text, g, synonyms(g))).to.deep.equal([
+    expect(synonymsInText(text, buildGlossary(sold.map((p) => p.manifest)))).to.deep.equal([
       '`details.alternative_rounding` uses "details" (now "diagnostics")',
       '`close_date` uses "close_date" (now "closure")',
       '`{"kana": 1}` uses "kana" (now "furigana")',
     ]);
-    expect(mapKeyProblems(g, { found_by_mode: { exact: 1, fuzzy: 2 } }, 'fake')).to.deep.equal([
-      'fake $.found_by_mode: key "fuzzy" is not one of exact, alias, reading, prefix, partial',
-    ]);
   });
 
-  it('names every property of every payload schema and of _gateway, with a type the term allows', () => {
-    const maps = mapTerms(g);
-    const problems: string[] = [];
-    expect(gw.gateway.registry.sold()).to.have.length(21);
-    for (const p of gw.gateway.registry.sold())
-      problems.push(...fieldProblems(g, schemaFields(p.manifest.payloadSchema, maps), p.endpointId));
-    for (const [at, schema] of GATEWAY_SCHEMAS)
-      problems.push(...fieldProblems(g, schemaFields(schema, maps, at), '_gateway'));
+  it('every property of every payload schema and of _gateway is described, snake_case and no synonym', () => {
+    const problems = declarationProblems(allDeclarations(sold.map((p) => p.manifest)));
     expect(problems, problems.join('\n')).to.deep.equal([]);
   });
 
   for (const surface of ['preview', 'marketplace', 'broker'] as const) {
-    it(`${surface}: every field of every example answer (with _gateway) is a term, of an allowed type`, async () => {
-      const maps = mapTerms(g);
+    it(`${surface}: every field of every example answer is declared by its endpoint's schema (or _gateway), of an allowed type`, async () => {
       const problems: string[] = [];
-      for (const p of gw.gateway.registry.sold()) {
+      for (const p of sold) {
+        const g = glossaryOf(p);
+        const maps = mapNames(allDeclarations([p.manifest]));
         for (const ex of p.manifest.examples) {
           const { res, qs } = await callExample(gw, surface, p, ex, { marketplaceSecret: SECRET, apiKey });
           const where = `${surface} ${p.endpointId}?${qs}`;
           expect(res.status, `${where}: ${res.text.slice(0, 200)}`).to.equal(200);
-          const fields: FieldUse[] = payloadFields(res.body, maps);
-          problems.push(...fieldProblems(g, fields, where), ...mapKeyProblems(g, res.body, where));
+          problems.push(
+            ...fieldProblems(g, payloadFields(res.body, maps), where),
+            ...mapKeyProblems(g, res.body, where),
+          );
         }
       }
       expect(problems, problems.join('\n')).to.deep.equal([]);
     });
   }
 
-  it('uses every term somewhere (no stale entry), and the spec names where the spec shows them', () => {
-    const uses = termUses(
-      g,
-      gw.gateway.registry.sold().map((p) => p.manifest),
-    );
-    const unused = Object.keys(g.terms).filter((t) => !uses.has(t));
-    expect(unused, `terms no schema declares: ${unused.join(', ')}`).to.deep.equal([]);
-    const missing: string[] = [];
-    for (const [id, paths] of Object.entries(SPEC_FIELDS)) {
-      const plugin = gw.gateway.registry.sold().find((p) => p.endpointId === id)!;
-      const declared = new Set(schemaFields(plugin.manifest.payloadSchema, mapTerms(g)).map((f) => f.at));
-      for (const at of paths) if (!declared.has(at)) missing.push(`${id} ${at}`);
-      for (const at of paths) {
-        const name = at
-          .split(/[.[\]]+/)
-          .filter(Boolean)
-          .pop()!;
-        if (!g.terms[name]?.spec) missing.push(`${name}: the glossary does not say the spec fixes it`);
-      }
+  it("a plugin folder brings its terms with its schema's descriptions, and takes them away", () => {
+    const dir = makePluginsDir();
+    try {
+      const schema = `{ type: 'object', properties: { postcode_area: { type: 'string', description: 'The area a postcode covers.' } } }`;
+      writeJsPlugin(dir, { folder: 'local-postcode', fields: { payloadSchema: schema } });
+      const withIt = buildGlossary(soldManifests(dir));
+      expect(withIt.terms.postcode_area).to.deep.include({
+        meanings: [{ text: 'The area a postcode covers.', used_by: ['local-postcode'] }],
+        used_by: ['local-postcode'],
+        json: ['string'],
+      });
+      rmSync(path.join(dir, 'local-postcode'), { recursive: true });
+      expect(buildGlossary(soldManifests(dir)).terms).not.to.have.property('postcode_area');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-    expect(missing, missing.join('\n')).to.deep.equal([]);
+  });
+
+  it('the kernel block is described on its own (no plugin needed for its terms)', () => {
+    const gateway = buildGlossary([]);
+    for (const [at, schema] of GATEWAY_SCHEMAS)
+      for (const d of declarations(schema, GATEWAY, at))
+        expect(gateway.terms[d.name]?.used_by, d.at).to.deep.equal([GATEWAY]);
   });
 
   it('no synonym in a document (code spans), a manifest text or a query parameter description', () => {
-    const syn = synonyms(g);
+    const g = buildGlossary(sold.map((p) => p.manifest));
     const problems: string[] = [];
     const docs = [
       path.join(PROJECT_ROOT, 'README.md'),
@@ -206,10 +201,10 @@ describe('one vocabulary: docs/glossary.json', () => {
         .map((f) => path.join(PROJECT_ROOT, 'docs', f)),
     ];
     for (const file of docs) {
-      for (const hit of synonymsInText(readFileSync(file, 'utf8'), g, syn))
+      for (const hit of synonymsInText(readFileSync(file, 'utf8'), g))
         problems.push(`${path.relative(PROJECT_ROOT, file)}: ${hit}`);
     }
-    for (const p of gw.gateway.registry.sold()) {
+    for (const p of sold) {
       const texts = [
         p.manifest.summary,
         p.manifest.description ?? '',
@@ -217,7 +212,7 @@ describe('one vocabulary: docs/glossary.json', () => {
         ...p.query.params.map((q) => q.description),
       ];
       for (const text of texts) {
-        for (const [name, term] of syn) {
+        for (const [name, term] of Object.entries(SYNONYMS)) {
           if (name.includes('_') && new RegExp(`\\b${name}\\b`).test(text))
             problems.push(`${p.endpointId}: "${name}" in "${text.slice(0, 80)}" (now "${term}")`);
         }
@@ -226,7 +221,9 @@ describe('one vocabulary: docs/glossary.json', () => {
     expect(problems, problems.join('\n')).to.deep.equal([]);
   });
 
-  it('docs/glossary.md is generated from docs/glossary.json (run npm run docs:glossary to refresh)', () => {
-    expect(readFileSync(GLOSSARY_DOC, 'utf8')).to.equal(renderGlossaryDoc(g));
+  it('docs/glossary.json and docs/glossary.md are what the loaded plugins describe (the build rewrites them)', async () => {
+    const g = buildGlossary(sold.map((p) => p.manifest));
+    expect(readFileSync(GLOSSARY_JSON, 'utf8')).to.equal(await renderGlossaryJson(g));
+    expect(readFileSync(GLOSSARY_DOC, 'utf8')).to.equal(renderGlossaryDoc(g, sold.length));
   });
 });

@@ -112,7 +112,7 @@ describe('plugin folders in a scratch copy of the project (real compiler, real e
     );
     expect(out)
       .to.include('plugins/local-demo-echo/manifest.ts')
-      .and.include('test/plugins/local-demo-echo.test.ts');
+      .and.include('plugins/local-demo-echo/endpoint.test.ts');
     compile(root);
     const gw = await bootScratch(root);
     try {
@@ -133,14 +133,14 @@ describe('plugin folders in a scratch copy of the project (real compiler, real e
         '--no-config',
         '--require',
         'dist/test/support/setup.js',
-        'dist/test/plugins/local-demo-echo.test.js',
+        'dist/plugins/local-demo-echo/endpoint.test.js',
       ],
       { cwd: root, encoding: 'utf8' },
     );
     expect(run.status, `${run.stdout}\n${run.stderr}`).to.equal(0);
     expect(run.stdout).to.include('2 passing');
     // The generated files pass the project's lint as they are.
-    const generated = ['plugins/local-demo-echo', 'test/plugins/local-demo-echo.test.ts'];
+    const generated = ['plugins/local-demo-echo'];
     const bin = (p: string) => path.join(root, 'node_modules', ...p.split('/'));
     const pretty = spawnSync(process.execPath, [bin('prettier/bin/prettier.cjs'), '--check', ...generated], {
       cwd: root,

@@ -3,7 +3,14 @@ const NULLABLE_STRING = { type: ['string', 'null'] };
 const CODE_LABEL = {
   type: ['object', 'null'],
   required: ['code', 'name_ja', 'name_en'],
-  properties: { code: { type: 'string' }, name_ja: { type: 'string' }, name_en: { type: 'string' } },
+  properties: {
+    code: {
+      type: 'string',
+      description: "The code of a coded value (a prefecture's JIS X 0401 code, a register code).",
+    },
+    name_ja: { type: 'string', description: 'The Japanese name of a coded value, holiday or phase.' },
+    name_en: { type: 'string', description: 'The English name of a coded value or holiday.' },
+  },
 };
 const SOURCE_TAG = {
   type: 'string',
@@ -15,42 +22,59 @@ const SOURCE_REFS = {
   items: {
     type: 'object',
     required: ['name'],
-    properties: { name: { type: 'string' }, url: { type: 'string' } },
+    properties: {
+      name: {
+        type: 'string',
+        description:
+          'A name as given: of a document (sources[].name) or of a company in a request (query.name, results[].name). The name a corporation is registered under is legal_name.',
+      },
+      url: { type: 'string', description: 'The address of a document.' },
+    },
   },
 };
 
 export const ADDRESS_SCHEMA = {
   type: 'object',
   properties: {
-    prefecture_code: { ...NULLABLE_STRING, description: 'JIS X 0401' },
-    prefecture_name: NULLABLE_STRING,
-    prefecture_name_en: NULLABLE_STRING,
+    prefecture_code: { ...NULLABLE_STRING, description: "The prefecture's JIS X 0401 code, two digits." },
+    prefecture_name: { ...NULLABLE_STRING, description: "The prefecture's name, as the source writes it." },
+    prefecture_name_en: {
+      ...NULLABLE_STRING,
+      description: "The prefecture's name in English, as the register gives it.",
+    },
     city_code: { ...NULLABLE_STRING, description: 'JIS X 0402 (three digits, as the NTA writes it)' },
-    city_name: NULLABLE_STRING,
-    city_name_en: NULLABLE_STRING,
-    street_number: NULLABLE_STRING,
+    city_name: { ...NULLABLE_STRING, description: "The city's name." },
+    city_name_en: {
+      ...NULLABLE_STRING,
+      description: "The city's name in English, as the register gives it.",
+    },
+    street_number: { ...NULLABLE_STRING, description: 'The rest of the address after the city.' },
     post_code: { ...NULLABLE_STRING, description: '7 digits, no hyphen' },
-    line: NULLABLE_STRING,
+    line: { ...NULLABLE_STRING, description: 'The address in one line, as the source writes it.' },
     outside: { ...NULLABLE_STRING, description: 'An address outside Japan, as registered' },
-    outside_en: NULLABLE_STRING,
+    outside_en: { ...NULLABLE_STRING, description: 'The address outside Japan in English, as registered.' },
   },
+  description:
+    'An address: an object whose line is the one-line form; prefecture, city and street parts where the source gives them.',
 };
 
 const SHORT_ADDRESS_SCHEMA = {
   type: 'object',
   required: ['prefecture_code', 'prefecture_name', 'line'],
   properties: {
-    prefecture_code: { ...NULLABLE_STRING, description: 'JIS X 0401' },
-    prefecture_name: NULLABLE_STRING,
-    line: NULLABLE_STRING,
+    prefecture_code: { ...NULLABLE_STRING, description: "The prefecture's JIS X 0401 code, two digits." },
+    prefecture_name: { ...NULLABLE_STRING, description: "The prefecture's name, as the source writes it." },
+    line: { ...NULLABLE_STRING, description: 'The address in one line, as the source writes it.' },
   },
+  description:
+    'An address: an object whose line is the one-line form; prefecture, city and street parts where the source gives them.',
 };
 
 /** An address given as one line only (the invoice register, the EDINET code list). */
 export const LINE_ADDRESS_SCHEMA = {
   type: ['object', 'null'],
   required: ['line'],
-  properties: { line: { type: 'string' } },
+  properties: { line: { type: 'string', description: 'The address in one line, as the source writes it.' } },
 };
 
 export const CLOSURE_SCHEMA = {
@@ -58,9 +82,15 @@ export const CLOSURE_SCHEMA = {
   description: 'How a closed or deleted corporation ended; null while it is active.',
   required: ['date', 'cause', 'successor_corporate_number'],
   properties: {
-    date: NULLABLE_STRING,
-    cause: CODE_LABEL,
-    successor_corporate_number: NULLABLE_STRING,
+    date: {
+      ...NULLABLE_STRING,
+      description: 'The day the corporation closed (閉鎖年月日), YYYY-MM-DD; null when not given.',
+    },
+    cause: { ...CODE_LABEL, description: 'Why a corporation closed, as a coded value.' },
+    successor_corporate_number: {
+      ...NULLABLE_STRING,
+      description: 'The corporate number of the corporation that took over a closed one.',
+    },
   },
 };
 
@@ -70,11 +100,21 @@ const FORMER_NAMES_SCHEMA = {
     type: 'object',
     required: ['legal_name', 'furigana', 'until'],
     properties: {
-      legal_name: { type: 'string' },
-      furigana: NULLABLE_STRING,
+      legal_name: {
+        type: 'string',
+        description:
+          'The name an entity is registered under: 商号又は名称 in the corporate register, 氏名又は名称 in the invoice register, 提出者名 in the EDINET list.',
+      },
+      furigana: {
+        ...NULLABLE_STRING,
+        description:
+          'The reading of the legal name in katakana (フリガナ), as the register or the EDINET list gives it.',
+      },
       until: { ...NULLABLE_STRING, description: 'YYYY-MM-DD: the day the name was changed' },
     },
   },
+  description:
+    'Former legal names with their reading and the day each was changed (legal_name, furigana, until).',
 };
 
 export const CORPORATION_SCHEMA = {
@@ -90,30 +130,73 @@ export const CORPORATION_SCHEMA = {
     '_source',
   ],
   properties: {
-    corporate_number: { type: 'string', pattern: '^[0-9]{13}$' },
-    legal_name: { type: 'string' },
-    furigana: NULLABLE_STRING,
-    legal_name_en: NULLABLE_STRING,
-    kind: CODE_LABEL,
-    status: { enum: ['active', 'closed', 'deleted'] },
+    corporate_number: {
+      type: 'string',
+      description:
+        'The 13-digit corporate number (法人番号) of the corporation an answer or record is about.',
+      pattern: '^[0-9]{13}$',
+    },
+    legal_name: {
+      type: 'string',
+      description:
+        'The name an entity is registered under: 商号又は名称 in the corporate register, 氏名又は名称 in the invoice register, 提出者名 in the EDINET list.',
+    },
+    furigana: {
+      ...NULLABLE_STRING,
+      description:
+        'The reading of the legal name in katakana (フリガナ), as the register or the EDINET list gives it.',
+    },
+    legal_name_en: {
+      ...NULLABLE_STRING,
+      description:
+        'The English form of the legal name as the register (英語表記) or the EDINET list (提出者名（英字）) gives it.',
+    },
+    kind: {
+      ...CODE_LABEL,
+      description: "The corporation's kind (法人種別) as a coded value.",
+    },
+    status: {
+      enum: ['active', 'closed', 'deleted'],
+      description: "The corporation's state: active, closed or deleted.",
+    },
     closure: CLOSURE_SCHEMA,
     address: ADDRESS_SCHEMA,
     last_change: {
       type: 'object',
+      description:
+        "The register's latest change: process, change_date, update_date, change_cause, correction.",
       properties: {
-        process: CODE_LABEL,
-        change_date: NULLABLE_STRING,
-        update_date: NULLABLE_STRING,
-        change_cause: NULLABLE_STRING,
-        correction: { type: 'boolean' },
+        process: {
+          ...CODE_LABEL,
+          description: "The register's process code (処理区分) of the latest change, as a coded value.",
+        },
+        change_date: {
+          ...NULLABLE_STRING,
+          description: 'The day the latest change took effect (変更年月日).',
+        },
+        update_date: { ...NULLABLE_STRING, description: 'The day the register was updated (更新年月日).' },
+        change_cause: { ...NULLABLE_STRING, description: 'The reason of the change, as registered.' },
+        correction: {
+          type: 'boolean',
+          description: 'Whether the latest change corrects an error (訂正区分).',
+        },
       },
     },
-    assignment_date: NULLABLE_STRING,
-    excluded_from_search: { type: 'boolean' },
+    assignment_date: { ...NULLABLE_STRING, description: 'The day the corporate number was assigned.' },
+    excluded_from_search: {
+      type: 'boolean',
+      description: 'Whether the corporation asked to be left out of searches (検索対象除外).',
+    },
     former_names: FORMER_NAMES_SCHEMA,
-    t_number_if_registered: { type: 'string', pattern: '^T[0-9]{13}$' },
+    t_number_if_registered: {
+      type: 'string',
+      description:
+        'T + the corporate number: the invoice registration number the corporation has if it registered (derived, not checked; registration says whether it did).',
+      pattern: '^T[0-9]{13}$',
+    },
     _source: SOURCE_TAG,
   },
+  description: 'A corporation as the register holds it (a corporation record, with _source).',
 };
 
 export const CANDIDATE_SCHEMA = {
@@ -128,20 +211,67 @@ export const CANDIDATE_SCHEMA = {
     '_source',
   ],
   properties: {
-    corporate_number_hint: { type: 'string', pattern: '^[0-9]{13}$' },
-    legal_name: { type: 'string' },
-    furigana: NULLABLE_STRING,
-    legal_name_en: NULLABLE_STRING,
-    kind: CODE_LABEL,
-    status: { enum: ['active', 'closed', 'deleted'] },
+    corporate_number_hint: {
+      type: 'string',
+      description:
+        "A candidate's corporate number: a hint until the buyer confirms the match. Candidates carry it instead of corporate_number.",
+      pattern: '^[0-9]{13}$',
+    },
+    legal_name: {
+      type: 'string',
+      description:
+        'The name an entity is registered under: 商号又は名称 in the corporate register, 氏名又は名称 in the invoice register, 提出者名 in the EDINET list.',
+    },
+    furigana: {
+      ...NULLABLE_STRING,
+      description:
+        'The reading of the legal name in katakana (フリガナ), as the register or the EDINET list gives it.',
+    },
+    legal_name_en: {
+      ...NULLABLE_STRING,
+      description:
+        'The English form of the legal name as the register (英語表記) or the EDINET list (提出者名（英字）) gives it.',
+    },
+    kind: {
+      ...CODE_LABEL,
+      description: "The corporation's kind (法人種別) as a coded value.",
+    },
+    status: {
+      enum: ['active', 'closed', 'deleted'],
+      description: "The corporation's state: active, closed or deleted.",
+    },
     closure: CLOSURE_SCHEMA,
     address: SHORT_ADDRESS_SCHEMA,
-    match_mode: { enum: ['exact', 'alias', 'reading', 'prefix', 'partial'] },
-    matched_on: { enum: ['legal_name', 'former_names', 'furigana', 'legal_name_en', 'alias'] },
-    matched_text: { type: 'string' },
-    match_reliability: { type: 'number', minimum: 0, maximum: 1 },
-    match_reliability_label: { enum: ['high', 'medium', 'low'] },
-    t_number_if_registered: { type: 'string', pattern: '^T[0-9]{13}$' },
+    match_mode: {
+      enum: ['exact', 'alias', 'reading', 'prefix', 'partial'],
+      description:
+        'How a candidate was found: exact, alias, reading, prefix, partial (domain_map, domain_label by domain; corporate_number, registration_number by number).',
+    },
+    matched_on: {
+      enum: ['legal_name', 'former_names', 'furigana', 'legal_name_en', 'alias'],
+      description:
+        'The answer field that matched: legal_name, former_names, furigana, legal_name_en, alias (domain_map for the domain map).',
+    },
+    matched_text: {
+      type: 'string',
+      description: 'The former name or alias that matched, when it was not the legal name.',
+    },
+    match_reliability: {
+      type: 'number',
+      description: 'How likely the candidate is the corporation meant, 0..1.',
+      minimum: 0,
+      maximum: 1,
+    },
+    match_reliability_label: {
+      enum: ['high', 'medium', 'low'],
+      description: 'high, medium or low, from match_reliability.',
+    },
+    t_number_if_registered: {
+      type: 'string',
+      description:
+        'T + the corporate number: the invoice registration number the corporation has if it registered (derived, not checked; registration says whether it did).',
+      pattern: '^T[0-9]{13}$',
+    },
     _source: SOURCE_TAG,
   },
 };
@@ -150,8 +280,15 @@ export const REGISTRATION_SCHEMA = {
   type: 'object',
   required: ['registration_number', 'status', 'confirmed', 'basis', 'reason'],
   properties: {
-    registration_number: { type: 'string', pattern: '^T[0-9]{13}$' },
-    status: { enum: ['registered', 'cancelled', 'expired', 'not_registered', 'not_checked'] },
+    registration_number: {
+      type: 'string',
+      description: 'An invoice registration number, T + 13 digits (登録番号).',
+      pattern: '^T[0-9]{13}$',
+    },
+    status: {
+      enum: ['registered', 'cancelled', 'expired', 'not_registered', 'not_checked'],
+      description: "The registration's state: registered, cancelled, expired, not_registered or not_checked.",
+    },
     confirmed: {
       type: 'boolean',
       description:
@@ -169,17 +306,22 @@ export const REGISTRATION_SCHEMA = {
     },
     legal_name: { ...NULLABLE_STRING, description: '氏名又は名称 as registered' },
     address: { ...LINE_ADDRESS_SCHEMA, description: '本店又は主たる事務所の所在地 as registered' },
-    registration_date: NULLABLE_STRING,
-    update_date: NULLABLE_STRING,
-    disposal_date: NULLABLE_STRING,
-    expire_date: NULLABLE_STRING,
-    seen_on: NULLABLE_STRING,
+    registration_date: { ...NULLABLE_STRING, description: 'The day the registration took effect.' },
+    update_date: { ...NULLABLE_STRING, description: 'The day the register was updated (更新年月日).' },
+    disposal_date: { ...NULLABLE_STRING, description: 'The day the registration was cancelled (取消).' },
+    expire_date: { ...NULLABLE_STRING, description: 'The day the registration lapsed (失効).' },
+    seen_on: {
+      ...NULLABLE_STRING,
+      description: 'For a registration seen in a copy: the date of the register data the copy shows.',
+    },
     sources: { ...SOURCE_REFS, description: 'The official publisher (the NTA register).' },
     cross_checked_against: {
       ...SOURCE_REFS,
       description: 'The public copies of register data a listed registration was seen in.',
     },
   },
+  description:
+    'An invoice registration (適格請求書発行事業者): its number, status, whether the register confirmed it, basis, dates, legal_name, address, sources.',
 };
 
 /** The `edinet` object of answers about corporations (edinet-answers.ts EdinetView). */
@@ -202,14 +344,14 @@ export const EDINET_SCHEMA = {
     'sources',
   ],
   properties: {
-    edinet_code: { type: 'string', pattern: '^E[0-9]{5}$' },
+    edinet_code: { type: 'string', description: 'The EDINET code (E + 5 digits).', pattern: '^E[0-9]{5}$' },
     other_edinet_codes: {
       type: 'array',
       items: { type: 'string' },
       description: 'Further EDINET codes listed under the same corporate number.',
     },
     filer_type: { type: 'string', description: '提出者種別, as listed' },
-    legal_name: { type: 'string', description: '提出者名' },
+    legal_name: { type: 'string', description: "提出者名: the filer's name as the list gives it." },
     legal_name_en: {
       ...NULLABLE_STRING,
       description: '提出者名（英字）: the English name the company files under',
@@ -228,14 +370,22 @@ export const EDINET_SCHEMA = {
       ...NULLABLE_STRING,
       description: '提出者業種 (the TSE 33-industry classification for companies)',
     },
-    consolidated: { type: ['boolean', 'null'], description: '連結の有無' },
+    consolidated: {
+      type: ['boolean', 'null'],
+      description: '連結の有無: whether the filer reports consolidated accounts; null when not given.',
+    },
     capital_jpy: {
       type: ['integer', 'null'],
       description:
         '資本金 in JPY (the list gives millions of yen for domestic filers; null for other filers)',
     },
     fiscal_year_end: { ...NULLABLE_STRING, description: '決算日 as listed (3月31日, 2月末日)' },
-    fiscal_year_end_month: { type: ['integer', 'null'], minimum: 1, maximum: 12 },
+    fiscal_year_end_month: {
+      type: ['integer', 'null'],
+      description: 'The month of the fiscal year end (1..12).',
+      minimum: 1,
+      maximum: 12,
+    },
     address: { ...LINE_ADDRESS_SCHEMA, description: '所在地 as listed' },
     as_of: { type: 'string', description: "The list's date (YYYY-MM-DD)" },
     sources: { ...SOURCE_REFS, description: 'The list the filer was found in (its publisher and address).' },
@@ -248,10 +398,15 @@ export const LEGAL_FORM_SCHEMA = {
   required: ['form', 'form_en', 'written', 'position'],
   properties: {
     form: { type: 'string', description: 'The legal form as the law names it (株式会社).' },
-    form_en: { type: 'string' },
+    form_en: { type: 'string', description: 'The legal form in English.' },
     written: { type: 'string', description: 'How the name writes it ((株), カブシキガイシャ ...).' },
-    position: { enum: ['before', 'after'] },
+    position: {
+      enum: ['before', 'after'],
+      description: 'Whether the legal form comes before or after the name.',
+    },
   },
+  description:
+    'The legal form found in a name: form, form_en, written, position (and kind_code); null when none.',
 };
 
 /** How a name was read for a search (views.ts NormalizedNameView). */
@@ -260,14 +415,26 @@ export const NORMALIZED_NAME_SCHEMA = {
   required: ['search_key', 'name_without_legal_form', 'legal_form', 'widths'],
   properties: {
     search_key: { type: 'string', description: 'What names are compared by.' },
-    name_without_legal_form: { type: 'string' },
+    name_without_legal_form: { type: 'string', description: 'The name with its legal form removed.' },
     legal_form: LEGAL_FORM_SCHEMA,
     widths: {
       type: 'object',
+      description: 'The name in half-width and full-width forms.',
       required: ['half_width', 'full_width'],
-      properties: { half_width: { type: 'string' }, full_width: { type: 'string' } },
+      properties: {
+        half_width: {
+          type: 'string',
+          description: 'NFKC form: half-width Latin and digits, full-width kana.',
+        },
+        full_width: {
+          type: 'string',
+          description: "The register's style: full-width Latin, digits and spaces.",
+        },
+      },
     },
   },
+  description:
+    'How the name was read for the search: search_key, name_without_legal_form, legal_form, widths.',
 };
 
 /** A number per name-matching mode (found_by_mode, the reliability scale's base_by_mode). */

@@ -208,7 +208,7 @@ export function candidateView(match: RankedMatch, c: Corporation, source: string
   };
 }
 
-/** How a name was read for the search (houjin-lookup's diagnostics; enrich/name-normalize says more). */
+/** How a name was read for the search (a name search's diagnostics; name normalisation says more). */
 export interface NormalizedNameView {
   search_key: string;
   name_without_legal_form: string;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { extractMaxAmount, findYenAmounts, statedCapAmounts } from '../../../domain/grants/amounts';
-import { IDS, SNAPSHOT_ITEMS, snapshotItem } from './snapshot-items';
+import { IDS, SNAPSHOT_ITEMS, snapshotItem } from '../../support/grants-snapshot';
 
 describe('grants: amount extraction', () => {
   describe('reading yen amounts', () => {

@@ -5,7 +5,7 @@ import {
   type CompletenessInput,
 } from '../../../domain/grants/completeness';
 import { normaliseGrant } from '../../../domain/grants/grant-record';
-import { IDS, SNAPSHOT_ITEMS, snapshotItem } from './snapshot-items';
+import { IDS, SNAPSHOT_ITEMS, snapshotItem } from '../../support/grants-snapshot';
 
 const NOW = new Date('2026-11-22T03:00:00Z');
 const ALL: CompletenessInput = {

@@ -6,7 +6,7 @@ import {
   type SearchParams,
 } from '../../../domain/grants/jgrants-client';
 import { startJgrantsStandin, type JgrantsStandin } from '../../support/jgrants-standin';
-import { IDS, SNAPSHOT_ITEMS } from './snapshot-items';
+import { IDS, SNAPSHOT_ITEMS } from '../../support/grants-snapshot';
 
 const NOW = new Date('2026-11-22T03:00:00Z');
 const FAST: Partial<JgrantsClientOptions> = { timeoutMs: 300, retries: 2, backoffMs: 5 };

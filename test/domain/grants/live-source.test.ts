@@ -6,7 +6,7 @@ import { JgrantsClient } from '../../../domain/grants/jgrants-client';
 import { LiveGrantsSource } from '../../../domain/grants/live-source';
 import { SnapshotGrantsSource } from '../../../domain/grants/snapshot-source';
 import { startJgrantsStandin, type JgrantsStandin } from '../../support/jgrants-standin';
-import { IDS, SNAPSHOT_ITEMS } from './snapshot-items';
+import { IDS, SNAPSHOT_ITEMS } from '../../support/grants-snapshot';
 
 const NOW = new Date('2026-11-22T03:00:00Z');
 const FAST = { timeoutMs: 300, retries: 1, backoffMs: 5 };

@@ -3,7 +3,7 @@ import { normaliseGrant } from '../../../domain/grants/grant-record';
 import { areaMatch, readTargetAreas, resolvePrefecture } from '../../../domain/grants/areas';
 import { readEmployeeLimit, employeesFit, findIndustry, findPurpose } from '../../../domain/grants/taxonomy';
 import { PREFECTURES } from '../../../domain/shared/prefectures';
-import { IDS, snapshotItem } from './snapshot-items';
+import { IDS, snapshotItem } from '../../support/grants-snapshot';
 
 const NOW = new Date('2026-11-22T03:00:00Z');
 

@@ -1,0 +1,137 @@
+/**
+ * The vocabulary of every answer, beyond what each field means: the naming rules, the names the
+ * service spec fixes and the synonyms no answer may use. What each field means is said where it is
+ * declared, in the payload schemas' descriptions (a plugin's schema.ts, the shared schemas of
+ * domain/, the kernel's _gateway block); `npm run docs:glossary` (also run by the build) joins both
+ * into docs/glossary.json and docs/glossary.md, and test/docs/glossary.test.ts checks every schema
+ * and answer against them. A name listed here that no loaded plugin uses is simply not shown.
+ */
+
+/** The date of the last renames (docs/changelog.md lists them). */
+export const VOCABULARY_REVISION = '2026-11-24';
+
+export const NAMING_RULES: readonly string[] = [
+  "Names are snake_case words in American spelling (the spec writes `dependents`); the only exceptions are the spec's own camelCase x402 names (`payTo`).",
+  "Where the spec fixes a name, that name is used wherever the same thing appears: `legal_name` for every registered name, `pension` for employees' pension (`pension_jpy`), `year_month` for the month applied, `_source` for the data set a record came from, `price_usdc` for a decimal USDC price.",
+  'One concept, one name; one name, one concept. The synonyms listed under "not" appear in no answer.',
+  'Amounts of yen are integers named `*_jpy`. USDC base units are `*_micro_usdc` (integers, or text where x402 writes them so); decimal USDC is `*_usdc` text. Percentages are `*_percent` and per-mille rates `*_per_mille`: numbers, except in payroll `diagnostics.rates`, where rates are exact decimal text.',
+  'A calendar day is YYYY-MM-DD (`date`, `*_date`, `from`/`to` of a dated period); an instant is ISO 8601 with its offset (`*_at`); a month is YYYY-MM (`month`, `*_month`, `year_month`). Days and months are Asia/Tokyo.',
+  'The English form of a text `x` is `x_en` (`legal_name_en`, `prefecture_name_en`). A coded value is `{code, name_ja, name_en}`; a grants taxonomy term is `{slug, name_ja}`.',
+  "Underscore-prefixed fields describe the answer rather than the data: `_attribution`, `_notice`, `_provenance` (per answer), `_gateway` (the kernel's block) and `_source` (per record: every corporation and every candidate).",
+  'The parameters as understood are echoed under `query`, by parameter name; the subject of a lookup is also at the top level under its vocabulary name (`corporate_number`, `registration_number`, `grant_id`, `monthly_salary`, `year_month`, `year`, `date`).',
+  '`<parameter>_source` says whether a parameter was given (`query`) or defaulted (`default_<rule>`): `year_month_source`, `year_source`, `date_source`, `pref_code_source`.',
+  '`*_rule` fields are sentences stating a rule applied; `reason` says why; `note` and `notes` are caveats; `rules` lists the rules applied.',
+  '`verbose` adds `diagnostics` (the spec\'s "diagnostic fields"), or the whole table an answer was read from (`history`, `grade_table`).',
+  "A candidate's corporate number is `corporate_number_hint` (the spec's name: a hint until the match is confirmed); a corporation looked up by its number has `corporate_number`. A candidate never carries both.",
+];
+
+/** Names the service spec fixes, with its section: used wherever the same thing appears. */
+export const SPEC_NAMES: Readonly<Record<string, string>> = {
+  age: '4.2 (parameter age)',
+  amount_extraction_status: '2.4 (grants detail amount_extraction_status)',
+  amount_micro_usdc: '2.3 (x-x402 amount_micro_usdc)',
+  asset: '2.3 (x-x402 asset)',
+  _attribution: '2.4',
+  broker_id: '4.1 gap 7',
+  candidates: '2.4 (company-by-name candidates)',
+  corporate_number_hint: '2.4 (company-by-name candidates[].corporate_number_hint)',
+  data_completeness_score: '2.4 (grants detail data_completeness_score)',
+  date: '4.2 (parameter date)',
+  deadline_date: '2.4 (grants detail deadline_date)',
+  dependents: '4.2 (parameter dependents)',
+  diagnostics: '4.2 (verbose: include diagnostic fields)',
+  employment_insurance_jpy: '2.4',
+  endpoint_id: '2.3 (x-endpoint-id)',
+  _gateway: '2.4',
+  grant_id: '2.4 (grants detail grant_id)',
+  health_insurance_jpy: '2.4',
+  income_tax_jpy: '2.4',
+  interface_version: '9',
+  legal_name: '2.4 (company-by-name candidates[].legal_name)',
+  lifecycle: '2.3 (x-lifecycle), 3',
+  limit: '4.2 (parameter limit)',
+  match_reliability: '2.4 (company-by-name candidates[].match_reliability)',
+  match_reliability_label: '2.4 (company-by-name candidates[].match_reliability_label)',
+  max_subsidy_amount_jpy: '2.4 (grants detail max_subsidy_amount_jpy)',
+  monthly_salary: '2.4, 4.2',
+  name: '4.2 (parameter name)',
+  net_pay_jpy: '2.4',
+  network: '2.3 (x-x402 network)',
+  number: '4.2 (parameter number)',
+  payTo: '2.3 (x-x402 payTo)',
+  pension: '2.4 (pension_jpy)',
+  pension_jpy: '2.4',
+  pref: '4.2 (parameter pref)',
+  preview: '1 (the body states that it is a preview)',
+  price_micro_usdc: '2.3 (x-x402 amount_micro_usdc), 8',
+  price_usdc: '2.3 (x-x402 price_usdc)',
+  product_id: '2.3 (x-product-id), 4.1 (POST /broker/call)',
+  scheme: '2.3 (x-x402 scheme)',
+  segment: '1 ({marketplace_segment})',
+  _source: '2.4 (company-by-name candidates[]._source)',
+  title: '2.4 (grants detail title)',
+  year: '4.2 (parameter year)',
+  year_month: '2.4 (payroll-summary year_month), 4.2',
+};
+
+/** Synonym -> the term used instead: names that appear in no answer, schema or document. */
+export const SYNONYMS: Readonly<Record<string, string>> = {
+  location: 'address',
+  amount_usd: 'amount_usdc',
+  balance_usd: 'balance_usdc',
+  base: 'base_by_mode',
+  charged_usd: 'charged_usdc',
+  check_digit: 'check_digit_valid',
+  close_date: 'closure',
+  column_dependants: 'column_dependents',
+  digits: 'corporate_number',
+  closes_in_days: 'days_until_deadline',
+  dependants: 'dependents',
+  details: 'diagnostics',
+  extra_dependants_deduction_jpy: 'extra_dependents_deduction_jpy',
+  former: 'former_names',
+  kana: 'furigana',
+  period_health: 'health_insurance_period',
+  national_holidays: 'holidays',
+  tax_jpy: 'income_tax_jpy',
+  legal: 'legal_name',
+  en_name: 'legal_name_en',
+  english: 'legal_name_en',
+  en: 'name_en',
+  ja: 'name_ja',
+  label_ja: 'name_ja',
+  without_legal_form: 'name_without_legal_form',
+  core: 'name_without_legal_form',
+  pay_to: 'payTo',
+  employees_pension: 'pension',
+  price_usd: 'price_usdc',
+  filters: 'query',
+  profile: 'query',
+  input: 'query',
+  why: 'reason',
+  reduced: 'reduced_rate',
+  invoice: 'registration',
+  rounding: 'rounding_rule',
+  convention: 'rounding_rule',
+  how: 'rules',
+  normalized_key: 'search_key',
+  key: 'search_key',
+  source: '_source',
+  registry_source: '_source',
+  invoice_source: '_source',
+  standard: 'standard_rate',
+  standard_monthly_remuneration: 'standard_remuneration',
+  t_number: 't_number_if_registered',
+  candidates_found: 'total_matched',
+  unrecognised: 'unrecognized',
+  month_applied: 'year_month',
+};
+
+/** Units named by a suffix (see the rules), shown beside a term's type. */
+export const UNIT_SUFFIXES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/_micro_usdc$/, 'micro-USDC'],
+  [/_usdc$/, 'USDC'],
+  [/_jpy$/, 'JPY'],
+  [/_percent$/, 'percent'],
+  [/_per_mille$/, 'per mille'],
+];
