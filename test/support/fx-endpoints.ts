@@ -27,7 +27,7 @@ export const SLOW = fx('jp-local-pack', 'local', 'slow', 1_000);
 /** Fails as `fail` asks: unavailable (503, the default), not_found, crash (500), invalid, none. */
 export const FAILING = fx('jp-local-pack', 'local', 'failing', 1_000);
 /** The months of `year`; without it, of this year by the clock (not cached then). */
-export const DATED = fx('jp-local-pack', 'local', 'dated', 1_000);
+export const DATED = fx('jp-local-pack', 'local', 'dated', 2_000);
 /** Another product at another price. */
 export const PRICED = fx('jp-data-enrich', 'enrich', 'priced', 25_000);
 /** A third product: `id` required (item-1 to item-99 exist, others are 404). */
