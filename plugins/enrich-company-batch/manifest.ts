@@ -13,7 +13,7 @@ export default definePlugin({
   summary:
     'Up to 20 company names at once: the best corporate-number candidate per name with its reliability',
   description:
-    "Resolves each comma-separated name as enrich/company-by-name does and keeps its best candidate (corporate_number_hint, legal_name, match mode, match_reliability and label), or null when nothing matches. Each best candidate carries edinet: what the FSA's EDINET code list (its date in edinet.as_of) says of a filer (EDINET code, English name, securities code, listing, industry, capital, fiscal year end), or null when it is not a filer there.",
+    "Searches the corporate registry for each comma-separated name (a name in kanji, kana, romaji or English; five match modes, from exact to partial) and keeps its best candidate (corporate_number_hint, legal_name, match mode, match_reliability and label), or null when nothing matches. Each best candidate carries edinet: what the FSA's EDINET code list (its date in edinet.as_of) says of a filer (EDINET code, English name, securities code, listing, industry, capital, fiscal year end), or null when it is not a filer there.",
   source: {
     name: 'NTA Corporate Number System, and a brand alias map (English and former names from EDINET, common names from public pages)',
     freshness:

@@ -61,7 +61,7 @@ export class CompanyByNumberHandler implements EndpointHandler<CompanyByNumberQu
       throw new NotFoundError(
         'corporate_number_not_found',
         `No corporation with number ${query.number} in the ${source.kind === 'snapshot' ? 'registry snapshot' : source.kind === 'store' ? 'imported register' : 'NTA register'}.`,
-        'The check digit is valid; resolve the company by name with enrich/company-by-name.',
+        'The check digit is valid; check the digits against the source document, or find the company with a search by its name.',
         { corporate_number: query.number, _source: source.sourceTag, searched },
       );
     }

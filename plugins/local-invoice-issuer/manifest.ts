@@ -11,7 +11,7 @@ export default definePlugin({
   lifecycle: 'paid_open',
   summary: 'Qualified invoice issuers by name: corporations with their T-numbers and registration status',
   description:
-    "Finds corporations by name (as local/houjin-lookup/by-name does), then gives each its registration number (T + corporate number) and the registration status: confirmed from the NTA invoice register (live Web-API when configured); otherwise not confirmed, with the reason: seen in a dated list of public copies of register data, or only derived (the number it would have, not checked). Sole proprietors' numbers are not derived from names.",
+    "Finds corporations by name in the corporate registry (a name in kanji, kana, romaji or English; five match modes, from exact to partial), then gives each its registration number (T + corporate number) and the registration status: confirmed from the NTA invoice register (live Web-API when configured); otherwise not confirmed, with the reason: seen in a dated list of public copies of register data, or only derived (the number it would have, not checked). Sole proprietors' numbers are not derived from names.",
   source: {
     name: 'NTA Corporate Number System plus derivation of the T-number; NTA qualified invoice issuer publication for confirmation',
     freshness:

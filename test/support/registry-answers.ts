@@ -1,7 +1,8 @@
 /**
  * What the corporate and invoice registers answer on a gateway's store (DATA_DIR), asked as the
  * registry's endpoints ask them: the gateway's own CorporateRegistry and InvoiceRegister (from its
- * container, over the store it opened) and the views of domain/registry/answers. The gateway runs
+ * container, over the store it opened) and the views of domain/registry/answers, each corporation
+ * with its filer in the EDINET code list held and the list's provenance note. The gateway runs
  * the kernel's fixture plugins, so the import tool's tests check what an import changes without
  * loading or naming any endpoint of plugins/ (whose own tests check their payloads).
  */
@@ -21,7 +22,7 @@ export interface NumberAnswer {
 }
 
 export interface NameAnswer {
-  candidates: CandidateView[];
+  candidates: Array<CandidateView & { edinet: EdinetView | null }>;
   provenance: DataProvenance;
 }
 
@@ -32,12 +33,19 @@ export class RegistryAnswers {
     private readonly invoices: InvoiceRegister,
   ) {}
 
-  /** A gateway on `dataDir`'s SQLite store, its clock stopped at `clock`. */
-  static async on(dataDir: string, clock: string): Promise<RegistryAnswers> {
+  /**
+   * A gateway on `dataDir`'s store, its clock stopped at `clock`: the SQLite store there, unless
+   * `storeEnv` names a MongoDB database (MONGODB_URI, MONGODB_DB).
+   */
+  static async on(
+    dataDir: string,
+    clock: string,
+    storeEnv: Record<string, string> = { MONGODB_URI: '' },
+  ): Promise<RegistryAnswers> {
     const gw = await startTestGateway({
       pluginDirs: [FIXTURE_PLUGINS_DIR],
       plugins: ['local-fx-echo'],
-      env: { DATA_DIR: dataDir, MONGODB_URI: '' },
+      env: { DATA_DIR: dataDir, ...storeEnv },
       clock,
     });
     const c = gw.gateway.services.container;
@@ -53,19 +61,24 @@ export class RegistryAnswers {
     const found = await source.getByNumber(corporateNumber);
     const corporation = found && found.status !== 'deleted' ? found : null;
     const numbers = corporation ? [corporateNumber] : [];
+    const edinet = await this.registry.edinet(numbers);
     return {
       corporation: corporation && corporationView(corporation, source.sourceTag),
-      edinet: (await this.registry.edinet(numbers)).of(corporateNumber),
-      provenance: await this.registry.provenance(source, this.now(), numbers),
+      edinet: edinet.of(corporateNumber),
+      provenance: edinet.addTo(await this.registry.provenance(source, this.now(), numbers), numbers),
     };
   }
 
   async byName(name: string, limit = 10): Promise<NameAnswer> {
     const { source, candidates, found } = await this.registry.searchByName(name, undefined, limit);
     const numbers = candidates.map((c) => c.corporation.corporate_number);
+    const edinet = await this.registry.edinet(numbers);
     return {
-      candidates: candidates.map((c) => candidateView(c.match, c.corporation, source.sourceTag)),
-      provenance: await this.registry.provenance(source, this.now(), numbers, found),
+      candidates: candidates.map((c) => ({
+        ...candidateView(c.match, c.corporation, source.sourceTag),
+        edinet: edinet.of(c.corporation.corporate_number),
+      })),
+      provenance: edinet.addTo(await this.registry.provenance(source, this.now(), numbers, found), numbers),
     };
   }
 
@@ -76,6 +89,11 @@ export class RegistryAnswers {
 
   async registration(tNumber: string): Promise<RegistrationAnswer | undefined> {
     return (await this.invoices.lookupMany([tNumber], this.now())).get(tNumber);
+  }
+
+  /** What the invoice register says it searched for these answers (ask them first). */
+  registrationProvenance(answered: readonly RegistrationAnswer[]): DataProvenance {
+    return this.invoices.provenance(this.now(), answered);
   }
 
   close(): Promise<void> {

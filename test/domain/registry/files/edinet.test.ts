@@ -1,14 +1,14 @@
 /**
  * The FSA's EDINET code list, read from the real file of 2024-07-21 where the shared data holds
  * it (never copied into the repository): the reader against an independent parse of the same
- * bytes, its refusals, the import into SQLite (and MongoDB when MONGODB_URI is set), and a real
- * gateway on that store answering with the list's values, whichever registry source answered the
- * corporation (the bundled snapshot, or an imported store).
+ * bytes, its refusals, the import into SQLite (and MongoDB when MONGODB_URI is set), and the
+ * registry of a gateway on that store answering with the list's values, whichever registry source
+ * answered the corporation (the bundled snapshot, or an imported store). The endpoints' payloads
+ * from such a store are their own tests (plugins/<id>/edinet-list.test.ts).
  */
 import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
-import { parse } from 'csv-parse/sync';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { GatewayStore } from '../../../../core/store/gateway-store';
@@ -25,34 +25,22 @@ import { edinetView } from '../../../../domain/registry/answers/edinet-answers';
 import { importEdinetFile } from '../../../../domain/registry/files/edinet-importer';
 import { type CorporateRegistryRepository } from '../../../../domain/registry/stores/registry-repository';
 import { corporateRegistryRepositories } from '../../../../domain/registry/stores/registry-stores';
-import { startTestGateway, type TestGateway } from '../../../support/gateway';
-import { corporation } from '../stores/registry-repository-contract';
+import {
+  describeWithEdinetList,
+  edinetRow,
+  independentParse,
+  type IndependentParse,
+} from '../../../support/edinet-list';
+import { RegistryAnswers } from '../../../support/registry-answers';
 import { EDINET_FILE } from '../../../support/shared-data';
+import { corporation } from '../stores/registry-repository-contract';
 
 const LIST = EDINET_FILE;
 const TOYOTA = '1180301018771';
 const KANEKO = '5070001000715';
 /** A national body: in the snapshot, never an EDINET filer. */
 const NTA = '7000012050002';
-
-interface Independent {
-  firstLine: string[];
-  header: string[];
-  rows: string[][];
-}
-
-/** The same file through the other label and csv-parse's synchronous parser, whole. */
-function independentParse(): Independent {
-  const text = new TextDecoder('windows-31j', { fatal: true }).decode(readFileSync(LIST));
-  const [firstLine, header, ...rows] = parse(text, { relax_column_count: true }) as string[][];
-  return { firstLine, header, rows };
-}
-
-function rowOf(parsed: Independent, corporateNumber: string): Record<string, string> {
-  const row = parsed.rows.find((r) => r[12] === corporateNumber);
-  if (!row) throw new Error(`${corporateNumber} is not in the list`);
-  return Object.fromEntries(parsed.header.map((h, i) => [h, row[i]]));
-}
+const CLOCK = '2026-11-23T03:00:00Z';
 
 async function readAll(file: string): Promise<{ list: EdinetCodeList; filers: EdinetFiler[] }> {
   const list = await EdinetCodeList.open(file);
@@ -70,11 +58,8 @@ async function refusal(file: string): Promise<string> {
   throw new Error(`${file} was read without an error`);
 }
 
-// The list is public data kept outside the repository; where it is absent the suite says so.
-const describeWithList = existsSync(LIST) ? describe : describe.skip;
-
-describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
-  let parsed: Independent;
+describeWithEdinetList('EDINET code list: the FSA file of 2024-07-21', () => {
+  let parsed: IndependentParse;
   let dir: string;
 
   before(() => {
@@ -219,7 +204,7 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
       // MONGODB_URI empty: this leg's gateway reads the SQLite store even in the MongoDB CI leg.
       return {
         store: openSqliteStore(path.join(dataDir, 'store')),
-        env: { DATA_DIR: dataDir, MONGODB_URI: '' },
+        storeEnv: { MONGODB_URI: '' },
         dataDir,
       };
     });
@@ -236,7 +221,7 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
       const db = `jpgw_edinet_${process.pid}_${Date.now()}`;
       return {
         store: await connectMongoStore(uri, db),
-        env: { DATA_DIR: dataDir, MONGODB_URI: uri, MONGODB_DB: db },
+        storeEnv: { MONGODB_URI: uri, MONGODB_DB: db },
         dataDir,
         drop: async () => {
           const client = await MongoClient.connect(uri);
@@ -250,21 +235,22 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
   function storeLeg(
     open: () => Promise<{
       store: GatewayStore;
-      env: Record<string, string>;
+      /** Where the gateway finds that store (MONGODB_URI, MONGODB_DB). */
+      storeEnv: Record<string, string>;
       dataDir: string;
       drop?: () => Promise<void>;
     }>,
   ): void {
     let store: GatewayStore;
     let registry: CorporateRegistryRepository;
-    let gw: TestGateway;
-    let env: Record<string, string>;
+    let registers: RegistryAnswers;
+    let storeEnv: Record<string, string>;
     let dataDir: string;
     let drop: (() => Promise<void>) | undefined;
-    let apiKey: string;
+    const answersOn = () => RegistryAnswers.on(dataDir, CLOCK, storeEnv);
 
     before(async () => {
-      ({ store, env, dataDir, drop } = await open());
+      ({ store, storeEnv, dataDir, drop } = await open());
       registry = await store.open(corporateRegistryRepositories);
       const started = process.hrtime.bigint();
       const progress: number[] = [];
@@ -278,12 +264,11 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
         with_corporate_number: parsed.rows.filter((r) => r[12] !== '').length,
       });
       expect(progress.at(-1)).to.equal(parsed.rows.length);
-      gw = await startTestGateway({ env });
-      apiKey = (await gw.post('/keys/create', { owner_label: 'edinet test' })).body.api_key;
+      registers = await answersOn();
     });
 
     after(async () => {
-      await gw?.close();
+      await registers?.close();
       await store?.close();
       await drop?.();
       rmSync(dataDir, { recursive: true, force: true });
@@ -353,11 +338,10 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
     });
 
     it('answers トヨタ自動車 (from the bundled snapshot) with the English name and securities code the list gives', async () => {
-      const expected = rowOf(parsed, TOYOTA);
-      const res = await gw.get(`/preview/v1/local/houjin-number/lookup?number=${TOYOTA}`);
-      expect(res.status).to.equal(200);
-      expect(res.body.corporation._source).to.equal('registry_snapshot');
-      expect(res.body.edinet).to.include({
+      const expected = edinetRow(TOYOTA);
+      const answer = await registers.byNumber(TOYOTA);
+      expect(answer.corporation?._source).to.equal('registry_snapshot');
+      expect(answer.edinet).to.include({
         edinet_code: expected['ＥＤＩＮＥＴコード'],
         legal_name: expected['提出者名'],
         legal_name_en: expected['提出者名（英字）'],
@@ -368,64 +352,37 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
         fiscal_year_end: expected['決算日'],
         as_of: '2024-07-21',
       });
-      expect(res.body.edinet.sources[0].url).to.equal('https://disclosure2.edinet-fsa.go.jp/');
-      expect(res.body.edinet.address).to.deep.equal({ line: expected['所在地'] });
-      const notes: string[] = res.body._provenance.notes;
+      expect(answer.edinet!.sources[0].url).to.equal('https://disclosure2.edinet-fsa.go.jp/');
+      expect(answer.edinet!.address).to.deep.equal({ line: expected['所在地'] });
+      const notes = answer.provenance.notes ?? [];
       expect(
         notes.some((n) => n.includes(`EDINET code list of 2024-07-21 (${parsed.rows.length} filers`)),
       ).to.equal(true);
-      expect(res.body._provenance.sources.map((s: { url?: string }) => s.url)).to.include(
-        'https://disclosure2.edinet-fsa.go.jp/',
-      );
+      expect(answer.provenance.sources.map((s) => s.url)).to.include('https://disclosure2.edinet-fsa.go.jp/');
     });
 
-    it('answers the same through /broker/call, and on name searches and enrichment', async () => {
-      const expected = rowOf(parsed, TOYOTA);
-      const preview = await gw.get(`/preview/v1/enrich/company-by-number?number=${TOYOTA}`);
-      expect(preview.body.edinet.legal_name_en).to.equal(expected['提出者名（英字）']);
-      const brokerId: string = preview.body._gateway.production.broker.product_id;
-      const paid = await gw.post(
-        '/broker/call',
-        { product_id: brokerId, query: { number: TOYOTA } },
-        {
-          'X-API-Key': apiKey,
-        },
-      );
-      expect(paid.status).to.equal(200);
-      expect(paid.body.edinet).to.deep.equal(preview.body.edinet);
-      expect(paid.body.edinet.securities_code).to.equal(expected['証券コード']);
-
-      const byName = await gw.get(
-        `/preview/v1/enrich/company-by-name?name=${encodeURIComponent('トヨタ自動車')}`,
-      );
-      const top = byName.body.candidates.find(
-        (c: { corporate_number_hint: string }) => c.corporate_number_hint === TOYOTA,
-      );
-      expect(top.edinet.legal_name_en).to.equal(expected['提出者名（英字）']);
-      const lookup = await gw.get(
-        `/preview/v1/local/houjin-lookup/by-name?name=${encodeURIComponent('トヨタ自動車')}`,
-      );
-      expect(lookup.body.candidates[0].edinet.securities_code).to.equal(expected['証券コード']);
-      const resolve = await gw.get(`/preview/v1/enrich/company-resolve?q=${TOYOTA}`);
-      expect(resolve.body.best.edinet.edinet_code).to.equal(expected['ＥＤＩＮＥＴコード']);
-      const batch = await gw.get(
-        `/preview/v1/enrich/company-batch?names=${encodeURIComponent('トヨタ自動車')}`,
-      );
-      expect(batch.body.results[0].best.edinet.edinet_code).to.equal(expected['ＥＤＩＮＥＴコード']);
+    it('answers the same by number and on name searches', async () => {
+      const expected = edinetRow(TOYOTA);
+      expect((await registers.byNumber(TOYOTA)).edinet?.edinet_code).to.equal(expected['ＥＤＩＮＥＴコード']);
+      const byName = await registers.byName('トヨタ自動車');
+      const top = byName.candidates.find((c) => c.corporate_number_hint === TOYOTA)!;
+      expect(top.edinet?.legal_name_en).to.equal(expected['提出者名（英字）']);
+      expect(byName.candidates[0].edinet?.securities_code).to.equal(expected['証券コード']);
+      expect(byName.candidates[0].edinet?.edinet_code).to.equal(expected['ＥＤＩＮＥＴコード']);
     });
 
     it('answers null for a corporation the list does not hold, saying which list was searched', async () => {
-      const res = await gw.get(`/preview/v1/local/houjin-number/lookup?number=${NTA}`);
-      expect(res.status).to.equal(200);
-      expect(res.body.edinet).to.equal(null);
-      const notes: string[] = res.body._provenance.notes;
+      const answer = await registers.byNumber(NTA);
+      expect(answer.corporation).to.not.equal(null);
+      expect(answer.edinet).to.equal(null);
+      const notes = answer.provenance.notes ?? [];
       expect(notes.some((n) => /EDINET code list of 2024-07-21 .* 0 of the 1 corporation/.test(n))).to.equal(
         true,
       );
     });
 
     it('enriches a corporation the imported NTA store answers (カネコ種苗) the same way', async () => {
-      const expected = rowOf(parsed, KANEKO);
+      const expected = edinetRow(KANEKO);
       // An imported registry replaces the snapshot once an import has completed.
       await registry.upsert([
         { ...corporation(1, expected['提出者名']), corporate_number: KANEKO },
@@ -447,12 +404,11 @@ describeWithList('EDINET code list: the FSA file of 2024-07-21', () => {
         unchanged: 0,
       });
       // A fresh gateway on the same data: the import check is not cached there.
-      await gw.close();
-      gw = await startTestGateway({ env });
-      const res = await gw.get(`/preview/v1/local/houjin-number/lookup?number=${KANEKO}`);
-      expect(res.status).to.equal(200);
-      expect(res.body.corporation._source).to.equal('registry_import');
-      expect(res.body.edinet).to.include({
+      await registers.close();
+      registers = await answersOn();
+      const answer = await registers.byNumber(KANEKO);
+      expect(answer.corporation?._source).to.equal('registry_import');
+      expect(answer.edinet).to.include({
         edinet_code: expected['ＥＤＩＮＥＴコード'],
         legal_name_en: expected['提出者名（英字）'],
         securities_code: expected['証券コード'],

@@ -8,8 +8,8 @@ import { InvoiceFileError, looksLikeInvoiceFile } from '../../../../domain/regis
 import { importInvoiceFile } from '../../../../domain/registry/files/invoice-importer';
 import { type InvoiceRegisterStore } from '../../../../domain/registry/stores/invoice-store';
 import { invoiceRegisterStores } from '../../../../domain/registry/stores/invoice-stores';
-import { startTestGateway } from '../../../support/gateway';
 import { invoiceCsvLine, invoiceRow, writeInvoiceFile } from '../../../support/invoice-register-file';
+import { RegistryAnswers } from '../../../support/registry-answers';
 import { makeZip } from '../../../support/zip';
 
 // Real corporations' registration numbers (T + corporate number); dates are test data.
@@ -140,10 +140,10 @@ describe('invoice register files: import', () => {
   });
 });
 
-describe('invoice register files: the gateway answers from them', function () {
+describe('invoice register files: the invoice register answers from them', function () {
   this.timeout(30_000);
 
-  it('answers issuer-registration-lookup from the imported register: confirmed, with dates and status, and says what was searched', async () => {
+  it('confirms a registration from the imported register, with dates and status, and says what was searched', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-invoice-gw-'));
     try {
       const file = path.join(dataDir, 'zenken_20261031.csv');
@@ -153,49 +153,35 @@ describe('invoice register files: the gateway answers from them', function () {
       await importInvoiceFile(await store.open(invoiceRegisterStores), file);
       await store.close();
 
-      const gw = await startTestGateway({
-        plugins: ['local-invoice-lookup'],
-        clock: '2026-11-23T03:00:00Z',
-        env: { DATA_DIR: dataDir },
-      });
+      const registers = await RegistryAnswers.on(dataDir, '2026-11-23T03:00:00Z');
       try {
-        const toyota = await gw.get(
-          '/preview/v1/local/invoice/issuer-registration-lookup?number=T1180301018771',
-        );
-        expect(toyota.status, toyota.text).to.equal(200);
-        expect(toyota.body.registration).to.include({
+        const toyota = (await registers.registration('T1180301018771'))!;
+        expect(toyota).to.include({
           status: 'registered',
           confirmed: true,
           basis: 'register_file',
           legal_name: 'トヨタ自動車株式会社',
           registration_date: '2023-10-01',
         });
-        expect(toyota.body.registration.sources[0].url).to.equal(
-          'https://www.invoice-kohyo.nta.go.jp/download/',
-        );
-        expect(toyota.body._provenance.searched).to.include({
+        expect(toyota.sources[0].url).to.equal('https://www.invoice-kohyo.nta.go.jp/download/');
+        expect(registers.registrationProvenance([toyota]).searched).to.include({
           kind: 'snapshot',
           records: 2,
           as_of: '2026-11-04',
         });
 
-        const sony = await gw.get(
-          '/preview/v1/local/invoice/issuer-registration-lookup?number=5010401067252',
-        );
-        expect(sony.body.registration).to.include({
+        expect(await registers.registration('T5010401067252')).to.include({
           status: 'cancelled',
           confirmed: true,
           disposal_date: '2026-11-04',
         });
 
         // A number the files do not hold is not called unregistered.
-        const other = await gw.get(
-          '/preview/v1/local/invoice/issuer-registration-lookup?number=T2010001008824',
-        );
-        expect(other.body.registration).to.include({ confirmed: false });
-        expect(other.body.registration.status).to.not.equal('not_registered');
+        const other = (await registers.registration('T2010001008824'))!;
+        expect(other).to.include({ confirmed: false });
+        expect(other.status).to.not.equal('not_registered');
       } finally {
-        await gw.close();
+        await registers.close();
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
