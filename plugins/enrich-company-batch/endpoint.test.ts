@@ -48,6 +48,17 @@ describe('enrich-company-batch (enrich/company-batch)', () => {
     expect((await gw.get(PATH)).body.correction_hints[0]).to.include({ code: 'missing_required' });
   });
 
+  it('refuses names of only U+0085 or zero-width characters as it refuses white space, not searching nothing', async () => {
+    for (const blank of ['\u0085', '\u200b\u200c', '\u2060\ufeff', '\u200d,\u0085 ,\u00ad']) {
+      const res = await get(gw, blank);
+      expect(res.status, JSON.stringify(blank)).to.equal(422);
+      expect(res.body.correction_hints[0], JSON.stringify(blank)).to.include({
+        parameter: 'names',
+        code: 'name_count_out_of_range',
+      });
+    }
+  });
+
   it('reports a name that is only a legal form instead of failing the batch', async () => {
     const res = await get(gw, '株式会社,日立');
     expect(res.body.results[0]).to.include({ best: null, note: 'only a legal form: nothing to search for' });

@@ -66,10 +66,29 @@ describe('grants-search (grants/search)', () => {
 
   it('checks keyword: 1 character or only spaces refused, 2 and 255 served, 256 refused', async () => {
     await expectRefused('keyword=a', 'keyword', 'too_short');
-    await expectRefused(`keyword=${encodeURIComponent('  ')}`, 'keyword', 'too_short');
+    await expectRefused(`keyword=${encodeURIComponent('  ')}`, 'keyword', 'blank_value');
+    await expectRefused('keyword=', 'keyword', 'empty_value');
     expect((await gw.get(`${PATH}?keyword=ab`)).status).to.equal(200);
     expect((await gw.get(`${PATH}?keyword=${'a'.repeat(255)}`)).status).to.equal(200);
     await expectRefused(`keyword=${'a'.repeat(256)}`, 'keyword', 'too_long');
+  });
+
+  it('refuses a keyword of only U+0085 or invisible characters as blank, as it refuses spaces, not searching nothing', async () => {
+    for (const blank of [
+      '\u0085',
+      '\u0085\u0085',
+      '\u200b\u200c',
+      '\u200d',
+      '\u2060\ufeff',
+      '\u3000\u00ad',
+    ]) {
+      const hint = await expectRefused(`keyword=${encodeURIComponent(blank)}`, 'keyword', 'blank_value');
+      expect(hint.accepted).to.equal('text with at least one visible character');
+    }
+    // One visible character among invisible ones is one character, as jGrants would read it.
+    for (const short of ['a\u200b', '\u0085補', '\ufeff\u2060x\u200d']) {
+      await expectRefused(`keyword=${encodeURIComponent(short)}`, 'keyword', 'too_short');
+    }
   });
 
   it('matches keywords ignoring width (the record writes ⼩規模…補助⾦ with Kangxi radicals)', async () => {
