@@ -67,7 +67,7 @@ describe('grants-detail (grants/detail)', () => {
       id: 'a0WJ200000NOSUCH1',
     });
     expect(res.body.message).to.match(/snapshot of 2026-10-03/);
-    expect(res.body.hint).to.match(/grants\/search/);
+    expect(res.body.hint).to.match(/grant_id of the grants a search or listing answers/);
   });
 
   it('checks id: required, 1 to 18 letters and digits', async () => {

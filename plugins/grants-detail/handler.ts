@@ -28,7 +28,7 @@ export class GrantsDetailHandler implements EndpointHandler<GrantsDetailQuery, G
       throw new NotFoundError(
         'grant_not_found',
         `No grant with id ${q.id} in ${provenance.kind === 'live' ? 'jGrants' : `the jGrants snapshot of ${provenance.as_of}`}.`,
-        'Find grant ids with grants/search (grant_id); ids are case-sensitive.',
+        'Grant ids are the grant_id of the grants a search or listing answers; ids are case-sensitive.',
         {
           id: q.id,
           source: provenance.kind,
