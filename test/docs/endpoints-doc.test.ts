@@ -27,10 +27,10 @@ function handWritten(): string[] {
   return ['README.md', ...docs].filter((f) => !MAY_NAME.has(f));
 }
 
-/** Where a text names an endpoint id or tail (as a whole word or path). */
-function namings(text: string, plugin: Pick<RegisteredPlugin, 'endpointId' | 'tail'>): string[] {
+/** Where a text names an endpoint id, broker id or tail (as a whole word or path). */
+function namings(text: string, plugin: Pick<RegisteredPlugin, 'endpointId' | 'brokerId' | 'tail'>): string[] {
   const hits: string[] = [];
-  for (const name of [plugin.endpointId, plugin.tail]) {
+  for (const name of [plugin.endpointId, plugin.brokerId, plugin.tail]) {
     const escaped = name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     const re = new RegExp(`(^|[^\\w-])${escaped}($|[^\\w/-])`, 'gm');
     for (const m of text.matchAll(re)) {
@@ -53,16 +53,22 @@ describe('the endpoints are listed in one generated document', () => {
     expect(readFileSync(ENDPOINTS_DOC, 'utf8')).to.equal(renderEndpointsDoc(manifests));
   });
 
-  it('recognises an endpoint id or tail in a sentence, not a longer name (the check can fail)', () => {
-    const plugin = { endpointId: 'local-sample', tail: 'local/sample/jp' };
-    expect(namings('Call local-sample or GET /v1/local/sample/jp?year=2026.', plugin)).to.deep.equal([
+  it('recognises an endpoint id, broker id or tail in a sentence, not a longer name (the check can fail)', () => {
+    const plugin = {
+      endpointId: 'local-sample',
+      brokerId: 'jp-local-pack-v1-sample',
+      tail: 'local/sample/jp',
+    };
+    const text = 'Call local-sample, jp-local-pack-v1-sample or GET /v1/local/sample/jp?year=2026.';
+    expect(namings(text, plugin)).to.deep.equal([
       'line 1: local-sample',
+      'line 1: jp-local-pack-v1-sample',
       'line 1: local/sample/jp',
     ]);
     expect(namings('local-sample-extra and local/sample/jpx are others', plugin)).to.deep.equal([]);
   });
 
-  it('no hand-written document names an endpoint id or tail of a plugin for sale', () => {
+  it('no hand-written document names an endpoint id, broker id or tail of a plugin for sale', () => {
     const problems: string[] = [];
     for (const file of handWritten()) {
       const text = readFileSync(path.join(PROJECT_ROOT, file), 'utf8');
