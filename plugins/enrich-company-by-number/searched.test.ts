@@ -1,56 +1,21 @@
 /**
  * What an answer says it searched: the registry snapshot, its kind, date and real size (from the
  * data files, not written down), the same facts in /product-status.json, and no repository path in
- * anything a buyer receives.
+ * anything a buyer receives (test/support/searched-suite.ts).
  */
 import { expect } from 'chai';
-import { startTestGateway, type TestGateway, type TestResponse } from '../../test/support/gateway';
-import { withQuery } from '../../test/support/query-cases';
-import {
-  absentNumber,
-  ownWords,
-  REGISTRY_COVERAGE,
-  REGISTRY_SAMPLE,
-  SEARCHED_CLOCK,
-} from '../../test/support/registry-searched';
+import { absentNumber, REGISTRY_SAMPLE, registrySearched } from '../../test/support/registry-searched';
+import { describeSnapshotSearched } from '../../test/support/searched-suite';
 
-describe('enrich-company-by-number: what an answer searched', () => {
-  let gw: TestGateway;
-  const answers: TestResponse[] = [];
-  const get = async (params: Record<string, string>) => {
-    const res = await gw.get(withQuery('/preview/v1/enrich/company-by-number', params));
-    answers.push(res);
-    return res;
-  };
-  before(async () => {
-    gw = await startTestGateway({ plugins: ['enrich-company-by-number'], clock: SEARCHED_CLOCK });
-  });
-  after(() => gw.close());
-
-  it('the snapshot, its date and its size', async () => {
-    const res = await get({ number: '7000012050002' });
-    expect(res.status).to.equal(200);
-    expect(res.body._provenance.searched).to.include(REGISTRY_SAMPLE);
-    expect(res.body._provenance.searched.note).to.match(/not the full register/);
-    expect(res.body._provenance.kind).to.equal('snapshot');
-  });
-
-  it('a number no sample row holds answers 404 with what was searched', async () => {
-    const res = await get({ number: absentNumber() });
-    expect(res.status).to.equal(404);
-    expect(res.body.searched).to.include(REGISTRY_SAMPLE);
-  });
-
-  it('/product-status.json states the same: kind, date and size', async () => {
-    const status = await gw.get('/product-status.json');
-    const data = status.body.endpoints.find(
-      (e: { endpoint_id: string }) => e.endpoint_id === 'enrich-company-by-number',
-    ).data;
-    expect(data).to.deep.include(REGISTRY_COVERAGE);
-  });
-
-  it('no answer names a repository or ../shared file, or an operator setting', () => {
-    const found = ownWords(answers);
-    expect(found, found.join('\n')).to.deep.equal([]);
-  });
-});
+describeSnapshotSearched(
+  registrySearched('enrich-company-by-number', '/preview/v1/enrich/company-by-number', {
+    number: '7000012050002',
+  }),
+  (ask) => {
+    it('a number no sample row holds answers 404 with what was searched', async () => {
+      const res = await ask({ number: absentNumber() });
+      expect(res.status).to.equal(404);
+      expect(res.body.searched).to.include(REGISTRY_SAMPLE);
+    });
+  },
+);

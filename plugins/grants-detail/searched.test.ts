@@ -1,85 +1,31 @@
 /**
  * What an answer says it searched: the dated jGrants sample (its kind, date and real size, from the
  * data files), the same facts in /product-status.json, no repository path in anything a buyer
- * receives; on the live jGrants API (a stand-in), live.
+ * receives; on the live jGrants API (a stand-in), live (test/support/searched-suite.ts).
  */
 import { expect } from 'chai';
-import { IDS, SNAPSHOT_ITEMS } from '../../test/support/grants-snapshot';
-import {
-  GRANTS_COVERAGE,
-  GRANTS_SAMPLE,
-  ownWords,
-  SEARCHED_CLOCK,
-  statusData,
-} from '../../test/support/grants-provenance';
-import { startTestGateway, type TestGateway, type TestResponse } from '../../test/support/gateway';
-import { startJgrantsStandin, type JgrantsStandin } from '../../test/support/jgrants-standin';
-import { withQuery } from '../../test/support/query-cases';
+import { GRANTS_SAMPLE, grantsLive, grantsSearched } from '../../test/support/grants-provenance';
+import { IDS } from '../../test/support/grants-snapshot';
+import { describeLiveSearched, describeSnapshotSearched } from '../../test/support/searched-suite';
 
-const TAIL = '/preview/v1/grants/detail';
-
-describe('grants-detail: what an answer searched', () => {
-  let gw: TestGateway;
-  const answers: TestResponse[] = [];
-  const get = async (params: Record<string, string | number>) => {
-    const res = await gw.get(withQuery(TAIL, params));
-    answers.push(res);
-    return res;
-  };
-  before(async () => {
-    gw = await startTestGateway({ plugins: ['grants-detail'], clock: SEARCHED_CLOCK });
-  });
-  after(() => gw.close());
-
-  it('the snapshot, its date and its size', async () => {
-    const res = await get({ id: IDS.okinawaWage });
-    expect(res.status).to.equal(200);
-    expect(res.body._provenance.searched).to.include(GRANTS_SAMPLE);
-    expect(res.body._provenance.searched.note).to.match(/not the jGrants catalogue/);
-  });
-
-  it('an unknown id answers 404 with what was searched', async () => {
-    const res = await get({ id: 'a0WfQ000003zzzzZZZ' });
-    expect(res.status).to.equal(404);
-    expect(res.body.searched).to.include(GRANTS_SAMPLE);
-  });
-
-  it('/product-status.json states the snapshot, its date and size', async () => {
-    expect(statusData((await gw.get('/product-status.json')).body, 'grants-detail')).to.deep.include(
-      GRANTS_COVERAGE,
-    );
-  });
-
-  it('no answer names a repository or ../shared file', () => {
-    const found = ownWords(answers);
-    expect(found, found.join('\n')).to.deep.equal([]);
-  });
-});
-
-describe('grants-detail on the live jGrants API (a stand-in)', () => {
-  let standin: JgrantsStandin;
-  let live: TestGateway;
-  before(async () => {
-    standin = await startJgrantsStandin({ items: SNAPSHOT_ITEMS, now: new Date(SEARCHED_CLOCK) });
-    live = await startTestGateway({
-      plugins: ['grants-detail'],
-      clock: SEARCHED_CLOCK,
-      env: { JGRANTS_BASE_URL: standin.baseUrl },
+describeSnapshotSearched(
+  grantsSearched('grants-detail', '/preview/v1/grants/detail', { id: IDS.okinawaWage }),
+  (ask) => {
+    it('an unknown id answers 404 with what was searched', async () => {
+      const res = await ask({ id: 'a0WfQ000003zzzzZZZ' });
+      expect(res.status).to.equal(404);
+      expect(res.body.searched).to.include(GRANTS_SAMPLE);
     });
-  });
-  after(async () => {
-    await live.close();
-    await standin.close();
-  });
+  },
+);
 
-  it('a detail was looked up by id in the live API', async () => {
-    const res = await live.get(`${TAIL}?id=${IDS.okinawaWage}`);
-    expect(res.body._provenance.searched).to.include({ kind: 'live', records: null, complete: true });
-    expect(res.body._provenance.cross_checked_against).to.equal(undefined);
-  });
-
-  it('/product-status.json says live_with_snapshot_fallback', async () => {
-    const data = statusData((await live.get('/product-status.json')).body, 'grants-detail');
-    expect(data).to.include({ kind: 'live_with_snapshot_fallback', as_of: '2026-11-22' });
-  });
-});
+describeLiveSearched(
+  grantsLive('grants-detail', { kind: 'live_with_snapshot_fallback', as_of: '2026-11-22' }),
+  (live) => {
+    it('a detail was looked up by id in the live API', async () => {
+      const res = await live().get(`/preview/v1/grants/detail?id=${IDS.okinawaWage}`);
+      expect(res.body._provenance.searched).to.include({ kind: 'live', records: null, complete: true });
+      expect(res.body._provenance.cross_checked_against).to.equal(undefined);
+    });
+  },
+);

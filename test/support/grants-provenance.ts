@@ -6,6 +6,8 @@ import { GRANTS_CONFIRMATIONS_TABLE, GRANTS_SNAPSHOT_TABLE } from '../../domain/
 import { loadDataFile } from '../../domain/shared/data-file';
 import type { TestResponse } from './gateway';
 import { SNAPSHOT_ITEMS } from './grants-snapshot';
+import { startJgrantsStandin } from './jgrants-standin';
+import type { LiveSearched, Query, SnapshotSearched } from './searched-suite';
 
 export const SEARCHED_CLOCK = '2026-11-22T03:00:00Z';
 export const SNAPSHOT_AS_OF = loadDataFile(GRANTS_SNAPSHOT_TABLE).provenance.as_of;
@@ -47,10 +49,29 @@ export function ownWords(answers: readonly TestResponse[]): string[] {
   return answers.flatMap((r) => strings(r.body).filter((s) => NOT_FOR_BUYERS.some((w) => s.includes(w))));
 }
 
-/** The data of one endpoint in /product-status.json. */
-export function statusData(
-  body: { endpoints: Array<{ endpoint_id: string; data: object }> },
-  id: string,
-): object {
-  return body.endpoints.find((e) => e.endpoint_id === id)!.data;
+/** The snapshot checks of a grants endpoint (test/support/searched-suite.ts). */
+export function grantsSearched(endpointId: string, path: string, query: Query): SnapshotSearched {
+  return {
+    endpointId,
+    path,
+    query,
+    clock: SEARCHED_CLOCK,
+    sample: GRANTS_SAMPLE,
+    note: /not the jGrants catalogue/,
+    coverage: GRANTS_COVERAGE,
+    ownWords,
+  };
+}
+
+/** The live checks of a grants endpoint: the jGrants stand-in serving the snapshot's items. */
+export function grantsLive(endpointId: string, status: object): LiveSearched {
+  return {
+    endpointId,
+    clock: SEARCHED_CLOCK,
+    status,
+    async upstream() {
+      const standin = await startJgrantsStandin({ items: SNAPSHOT_ITEMS, now: new Date(SEARCHED_CLOCK) });
+      return { env: { JGRANTS_BASE_URL: standin.baseUrl }, close: () => standin.close() };
+    },
+  };
 }

@@ -7,6 +7,7 @@ import { INVOICE_TABLE } from '../../domain/registry/sources/invoice-register';
 import { snapshotRecords, SNAPSHOT_PROVENANCE } from '../../domain/registry/sources/snapshot-registry';
 import { loadDataFile } from '../../domain/shared/data-file';
 import type { TestResponse } from './gateway';
+import type { Query, SnapshotSearched } from './searched-suite';
 
 export const SEARCHED_CLOCK = '2026-11-22T03:00:00Z';
 export const SNAPSHOT_SIZE = new Set(snapshotRecords().map((r) => r.corporateNumber)).size;
@@ -66,4 +67,18 @@ export function ownWords(answers: readonly TestResponse[]): string[] {
 /** The data set's log lines about the missing invoice Web-API id (the operator is told once). */
 export function invoiceIdWarnings(logs: readonly string[]): Array<{ level: number }> {
   return logs.filter((l) => l.includes('NTA_INVOICE_APP_ID')).map((l) => JSON.parse(l) as { level: number });
+}
+
+/** The snapshot checks of a registry or enrichment endpoint (test/support/searched-suite.ts). */
+export function registrySearched(endpointId: string, path: string, query: Query): SnapshotSearched {
+  return {
+    endpointId,
+    path,
+    query,
+    clock: SEARCHED_CLOCK,
+    sample: REGISTRY_SAMPLE,
+    note: /not the full register/,
+    coverage: REGISTRY_COVERAGE,
+    ownWords,
+  };
 }
