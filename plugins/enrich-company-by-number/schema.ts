@@ -1,5 +1,8 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
 import {
+  FURIGANA,
+  LEGAL_NAME,
+  LEGAL_NAME_EN,
   CORPORATION_SCHEMA,
   EDINET_SCHEMA,
   LEGAL_FORM_SCHEMA,
@@ -38,23 +41,11 @@ export const companyByNumberPayloadSchema = {
         'former_names',
       ],
       properties: {
-        legal_name: {
-          type: 'string',
-          description:
-            'The name an entity is registered under: 商号又は名称 in the corporate register, 氏名又は名称 in the invoice register, 提出者名 in the EDINET list.',
-        },
+        legal_name: LEGAL_NAME,
         name_without_legal_form: { type: 'string', description: 'The name with its legal form removed.' },
         legal_form: LEGAL_FORM_SCHEMA,
-        furigana: {
-          type: ['string', 'null'],
-          description:
-            'The reading of the legal name in katakana (フリガナ), as the register or the EDINET list gives it.',
-        },
-        legal_name_en: {
-          type: ['string', 'null'],
-          description:
-            'The English form of the legal name as the register (英語表記) or the EDINET list (提出者名（英字）) gives it.',
-        },
+        furigana: FURIGANA,
+        legal_name_en: LEGAL_NAME_EN,
         former_names: CORPORATION_SCHEMA.properties.former_names,
       },
     },

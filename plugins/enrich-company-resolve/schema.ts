@@ -1,5 +1,13 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { CANDIDATE_SCHEMA, EDINET_SCHEMA, REGISTRATION_SCHEMA } from '../../domain/registry/answers/schemas';
+import {
+  CANDIDATE_SCHEMA,
+  CORPORATION_STATUS,
+  EDINET_SCHEMA,
+  FURIGANA,
+  LEGAL_NAME,
+  LEGAL_NAME_EN,
+  REGISTRATION_SCHEMA,
+} from '../../domain/registry/answers/schemas';
 
 const CANDIDATE = {
   type: 'object',
@@ -20,25 +28,10 @@ const CANDIDATE = {
         "A candidate's corporate number: a hint until the buyer confirms the match. Candidates carry it instead of corporate_number.",
       pattern: '^[0-9]{13}$',
     },
-    legal_name: {
-      type: 'string',
-      description:
-        'The name an entity is registered under: 商号又は名称 in the corporate register, 氏名又は名称 in the invoice register, 提出者名 in the EDINET list.',
-    },
-    furigana: {
-      type: ['string', 'null'],
-      description:
-        'The reading of the legal name in katakana (フリガナ), as the register or the EDINET list gives it.',
-    },
-    legal_name_en: {
-      type: ['string', 'null'],
-      description:
-        'The English form of the legal name as the register (英語表記) or the EDINET list (提出者名（英字）) gives it.',
-    },
-    status: {
-      enum: ['active', 'closed', 'deleted'],
-      description: "The corporation's state: active, closed or deleted.",
-    },
+    legal_name: LEGAL_NAME,
+    furigana: FURIGANA,
+    legal_name_en: LEGAL_NAME_EN,
+    status: CORPORATION_STATUS,
     address: CANDIDATE_SCHEMA.properties.address,
     match_mode: {
       enum: [

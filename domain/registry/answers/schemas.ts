@@ -94,22 +94,43 @@ export const CLOSURE_SCHEMA = {
   },
 };
 
+/** The legal name as registered, used by every schema that names an entity. */
+export const LEGAL_NAME = {
+  type: 'string',
+  description:
+    'The name an entity is registered under: 商号又は名称 in the corporate register, 氏名又は名称 in the invoice register, 提出者名 in the EDINET list.',
+};
+export const FURIGANA = {
+  ...NULLABLE_STRING,
+  description:
+    'The reading of the legal name in katakana (フリガナ), as the register or the EDINET list gives it.',
+};
+export const LEGAL_NAME_EN = {
+  ...NULLABLE_STRING,
+  description:
+    'The English form of the legal name as the register (英語表記) or the EDINET list (提出者名（英字）) gives it.',
+};
+export const CORPORATION_STATUS = {
+  enum: ['active', 'closed', 'deleted'],
+  description: "The corporation's state: active, closed or deleted.",
+};
+/** What corporations and candidates both say of who they are. */
+const NAMES_KIND_STATUS = {
+  legal_name: LEGAL_NAME,
+  furigana: FURIGANA,
+  legal_name_en: LEGAL_NAME_EN,
+  kind: { ...CODE_LABEL, description: "The corporation's kind (法人種別) as a coded value." },
+  status: CORPORATION_STATUS,
+};
+
 const FORMER_NAMES_SCHEMA = {
   type: 'array',
   items: {
     type: 'object',
     required: ['legal_name', 'furigana', 'until'],
     properties: {
-      legal_name: {
-        type: 'string',
-        description:
-          'The name an entity is registered under: 商号又は名称 in the corporate register, 氏名又は名称 in the invoice register, 提出者名 in the EDINET list.',
-      },
-      furigana: {
-        ...NULLABLE_STRING,
-        description:
-          'The reading of the legal name in katakana (フリガナ), as the register or the EDINET list gives it.',
-      },
+      legal_name: LEGAL_NAME,
+      furigana: FURIGANA,
       until: { ...NULLABLE_STRING, description: 'YYYY-MM-DD: the day the name was changed' },
     },
   },
@@ -136,29 +157,7 @@ export const CORPORATION_SCHEMA = {
         'The 13-digit corporate number (法人番号) of the corporation an answer or record is about.',
       pattern: '^[0-9]{13}$',
     },
-    legal_name: {
-      type: 'string',
-      description:
-        'The name an entity is registered under: 商号又は名称 in the corporate register, 氏名又は名称 in the invoice register, 提出者名 in the EDINET list.',
-    },
-    furigana: {
-      ...NULLABLE_STRING,
-      description:
-        'The reading of the legal name in katakana (フリガナ), as the register or the EDINET list gives it.',
-    },
-    legal_name_en: {
-      ...NULLABLE_STRING,
-      description:
-        'The English form of the legal name as the register (英語表記) or the EDINET list (提出者名（英字）) gives it.',
-    },
-    kind: {
-      ...CODE_LABEL,
-      description: "The corporation's kind (法人種別) as a coded value.",
-    },
-    status: {
-      enum: ['active', 'closed', 'deleted'],
-      description: "The corporation's state: active, closed or deleted.",
-    },
+    ...NAMES_KIND_STATUS,
     closure: CLOSURE_SCHEMA,
     address: ADDRESS_SCHEMA,
     last_change: {
@@ -217,29 +216,7 @@ export const CANDIDATE_SCHEMA = {
         "A candidate's corporate number: a hint until the buyer confirms the match. Candidates carry it instead of corporate_number.",
       pattern: '^[0-9]{13}$',
     },
-    legal_name: {
-      type: 'string',
-      description:
-        'The name an entity is registered under: 商号又は名称 in the corporate register, 氏名又は名称 in the invoice register, 提出者名 in the EDINET list.',
-    },
-    furigana: {
-      ...NULLABLE_STRING,
-      description:
-        'The reading of the legal name in katakana (フリガナ), as the register or the EDINET list gives it.',
-    },
-    legal_name_en: {
-      ...NULLABLE_STRING,
-      description:
-        'The English form of the legal name as the register (英語表記) or the EDINET list (提出者名（英字）) gives it.',
-    },
-    kind: {
-      ...CODE_LABEL,
-      description: "The corporation's kind (法人種別) as a coded value.",
-    },
-    status: {
-      enum: ['active', 'closed', 'deleted'],
-      description: "The corporation's state: active, closed or deleted.",
-    },
+    ...NAMES_KIND_STATUS,
     closure: CLOSURE_SCHEMA,
     address: SHORT_ADDRESS_SCHEMA,
     match_mode: {
