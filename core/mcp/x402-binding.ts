@@ -7,7 +7,8 @@
  * checkout as the paid HTTP path (core/payments/checkout.ts: checks, the nonce claimed in the same
  * payment ledger, /verify, the tool, /settle), so one payment buys one call on MCP and HTTP alike.
  * The data comes back with the SettlementResponse in `result._meta["x402/payment-response"]`; a
- * failed settlement answers only the payment error, never the data.
+ * failed settlement answers only the payment error, never the data. A PaymentPayload carrying a
+ * payment identifier gets, when repeated, the same answer again (`_meta["idempotent-replayed"]`).
  */
 import type { Request, Response } from 'express';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -24,7 +25,12 @@ import { clientGone } from '../http/client-gone';
 import { HttpError, errorBody } from '../http/errors';
 import type { GatewayServices } from '../services';
 import { paymentOutcomeOf, paymentRateLimited, paymentRateSubject, type PaidSurface } from '../surfaces/paid';
-import { PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY, REDEMPTION_TICKET_META_KEY } from './meta-keys';
+import {
+  PAYMENT_META_KEY,
+  PAYMENT_RESPONSE_META_KEY,
+  REDEMPTION_TICKET_META_KEY,
+  REPLAYED_META_KEY,
+} from './meta-keys';
 import { toolError, toolErrorOf, toolResult } from './results';
 
 /** The x402 resource of a tool. */
@@ -164,21 +170,31 @@ export class X402ToolBinding {
         );
       }
       if (err instanceof HttpError && err.code === 'settlement_pending') {
+        const byIdentifier = err.extra.redeem_with === 'payment_identifier';
         return toolError(
           errorBody(req, err.code, err.message, {
             ...err.extra,
-            hint: `Do not sign a new payment: repeat this same tool call (same arguments) with the same params._meta["${PAYMENT_META_KEY}"] and the redemption ticket in params._meta["${REDEMPTION_TICKET_META_KEY}"]; it is settled at most once.`,
+            hint: byIdentifier
+              ? `Do not sign a new payment: repeat this same tool call (same arguments) with the same params._meta["${PAYMENT_META_KEY}"], which carries your payment identifier; it is settled at most once.`
+              : `Do not sign a new payment: repeat this same tool call (same arguments) with the same params._meta["${PAYMENT_META_KEY}"] and the redemption ticket in params._meta["${REDEMPTION_TICKET_META_KEY}"]; it is settled at most once.`,
           }),
         );
       }
       return toolErrorOf(err, req);
     }
-    this.s.metrics.payment('settled');
+    this.s.metrics.payment(result.replayed ? 'replayed' : 'settled');
     const body = this.s.executor.frozenEnvelope(plugin, result.payload, 'mcp', req, {
       transport: 'mcp',
       paid_by: 'x402',
       payment: result.receipt,
     });
-    return toolResult(body, { [PAYMENT_RESPONSE_META_KEY]: result.settlement }, this.s.executor.jsonOf(body));
+    return toolResult(
+      body,
+      {
+        [PAYMENT_RESPONSE_META_KEY]: result.settlement,
+        ...(result.replayed ? { [REPLAYED_META_KEY]: true } : {}),
+      },
+      this.s.executor.jsonOf(body),
+    );
   }
 }

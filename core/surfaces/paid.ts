@@ -4,8 +4,9 @@
  * whose problems it lists, because crawlers probe paid paths without parameters); a payment over
  * the client's rate (PAID_PAYMENTS_PER_MINUTE) → 429; a payment with an invalid query → 422, the
  * payment untouched; then the checkout (core/payments/checkout.ts), and 200 with
- * `_gateway.payment` and the settlement headers. The concurrency cap holds its slot until the
- * checkout ends, also when the client went away.
+ * `_gateway.payment` and the settlement headers (an answer given again to a payment identifier
+ * also says `Idempotent-Replayed: true`, as the broker's replays do). The concurrency cap holds
+ * its slot until the checkout ends, also when the client went away.
  */
 import type { Request, Router } from 'express';
 import type { PaymentOutcome } from '../http/metrics';
@@ -136,9 +137,10 @@ export async function mountPaidSurface(
         s.metrics.payment(paymentOutcomeOf(err, handlerFailed));
         throw err;
       }
-      s.metrics.payment('settled');
+      s.metrics.payment(result.replayed ? 'replayed' : 'settled');
       res.setHeader('PAYMENT-RESPONSE', result.settlementHeader);
       res.setHeader('X-PAYMENT-RESPONSE', result.settlementHeader);
+      if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
       s.executor.sendJson(
         res,
         s.executor.json(plugin, result.payload, 'x402', req, { payment: result.receipt }),
