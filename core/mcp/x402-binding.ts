@@ -7,8 +7,7 @@
  * checkout as the paid HTTP path (core/payments/checkout.ts: checks, the nonce claimed in the same
  * payment ledger, /verify, the tool, /settle), so one payment buys one call on MCP and HTTP alike.
  * The data comes back with the SettlementResponse in `result._meta["x402/payment-response"]`; a
- * failed settlement answers only the payment error, never the data. A PaymentPayload carrying a
- * payment identifier gets, when repeated, the same answer again (`_meta["idempotent-replayed"]`).
+ * failed settlement answers only the payment error, never the data.
  */
 import type { Request, Response } from 'express';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -111,7 +110,11 @@ export class X402ToolBinding {
     return toolError(this.requiredBody(req, plugin, this.challenge(plugin)));
   }
 
-  /** A call carrying a payment in `_meta`: the checkout, then the data with the settlement. */
+  /**
+   * A call carrying a payment in `_meta`: the checkout, then the data with the settlement. A
+   * PaymentPayload carrying a payment identifier gets, when repeated, the same answer again
+   * (`_meta["idempotent-replayed"]`).
+   */
   async pay(
     req: Request,
     res: Response,
