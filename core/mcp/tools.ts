@@ -79,10 +79,10 @@ export function successSchemaOf(plugin: RegisteredPlugin): JsonSchema {
 }
 
 /** The tool's output schema: the answer on success, an error object (or a payment request) on isError. */
-export function outputSchemaOf(plugin: RegisteredPlugin): Tool['outputSchema'] {
+export function outputSchemaOf(plugin: RegisteredPlugin, x402: boolean): Tool['outputSchema'] {
   return {
     type: 'object',
-    description: `On success: the ${plugin.endpointId} payload with its _gateway block (also as JSON in the first text block). When isError is true: an error object or an x402 PaymentRequired.`,
+    description: `On success: the ${plugin.endpointId} payload with its _gateway block (also as JSON in the first text block). When isError is true: an error object${x402 ? ' or an x402 PaymentRequired' : ''}.`,
     anyOf: [successSchemaOf(plugin), TOOL_ERROR_SCHEMA],
   };
 }
@@ -139,7 +139,7 @@ export function toolOf(plugin: RegisteredPlugin, facts: ToolFacts): Tool {
     title: plugin.manifest.summary,
     description: descriptionOf(plugin, facts.x402),
     inputSchema: plugin.query.objectSchema() as Tool['inputSchema'],
-    outputSchema: outputSchemaOf(plugin),
+    outputSchema: outputSchemaOf(plugin, facts.x402),
     annotations: toolAnnotations(plugin, facts.now),
   };
 }
