@@ -107,7 +107,7 @@ function x402Section(s: GatewayServices, paidUrl: string | undefined): string[] 
       `${head} [not configured on this deployment]:`,
       `   Not configured here: ${X402_OFF_EFFECT}.`,
       paidUrl ? `   curl -i '${paidUrl}'   # -> 503 payments_not_configured` : '',
-      `   The operator switches x402 on by setting ${X402_SWITCHES} and restarting (docs/payments.md).`,
+      `   The operator switches x402 on by setting ${X402_SWITCHES} and restarting.`,
       `   Meanwhile buy with ${waysToBuyWithoutX402(s.config)}.`,
     ];
   }

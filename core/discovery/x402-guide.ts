@@ -22,7 +22,7 @@ export function x402GuideMarkdown(s: GatewayServices): string[] {
           ? ' Or subscribe through the marketplace listing, which calls the marketplace paths for you.'
           : ''),
       `- **Evaluate for free** on the preview (\`/preview/v1/{tail}\`, \`${PREVIEW_MCP_PATH}\`): the same answers, marked as a preview.`,
-      `- **Operators** switch x402 on by setting ${X402_SWITCHES.replace(/(X402_\w+)/g, '`$1`')} (the receiving wallet, and the facilitator that verifies and settles payments) and restarting; \`/.well-known/x402\` then says \`"status": "live"\`, and an unpaid request to a paid path gets the 402 with the payment requirements (docs/payments.md, docs/configuration.md).`,
+      `- **Operators** switch x402 on by setting ${X402_SWITCHES.replace(/(X402_\w+)/g, '`$1`')} (the receiving wallet, and the facilitator that verifies and settles payments) and restarting; \`/.well-known/x402\` then says \`"status": "live"\`, and an unpaid request to a paid path gets the 402 with the payment requirements.`,
     ];
   }
   return [
