@@ -2,6 +2,8 @@ import type { ServiceDescription } from '../core/discovery/service';
 
 export const SERVICE: ServiceDescription = {
   name: 'Japan Public-Data Gateway',
+  tagline:
+    'Japan public data for agents: payroll, tax, holidays, corporate registry, invoice issuers, grants.',
   summary:
     'Read-only lookups and calculators over public Japanese official data: payroll deductions, social-insurance grades, ' +
     'consumption-tax rates, national holidays, corporate-number and qualified-invoice-issuer lookups, company enrichment ' +
