@@ -22,6 +22,7 @@ import { checkPayment } from './check-payment';
 import type { TransferSignatureVerifier } from './eip3009-signature';
 import type { FacilitatorClient, FacilitatorRequest } from './facilitator-client';
 import { ledgerId, type Claim, type NonceLedger, type RedemptionRefusal } from './nonce-ledger';
+import type { PaymentOffer } from './offers';
 import type { PaymentAttempt } from './payment-header';
 import { PaymentRefusal } from './refusals';
 import { encodeHeaderJson, PAID_MIME_TYPE, requirementV2, type PaymentTerms } from './requirements';
@@ -39,6 +40,8 @@ export interface PaidCall {
   resourcePath: string;
   resourceUrl: string;
   previewPath: string;
+  /** What the endpoint offers on this transport: the parts of its PaymentRequired (offers.ts). */
+  offer: PaymentOffer;
   /** SHA-256 of the resource and its canonical query (requestFingerprint): what the payment buys. */
   requestHash: string;
   /** The Payment-Redemption-Ticket header, when the request carried one. */
@@ -174,6 +177,7 @@ export class X402Checkout {
         resourcePath: call.resourcePath,
         resourceUrl: call.resourceUrl,
         previewPath: call.previewPath,
+        offer: call.offer,
         refusal,
         ...(settlement ? { settlement } : {}),
       });
