@@ -52,13 +52,11 @@ export class X402ToolBinding {
   }
 
   private challenge(plugin: RegisteredPlugin, refusal?: PaymentRefusal): PaymentChallenge {
-    const url = toolResourceUrl(plugin);
     return paymentChallenge({
       terms: this.terms,
       plugin,
       offer: this.offer(plugin),
-      resourcePath: url,
-      resourceUrl: url,
+      resourcePath: toolResourceUrl(plugin),
       previewPath: previewPathOf(plugin),
       ...(refusal ? { refusal } : {}),
     });

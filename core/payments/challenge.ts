@@ -28,7 +28,6 @@ export interface ChallengeInput {
   /** What the endpoint offers on this transport (its PaymentRequired parts, built at boot). */
   offer: PaymentOffer;
   resourcePath: string;
-  resourceUrl: string;
   previewPath: string;
   refusal?: PaymentRefusal;
   queryProblems?: readonly QueryProblem[];

@@ -175,7 +175,6 @@ export class X402Checkout {
         terms,
         plugin,
         resourcePath: call.resourcePath,
-        resourceUrl: call.resourceUrl,
         previewPath: call.previewPath,
         offer: call.offer,
         refusal,

@@ -11,8 +11,8 @@
  *
  * Clients echo `extensions` into their payment (the stock client copies it into PAYMENT-SIGNATURE,
  * and requests carry at most 16 KB of headers), so a declaration is held to a budget: an answer
- * too large for it is abridged (arrays cut to their first item, then its largest members left
- * out), and the declaration says so.
+ * too large for it is abridged (arrays cut to their first item, then `_provenance` and its largest
+ * members left out), and the declaration says so.
  */
 import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
