@@ -109,7 +109,7 @@ function paidAdditions(terms: PaymentTerms) {
       const: '/.well-known/x402',
     }),
     'PAYMENT-REQUIRED': headerDoc(
-      `x402 v2: base64 of the JSON PaymentRequired object (x402Version 2, resource, accepts with amount)${terms.configured ? '' : ', once payments are configured'}.`,
+      `x402 v2: base64 of the JSON PaymentRequired object (x402Version 2; resource with the seller metadata serviceName, tags, iconUrl; accepts with amount; extensions: bazaar discovery and the optional payment-identifier)${terms.configured ? '' : ', once payments are configured'}.`,
     ),
   };
   const settlementHeaders = {

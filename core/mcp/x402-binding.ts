@@ -2,7 +2,8 @@
  * x402 over MCP, tool-result binding (x402 MCP transport, v2): an unpaid call answers a tool
  * result with `isError: true` whose structured content (and first text block) is the x402 v2
  * PaymentRequired of the tool: the same payTo, asset, network and price as the HTTP 402, the
- * resource naming the tool (`mcp://tool/<name>`). The client repeats the call with its
+ * resource naming the tool (`mcp://tool/<name>`) with the seller metadata, and the tool's bazaar
+ * declaration (core/payments/offers.ts). The client repeats the call with its
  * PaymentPayload in `params._meta["x402/payment"]`; the payment then goes through the same
  * checkout as the paid HTTP path (core/payments/checkout.ts: checks, the nonce claimed in the same
  * payment ledger, /verify, the tool, /settle), so one payment buys one call on MCP and HTTP alike.
@@ -14,6 +15,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { previewPathOf } from '../discovery/operations';
 import { PaymentChallenge, paymentChallenge } from '../payments/challenge';
 import { requestFingerprint } from '../payments/checkout';
+import { toolResourceUrl, type PaymentOffer } from '../payments/offers';
 import { MCP_PAYMENT_META, paymentFromObject } from '../payments/payment-header';
 import { PaymentRefusal } from '../payments/refusals';
 import { paymentTerms, type PaymentTerms } from '../payments/requirements';
@@ -32,11 +34,6 @@ import {
 } from './meta-keys';
 import { toolError, toolErrorOf, toolResult } from './results';
 
-/** The x402 resource of a tool. */
-export function toolResourceUrl(plugin: RegisteredPlugin): string {
-  return `mcp://tool/${plugin.endpointId}`;
-}
-
 export class X402ToolBinding {
   readonly terms: PaymentTerms;
 
@@ -52,13 +49,19 @@ export class X402ToolBinding {
     return this.paid.checkout !== undefined;
   }
 
+  /** What the tool's payment requests offer (bazaar discovery, seller metadata), built at boot. */
+  private offer(plugin: RegisteredPlugin): PaymentOffer {
+    const { offers } = this.paid;
+    if (!offers) throw new Error('x402 offers are built whenever payments are configured');
+    return offers.mcp(plugin);
+  }
+
   private challenge(plugin: RegisteredPlugin, refusal?: PaymentRefusal): PaymentChallenge {
-    const url = toolResourceUrl(plugin);
     return paymentChallenge({
       terms: this.terms,
       plugin,
-      resourcePath: url,
-      resourceUrl: url,
+      offer: this.offer(plugin),
+      resourcePath: toolResourceUrl(plugin),
       previewPath: previewPathOf(plugin),
       ...(refusal ? { refusal } : {}),
     });
@@ -91,8 +94,12 @@ export class X402ToolBinding {
   /** The PaymentRequired fields of a tool whose call must be paid (none when payments are off). */
   paymentRequiredFields(req: Request, plugin: RegisteredPlugin): Record<string, unknown> | undefined {
     if (!this.configured) return undefined;
-    const { x402Version, resource, accepts } = this.requiredBody(req, plugin, this.challenge(plugin));
-    return { x402Version, resource, accepts };
+    const { x402Version, resource, accepts, extensions } = this.requiredBody(
+      req,
+      plugin,
+      this.challenge(plugin),
+    );
+    return { x402Version, resource, accepts, extensions };
   }
 
   /** The answer to a call without any credential: the payment request, or how to get in. */
@@ -154,6 +161,7 @@ export class X402ToolBinding {
         resourcePath: url,
         resourceUrl: url,
         previewPath: previewPathOf(plugin),
+        offer: this.offer(plugin),
         requestHash: requestFingerprint(url, query),
         ...(typeof ticket === 'string' && ticket !== '' ? { redemptionTicket: ticket } : {}),
         log,

@@ -31,6 +31,7 @@ import {
   type NonceLedger,
   type RedemptionRefusal,
 } from './nonce-ledger';
+import type { PaymentOffer } from './offers';
 import type { PaymentAttempt } from './payment-header';
 import { PaymentRefusal } from './refusals';
 import { encodeHeaderJson, PAID_MIME_TYPE, requirementV2, type PaymentTerms } from './requirements';
@@ -48,6 +49,8 @@ export interface PaidCall {
   resourcePath: string;
   resourceUrl: string;
   previewPath: string;
+  /** What the endpoint offers on this transport: the parts of its PaymentRequired (offers.ts). */
+  offer: PaymentOffer;
   /** SHA-256 of the resource and its canonical query (requestFingerprint): what the payment buys. */
   requestHash: string;
   /** The Payment-Redemption-Ticket header, when the request carried one. */
@@ -190,8 +193,8 @@ export class X402Checkout {
         terms,
         plugin,
         resourcePath: call.resourcePath,
-        resourceUrl: call.resourceUrl,
         previewPath: call.previewPath,
+        offer: call.offer,
         refusal,
         ...(settlement ? { settlement } : {}),
       });

@@ -24,6 +24,7 @@ import { REDEMPTION_TICKET_HEADER, requestFingerprint, X402Checkout } from '../p
 import { TransferSignatureVerifier } from '../payments/eip3009-signature';
 import { FacilitatorClient } from '../payments/facilitator-client';
 import { NonceLedger } from '../payments/nonce-ledger';
+import { buildPaymentOffers, type PaymentOffers } from '../payments/offers';
 import { readPayment } from '../payments/payment-header';
 import { paymentTerms, type PaymentTerms } from '../payments/requirements';
 import { paymentsNotConfiguredError } from '../payments/runbook';
@@ -35,6 +36,8 @@ export const DEFAULT_FACILITATOR_TIMEOUT_MS = 30_000;
 export interface PaidSurface {
   /** Undefined when payments are not configured. */
   checkout: X402Checkout | undefined;
+  /** What each endpoint's payment requests offer (undefined when payments are not configured). */
+  offers: PaymentOffers | undefined;
   /** Requests carrying a payment per client per minute (PAID_PAYMENTS_PER_MINUTE), on every surface. */
   paymentRate: TokenBuckets;
 }
@@ -56,6 +59,7 @@ export async function mountPaidSurface(
     s.catalog.add('get', `${PAID_PATH_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'x402', { terms }));
   }
   const checkout = terms.configured ? await createCheckout(s, terms) : undefined;
+  const offers = terms.configured ? await buildPaymentOffers(s, terms) : undefined;
   const paymentRate = new TokenBuckets(s.config.limits.paidPaymentsPerMinute, 60_000);
 
   router.get(
@@ -63,7 +67,7 @@ export async function mountPaidSurface(
     ...cap.guard(async (req, res) => {
       res.setHeader('Cache-Control', 'no-store');
       res.locals.surface = 'x402';
-      if (!checkout) {
+      if (!checkout || !offers) {
         const plugin = s.registry.soldByTail(tailOf(req));
         throw paymentsNotConfiguredError(s.config, plugin, plugin && previewPathOf(plugin));
       }
@@ -76,6 +80,7 @@ export async function mountPaidSurface(
         resourcePath,
         resourceUrl: `${s.config.baseUrl}${resourcePath}`,
         previewPath: previewPathOf(plugin),
+        offer: offers.http(plugin),
       };
       const log = (req.log as HandlerLogger | undefined) ?? s.logger;
       const parsed = plugin.query.parse(req.query);
@@ -147,7 +152,7 @@ export async function mountPaidSurface(
       );
     }),
   );
-  return { checkout, paymentRate };
+  return { checkout, paymentRate, offers };
 }
 
 export function paymentRateLimited(perMinute: number, retryAfterSeconds: number): HttpError {
