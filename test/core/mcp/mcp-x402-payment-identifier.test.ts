@@ -11,7 +11,6 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ExactEvmScheme } from '@x402/evm';
 import {
   appendPaymentIdentifierToExtensions,
-  declarePaymentIdentifierExtension,
   generatePaymentId,
   PAYMENT_IDENTIFIER,
 } from '@x402/extensions/payment-identifier';
@@ -53,9 +52,9 @@ describe('MCP /mcp: the x402 payment identifier (stock client + @x402/extensions
       schemes: [{ network: 'eip155:8453', client: new ExactEvmScheme(account) }],
     });
     x402.onBeforePaymentCreation(async ({ paymentRequired }) => {
-      paymentRequired.extensions ??= {};
-      // The declaration the PaymentRequired carries (issue 27's other half); added where it has none yet.
-      paymentRequired.extensions[PAYMENT_IDENTIFIER] ??= declarePaymentIdentifierExtension();
+      // The gateway declares the extension; the stock helper adds the id only where it is declared.
+      if (!paymentRequired.extensions?.[PAYMENT_IDENTIFIER])
+        throw new Error('no payment-identifier declared');
       appendPaymentIdentifierToExtensions(paymentRequired.extensions, paymentId);
     });
     const payload = async () => x402.createPaymentPayload(structured(await callTool(client, TOOL, ARGS)));

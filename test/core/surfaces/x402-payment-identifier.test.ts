@@ -11,7 +11,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ExactEvmScheme } from '@x402/evm';
 import {
   appendPaymentIdentifierToExtensions,
-  declarePaymentIdentifierExtension,
   generatePaymentId,
   PAYMENT_IDENTIFIER,
 } from '@x402/extensions/payment-identifier';
@@ -42,9 +41,8 @@ function buyer(paymentId: string) {
     schemes: [{ network: 'eip155:8453', client: new ExactEvmScheme(account) }],
   });
   client.onBeforePaymentCreation(async ({ paymentRequired }) => {
-    paymentRequired.extensions ??= {};
-    // The declaration the 402 carries (issue 27's other half); added here where it has none yet.
-    paymentRequired.extensions[PAYMENT_IDENTIFIER] ??= declarePaymentIdentifierExtension();
+    // The gateway declares the extension; the stock helper adds the id only where it is declared.
+    if (!paymentRequired.extensions?.[PAYMENT_IDENTIFIER]) throw new Error('no payment-identifier declared');
     appendPaymentIdentifierToExtensions(paymentRequired.extensions, paymentId);
   });
   return { account, client, http: new x402HTTPClient(client) };
