@@ -31,6 +31,10 @@ export function x402GuideMarkdown(s: GatewayServices): string[] {
     '3. The gateway verifies the payment, runs the endpoint, settles through the facilitator and answers 200 with `X-PAYMENT-RESPONSE`. A failed call is not settled: you pay nothing.',
     '',
     `Requirements for every endpoint: <${base}/.well-known/x402>. Standard x402 clients (for example \`@x402/fetch\`) do all of this; every endpoint page has samples.`,
+    '',
+    '**Retries.** A call whose answer you did not get (a timeout, a dropped connection, a 503 `settlement_pending`) is retried with the same payment header, never a new signature (a new signature is a new payment). Put a payment identifier in your PaymentPayload (`extensions["payment-identifier"].info.id`, 16 to 128 characters of `A-Z a-z 0-9 _ -`, one per logical request; `generatePaymentId()` of `@x402/extensions`): the same payment with the same identifier for the same request gets the same answer again, settled once, with `Idempotent-Replayed: true`; the same identifier with another payment answers 409 `payment_identifier_conflict`. Without an identifier, keep the `redemption_ticket` of a 503 `settlement_pending` and resend the same payment header with `Payment-Redemption-Ticket: <ticket>`: it is settled at most once.',
+    '',
+    '**Found by agents.** Every 402 (and every MCP PaymentRequired) carries the x402 `bazaar` discovery extension (how to call the endpoint or tool, the JSON Schema of its query, an example answer) and the seller metadata in `resource` (`serviceName`, `tags`, `iconUrl`), so x402 catalogues can list each endpoint once a payment has been settled through their facilitator; it also declares the optional `payment-identifier` extension.',
   ];
 }
 

@@ -207,5 +207,21 @@ describe('an honest default: without x402 configured nothing promises a 402', ()
       expect(page).to.include('Status here: <strong>open</strong>');
       expect(page).to.include('the answer is <strong>402</strong>');
     });
+
+    it('the x402 page tells buyers how to retry (payment identifier, redemption ticket) and how agents find them', async () => {
+      const page = (await gw.get('/portal/x402')).text;
+      for (const words of [
+        'payment-identifier',
+        'payment_identifier_conflict',
+        'Idempotent-Replayed',
+        'Payment-Redemption-Ticket',
+        'settlement_pending',
+        'bazaar',
+        'serviceName',
+      ])
+        expect(page, words).to.include(words);
+      const md = (await gw.get('/portal.md')).text;
+      expect(md).to.include('payment-identifier').and.to.include('bazaar');
+    });
   });
 });
