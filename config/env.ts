@@ -248,6 +248,17 @@ export class EnvSchema {
 
   @Doc({
     description:
+      'Requests one client address (an IPv6 client by its /64) may send per minute to the free preview (/preview/v1/... and /preview/mcp; a token bucket: this many at once, refilled evenly over the minute); more get 429 rate_limited with Retry-After. Every preview answer announces the limit in RateLimit and RateLimit-Policy',
+  })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  PREVIEW_REQUESTS_PER_MINUTE: number = 300;
+
+  @Doc({
+    description:
       'Seconds after which a broker call still holding credit (or an Idempotency-Key still pending) counts as abandoned by a stopped process: its hold is given back and a retry may take it over. Keep it above the longest call.',
   })
   @IsOptional()
@@ -340,6 +351,7 @@ const QUOTABLE_VARIABLES = new Set([
   'BROKER_LIMIT_PER_MINUTE',
   'CONCURRENT_REQUESTS_PER_CLIENT',
   'PAID_PAYMENTS_PER_MINUTE',
+  'PREVIEW_REQUESTS_PER_MINUTE',
   'KEY_CREATE_LIMIT_PER_HOUR_PER_IPV6_64',
   'TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC',
   'KEYS_CREATE_ALLOWED_ORIGINS',
@@ -437,6 +449,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         brokerPerMinute: e.BROKER_LIMIT_PER_MINUTE,
         concurrentPerClient: e.CONCURRENT_REQUESTS_PER_CLIENT,
         paidPaymentsPerMinute: e.PAID_PAYMENTS_PER_MINUTE,
+        previewPerMinute: e.PREVIEW_REQUESTS_PER_MINUTE,
         abandonedCallMs: e.ABANDONED_CALL_SECONDS * 1000,
       },
     },

@@ -50,6 +50,8 @@ export interface GatewayConfig {
     concurrentPerClient: number;
     /** Requests carrying a payment one client may send per minute on the paid path. */
     paidPaymentsPerMinute: number;
+    /** Preview requests one client may send per minute (a token bucket). */
+    previewPerMinute: number;
     /** A credit hold or pending idempotency record this old was left by a stopped process. */
     abandonedCallMs: number;
   };

@@ -14,6 +14,7 @@ import type { PluginRegistry } from './plugins/registry';
 import type { EndpointExecutor } from './surfaces/execute';
 import type { Clock } from './util/clock';
 import type { ApiCatalog } from './http/api-catalog';
+import type { ProblemTypes } from './http/problem-details';
 
 export interface GatewayServices {
   readonly config: GatewayConfig;
@@ -31,6 +32,8 @@ export interface GatewayServices {
   readonly rateLimiter: RateLimiter;
   readonly clientIdentity: ClientIdentity;
   readonly metrics: GatewayMetrics;
+  /** The problem type (errors page anchor) and title of each error code. */
+  readonly problems: ProblemTypes;
   /** JSON body parser with the gateway's size limit (mount it per route, after auth guards). */
   readonly jsonBody: RequestHandler;
   /** State of the store, for /health. */

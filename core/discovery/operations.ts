@@ -25,8 +25,22 @@ export function queryParameters(plugin: RegisteredPlugin): unknown[] {
     required: p.required,
     description: p.defaultText ? `${p.description} (default: ${p.defaultText})` : p.description,
     schema: p.schema,
-    example: p.example,
+    example: typedExample(p.schema, p.example),
   }));
+}
+
+/**
+ * A parameter's example as a value of its schema's type: query text `5` is the integer 5 where the
+ * schema says integer (OpenAPI tools and Swagger UI check examples against the schema).
+ */
+export function typedExample(schema: unknown, text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  const declared = (schema as { type?: string | string[] } | undefined)?.type;
+  const types = Array.isArray(declared) ? declared : declared ? [declared] : [];
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(text))
+    return Number(text);
+  if (types.includes('boolean') && /^(true|false|1|0)$/i.test(text)) return /^(true|1)$/i.test(text);
+  return text;
 }
 
 export function responseSchema(plugin: RegisteredPlugin): unknown {

@@ -52,6 +52,8 @@ dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 details.samples { border: 1px solid var(--line); border-radius: 8px; padding: .4rem .8rem; margin: .5rem 0; }
 details.samples summary { cursor: pointer; font-weight: 600; }
+details.example-answer { border: 1px solid var(--line); border-radius: 8px; padding: .4rem .8rem; margin: .5rem 0; }
+details.example-answer summary { cursor: pointer; }
 .sample-label { margin: .5rem 0 .2rem; font-weight: 600; font-size: .9rem; }
 .copy { float: right; font: 13px system-ui, sans-serif; padding: .1rem .5rem; margin: -.25rem -.25rem .25rem .5rem; cursor: pointer; }
 form.try-it fieldset, .panel { border: 1px solid var(--line); border-radius: 8px; padding: .75rem 1rem; margin: .75rem 0; min-width: 0; }
@@ -200,7 +202,8 @@ export const PORTAL_SCRIPT = `"use strict";
     var statusBox = document.getElementById("key-status");
     function fail(message) { errorBox.textContent = message; show(errorBox, true); }
     function text(id, value) { document.getElementById(id).textContent = value; }
-    function money(m) { return m ? m.usdc + " USDC (" + m.micro_usdc + " micro-USDC)" : ""; }
+    // Amounts read as USD, like every other page (1 USDC = 1 USD); the unit of the raw figure stays.
+    function money(m) { return m ? m.usdc + " USD (" + m.micro_usdc + " micro-USDC)" : ""; }
     function refresh() {
       var k = storedKey();
       show(statusBox, Boolean(k));
@@ -219,7 +222,7 @@ export const PORTAL_SCRIPT = `"use strict";
             tbody.textContent = "";
             (st.recent_usage || []).forEach(function (u) {
               var tr = document.createElement("tr");
-              [["at", u.at], ["broker id", u.broker_id], ["price", u.price_usdc + " USDC"], ["status", u.status]].forEach(function (cell) {
+              [["at", u.at], ["broker id", u.broker_id], ["price", u.price_usdc + " USD"], ["status", u.status]].forEach(function (cell) {
                 var td = document.createElement("td"); td.setAttribute("data-label", cell[0]); td.textContent = String(cell[1]); tr.appendChild(td);
               });
               tbody.appendChild(tr);

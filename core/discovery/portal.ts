@@ -4,6 +4,7 @@
  * endpoint descriptions.
  */
 import type { GatewayServices } from '../services';
+import { ERROR_CATALOGUE, type ProblemType } from '../http/error-catalogue';
 import { examplePlugin } from '../plugins/example-plugin';
 import { brokerBodyExample } from '../surfaces/broker';
 import { formatUsd } from '../util/money';
@@ -20,109 +21,81 @@ import {
   type ParameterDescription,
 } from './describe';
 
+/** One problem type of the errors page: its code (the anchor), statuses, title, where, what to do. */
+export interface ErrorRow {
+  code: string;
+  statuses: string;
+  title: string;
+  /** Inline Markdown. */
+  where: string;
+  /** Inline Markdown. */
+  todo: string;
+}
+
 /**
- * The errors table of /portal.md and /portal/errors: status, code, where, what to do. The rows on
- * payments say what this deployment answers: without x402 no paid path gives a 402.
+ * The errors table of /portal.md and /portal/errors, generated from the error catalogue
+ * (core/http/error-catalogue.ts) and the codes sold plugins declare: every problem `type` the
+ * gateway answers is an anchor of it. Rows on payments and credit say what this deployment
+ * answers: without x402 no paid path gives a 402.
  */
-export function errorRows(config: GatewayConfig): Array<[string, string, string, string]> {
+export function errorRows(s: GatewayServices): ErrorRow[] {
+  const notes = deploymentNotes(s.config);
+  // Without x402 no paid path sends the challenge, so no answer names its type.
+  const x402 = channelStatuses(s.config).x402 === 'open';
+  const answered = Object.entries(ERROR_CATALOGUE).filter(([code]) => x402 || code !== 'payment_required');
+  const rows: ErrorRow[] = answered.map(([code, t]: [string, ProblemType]) => ({
+    code,
+    statuses: t.statuses.join(' / '),
+    title: t.title,
+    where: t.where,
+    todo: notes[code] ?? t.todo,
+  }));
+  for (const d of s.problems.declaredProblems()) {
+    const where = s.registry
+      .sold()
+      .filter((p) => p.manifest.errors?.some((e) => e.code === d.code))
+      .map((p) => `\`${p.endpointId}\``);
+    rows.push({
+      code: d.code,
+      statuses: String(d.status),
+      title: s.problems.titleOf(d.code),
+      where: where.join(', '),
+      todo: `${d.description} Nothing was charged.`,
+    });
+  }
+  return rows;
+}
+
+/** What some codes mean on this deployment (the channels it has open). */
+function deploymentNotes(config: GatewayConfig): Record<string, string> {
   const x402 = channelStatuses(config).x402 === 'open';
   const buyMore = [x402 && 'pay per call with x402', marketplaceConfigured(config) && 'use the marketplace']
     .filter(Boolean)
     .join(' or ');
-  return [
-    [
-      '422',
-      '`invalid_query`',
-      'every data path, all surfaces, broker',
-      'Read `correction_hints`: each names the parameter, the problem, what is accepted and a valid example. Nothing was charged.',
-    ],
+  return {
+    insufficient_credit: buyMore
+      ? `The key has run out of trial credit: ${buyMore} (URLs in the body's \`buy_more\`).`
+      : 'The key has run out of trial credit, and this deployment sells no further calls (`buy_more` is empty); the free preview gives the same answers for evaluation.',
     ...(x402
-      ? [
-          [
-            '402',
-            '(x402 challenge)',
-            'paid `/v1/...`',
-            'The normal payment handshake, not an outage: sign the requirement in the body and repeat the request with `X-PAYMENT`.',
-          ] as [string, string, string, string],
-        ]
-      : []),
-    [
-      '402',
-      '`insufficient_credit`',
-      '`/broker/call`',
-      buyMore
-        ? `The key has run out of trial credit: ${buyMore} (URLs in the body's \`buy_more\`).`
-        : 'The key has run out of trial credit, and this deployment sells no further calls (`buy_more` is empty); the free preview gives the same answers for evaluation.',
-    ],
-    [
-      '401',
-      '`api_key_required`, `api_key_invalid`',
-      '`/broker/call`',
-      'Send `X-API-Key`; create a key with `POST /keys/create`.',
-    ],
-    ['401', '(text body)', '`/keys/status`', 'Missing or invalid `X-API-Key`.'],
-    [
-      '401 / 403',
-      '`marketplace_proxy_secret_required` / `marketplace_proxy_secret_mismatch`',
-      'marketplace paths',
-      'Call through the marketplace listing: it adds the secret header.',
-    ],
-    ...(x402
-      ? []
-      : [
-          [
-            '503',
-            '`payments_not_configured`',
-            'paid `/v1/...`, and `/mcp` tool calls without a key',
-            `x402 is not configured on this deployment: every paid path answers this to every request, paid or not (no 402 challenge, nothing charged). Buy with ${waysToBuyWithoutX402(config)} meanwhile; the operator switches x402 on by setting ${X402_SWITCHES}.`,
-          ] as [string, string, string, string],
-        ]),
-    [
-      '503',
-      '`marketplace_proxy_not_configured`',
-      'marketplace paths',
-      'That channel is not set up on this deployment; use another way in (see /product-status.json).',
-    ],
-    [
-      '503',
-      '`source_unavailable`',
-      'endpoints with live upstreams',
-      'The official source could not be reached and no snapshot covers the request; retry later. Nothing was charged.',
-    ],
-    [
-      '404',
-      '`unknown_endpoint`, `unknown_product_id`, `not_found`',
-      'any',
-      'Check the path or id; the body suggests the closest valid ones.',
-    ],
-    [
-      '400 / 413',
-      '`invalid_body`, `invalid_json`, `body_too_large`',
-      'POST routes',
-      'Send a JSON object (Content-Type: application/json) under 16 kB; `correction_hints` show the JSON expected.',
-    ],
-    [
-      '405',
-      '`method_not_allowed`',
-      'any path served with another method',
-      'Use a method the `Allow` header lists.',
-    ],
-    ['409', '`idempotency_key_reused`', '`/broker/call`', 'Use a new Idempotency-Key for a different call.'],
-    [
-      'tool error',
-      'the same codes, in `structuredContent.error`',
-      '`/mcp`, `/preview/mcp`',
-      `An MCP tool call answers \`isError: true\` with the error object the HTTP path would answer${x402 ? ' (or an x402 PaymentRequired)' : ''}; nothing is charged.`,
-    ],
-    ['429', '`rate_limited`', 'key creation, feedback, broker', 'Wait for `Retry-After` seconds.'],
-    [
-      '429',
-      '`trial_budget_exhausted`',
-      '`/keys/create`',
-      `Today's trial credit for new keys is spent: retry after \`Retry-After\` (00:00 UTC)${x402 ? ', or pay per call with x402' : ''}.`,
-    ],
-  ];
+      ? {
+          payments_not_configured: 'Not answered on this deployment: x402 is configured.',
+        }
+      : {
+          payments_not_configured: `x402 is not configured on this deployment: every paid path answers this to every request, paid or not (nothing charged). Buy with ${waysToBuyWithoutX402(config)} meanwhile; the operator switches x402 on by setting ${X402_SWITCHES}.`,
+        }),
+    trial_budget_exhausted: `Today's trial credit for new keys is spent: retry after \`Retry-After\` (00:00 UTC)${x402 ? ', or pay per call with x402' : ''}.`,
+  };
 }
+
+/** How answers announce the limits (the limits pages of the portal and /portal.md). */
+export const RATE_LIMIT_FIELDS =
+  'Every answer a limit counted announces it in the IETF fields `RateLimit-Policy` (`"<policy>";q=<quota>;w=<window seconds>`) and `RateLimit` (`"<policy>";r=<remaining>;t=<seconds until the quota is whole again>`), one member per limit: `preview`, `broker_key` (broker and MCP), `keys_create` (and `keys_create_ipv6_64`), `feedback`, and `x402_payments` (requests carrying a payment). A 429 also says `Retry-After`.';
+
+/** The paragraph above the errors table (the page and /portal.md). */
+export const ERRORS_INTRO =
+  'Every error is a problem-details object (RFC 9457, `application/problem+json`): `type` (a link to its row below), `title`, `status`, `detail` and `instance` (the request id), plus the stable code `error`, `message`, `hint` and, for invalid input, `correction_hints`. ' +
+  "The bodies the spec fixes keep its shape: the x402 payment challenge of a deployment with x402 configured is plain JSON, and the 401 of `/keys/status` is text. A 401 names the key's header in `WWW-Authenticate`. " +
+  'An MCP tool call answers `isError: true` with the same error object in `structuredContent.error` (without the problem members); nothing is charged. No error costs money or credit.';
 
 function mdEscape(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -268,11 +241,14 @@ export function buildPortalMarkdown(s: GatewayServices): string {
   lines.push(
     '## Errors and what to do',
     '',
-    'Every error is JSON `{error, message, hint?, request_id, ...}` with a stable code (the one text body is the 401 of `/keys/status`). No error costs money or credit.',
+    ERRORS_INTRO,
     '',
-    '| status | code | where | what to do |',
-    '|---|---|---|---|',
-    ...errorRows(s.config).map(([a, b, c, d]) => `| ${a} | ${b} | ${c} | ${d} |`),
+    '| code | status | title | where | what to do |',
+    '|---|---|---|---|---|',
+    ...errorRows(s).map(
+      (r) =>
+        `| \`${r.code}\` | ${r.statuses} | ${mdEscape(r.title)} | ${mdEscape(r.where)} | ${mdEscape(r.todo)} |`,
+    ),
     '',
     '## Limits',
     '',
@@ -280,7 +256,10 @@ export function buildPortalMarkdown(s: GatewayServices): string {
     `- Free trial credit: ${formatUsd(s.config.trialCreditMicroUsdc)} USD per key, granted once; ${s.config.limits.keyCreatePerHour} new keys per hour per client address and ${s.config.limits.keyCreatePerHourPerIpv6Net64} per IPv6 /64 (sliding hour), within a daily budget of trial credit for all new keys (UTC day).`,
     `- Broker and MCP: ${s.config.limits.brokerPerMinute} key-paid calls per minute per key, counted together. Feedback: ${s.config.limits.feedbackPerHour} per hour per client.`,
     `- Paid x402 requests (HTTP and MCP together): ${s.config.limits.paidPaymentsPerMinute} carrying a payment per minute per client; ${s.config.limits.concurrentPerClient} requests in progress per client on the paid, broker and MCP paths.`,
+    `- Free preview: ${s.config.limits.previewPerMinute} requests per minute per client address (\`/preview/v1/...\` and \`/preview/mcp\` together).`,
     '- JSON request bodies: 16 kB at most.',
+    '',
+    RATE_LIMIT_FIELDS,
     '',
     '## Data honesty',
     '',

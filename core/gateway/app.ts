@@ -29,7 +29,7 @@ import { ClientIdentity } from '../http/client-identity';
 import { Drain } from '../http/drain';
 import { ConcurrencyCap } from '../http/concurrency-cap';
 import { compose } from '../http/compose';
-import { answerClientError, urlLengthLimit } from '../http/client-errors';
+import { clientErrorAnswerer, urlLengthLimit } from '../http/client-errors';
 import { securityHeaderList } from '../http/security-headers';
 import { GatewayMetrics } from '../http/metrics';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
@@ -43,8 +43,11 @@ import { systemClock, type Clock } from '../util/clock';
 import { ApiCatalog } from '../http/api-catalog';
 import { fixedHeaders } from '../http/cors';
 import { errorMiddleware } from '../http/errors';
+import { ProblemTypes } from '../http/problem-details';
+import { declaredProblems } from '../plugins/declared-problems';
 import { methodNotAllowedOrNotFound } from '../http/method-not-allowed';
 import { mountGatewayRoutes } from './gateway-routes';
+import { mountHealthProbes } from './health-routes';
 import { configuredSecrets, createLogger, redactorOf } from '../http/logging';
 import { frontDoor } from '../http/front-door';
 import type { AnswerCacheLimits } from '../surfaces/answer-cache';
@@ -128,6 +131,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     await store.close();
     throw err;
   }
+  const problems = new ProblemTypes(config.baseUrl, declaredProblems(registry));
   const keys = new KeyLedger(store.keys, logger);
   const idempotency = new IdempotencyStore(store.idempotency, config.limits.abandonedCallMs);
   // Other processes may share the store, so only holds too old to belong to a running call are
@@ -150,6 +154,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     rateLimiter: new RateLimiter(store.rateWindows, clock),
     clientIdentity: await ClientIdentity.open(store.meta),
     metrics,
+    problems,
     jsonBody: express.json({ limit: JSON_BODY_LIMIT, strict: true }),
     storeHealth: async (): Promise<StoreHealth> => {
       try {
@@ -189,14 +194,15 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   // Routes go straight on the app: a nested router would add a dispatch level to every request.
   const router: Router = app;
   // Data surfaces first: Express tries routes in order, and these carry the traffic.
-  mountPreviewSurface(router, services);
+  const previewRate = mountPreviewSurface(router, services);
   const cap = new ConcurrencyCap(config.limits.concurrentPerClient);
   const paid = await mountPaidSurface(router, services, cap);
   const { checkout } = paid;
   mountMarketplaceSurface(router, services);
   mountBrokerSurface(router, services, cap);
-  mountMcpSurface(router, services, cap, paid);
+  mountMcpSurface(router, services, cap, paid, previewRate);
   mountGatewayRoutes(router, services);
+  mountHealthProbes(router, services);
   mountKeyRoutes(router, services);
   mountFeedbackRoutes(router, services);
   mountDiscoveryRoutes(router, services);
@@ -204,7 +210,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   mountPaymentDiscovery(router, services);
 
   app.use(methodNotAllowedOrNotFound(services.catalog));
-  app.use(errorMiddleware());
+  app.use(errorMiddleware(problems));
   logChannels(logger, config);
 
   // Another process may stop mid-call at any time, and records expire: sweep every minute.
@@ -228,7 +234,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
         srv.headersTimeout = config.timeouts.headersMs;
         srv.requestTimeout = config.timeouts.requestMs;
         srv.keepAliveTimeout = 5_000;
-        srv.on('clientError', answerClientError);
+        srv.on('clientError', clientErrorAnswerer(problems));
         server = srv;
         srv.once('error', reject);
         srv.listen(port, host, () => {

@@ -1,12 +1,15 @@
 /**
  * Requests Node's HTTP parser refuses before Express sees them (oversized headers, malformed
- * request lines, slow clients) still get the gateway's JSON error model, on the raw socket.
+ * request lines, slow clients) still get the gateway's error model (a problem-details object), on
+ * the raw socket. They have no request id yet, so `instance` is empty.
  */
 import type { Socket } from 'node:net';
 import type { RequestHandler } from 'express';
+import type { ErrorCode } from './error-catalogue';
 import { HttpError } from './errors';
+import { PROBLEM_CONTENT_TYPE, type ProblemTypes } from './problem-details';
 
-const PARSER_ERRORS: Record<string, [number, string, string, string]> = {
+const PARSER_ERRORS: Record<string, [number, string, ErrorCode, string]> = {
   HPE_HEADER_OVERFLOW: [
     431,
     'Request Header Fields Too Large',
@@ -27,21 +30,24 @@ const PARSER_ERRORS: Record<string, [number, string, string, string]> = {
   ],
 };
 
-export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
-  if (!socket.writable || (err.code === 'ECONNRESET' && socket.destroyed)) {
-    socket.destroy();
-    return;
-  }
-  const [status, reason, code, message] = PARSER_ERRORS[err.code ?? ''] ?? [
-    400,
-    'Bad Request',
-    'bad_request',
-    'The request is not valid HTTP.',
-  ];
-  const body = JSON.stringify({ error: code, message, request_id: '' });
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+/** The server's `clientError` listener. */
+export function clientErrorAnswerer(problems: ProblemTypes) {
+  return (err: NodeJS.ErrnoException, socket: Socket): void => {
+    if (!socket.writable || (err.code === 'ECONNRESET' && socket.destroyed)) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, code, message] = PARSER_ERRORS[err.code ?? ''] ?? [
+      400,
+      'Bad Request',
+      'bad_request',
+      'The request is not valid HTTP.',
+    ];
+    const body = JSON.stringify(problems.problem(status, { error: code, message, request_id: '' }));
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
 }
 
 /** Longest request target accepted (path and query); longer ones get 414. */

@@ -15,8 +15,8 @@ import { CREDIT_RESPONSE_HEADERS } from './response-headers';
 
 /**
  * Request headers a browser may send: the payment headers (and Access-Control-Expose-Headers,
- * which @x402/fetch sets on its paid retry), and the broker's key and Idempotency-Key for browser
- * buyers of the broker.
+ * which @x402/fetch sets on its paid retry), the broker's key and Idempotency-Key for browser
+ * buyers of the broker, the MCP transport's headers for browser agents, and W3C trace context.
  */
 export const CORS_ALLOWED_HEADERS = [
   'Content-Type',
@@ -27,9 +27,17 @@ export const CORS_ALLOWED_HEADERS = [
   'X-API-Key',
   'Idempotency-Key',
   'Payment-Redemption-Ticket',
+  'Mcp-Session-Id',
+  'Mcp-Protocol-Version',
+  'Last-Event-ID',
+  'traceparent',
+  'tracestate',
 ];
 
-/** Response headers a browser may read: payment (x402), credit (broker), request id, retry. */
+/**
+ * Response headers a browser may read: payment (x402), credit (broker), request id, retry, rate
+ * limits, the key's challenge and the MCP session.
+ */
 export const CORS_EXPOSED_HEADERS = [
   ...CREDIT_RESPONSE_HEADERS,
   'PAYMENT-REQUIRED',
@@ -42,6 +50,10 @@ export const CORS_EXPOSED_HEADERS = [
   'X-Request-Id',
   'Retry-After',
   'Payment-Redemption-Ticket',
+  'RateLimit',
+  'RateLimit-Policy',
+  'WWW-Authenticate',
+  'Mcp-Session-Id',
 ];
 
 const PREFLIGHT_MAX_AGE_SECONDS = '600';

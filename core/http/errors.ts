@@ -1,16 +1,20 @@
 /**
- * The gateway's error model: every error is JSON `{error, message, hint?, request_id, ...}` with
- * a stable code (the one text-only body is the spec's 401 on /keys/status). No stack traces.
+ * The gateway's error model: every error is a problem-details object (RFC 9457,
+ * core/http/problem-details.ts) carrying `{error, message, hint?, request_id, ...}` with a stable
+ * code from the catalogue (core/http/error-catalogue.ts). The bodies the spec fixes stay as it
+ * says: the 402 challenge (plain JSON) and the text-only 401 on /keys/status. No stack traces.
  */
 import { StoreUnavailableError } from '../store/store-errors';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { QueryProblem } from '../plugins/query-spec';
 import type { RegisteredPlugin } from '../plugins/registry';
+import type { ErrorCode, PluginErrorCode } from './error-catalogue';
+import { PROBLEM_CONTENT_TYPE, type ProblemTypes } from './problem-details';
 
 export class HttpError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode | PluginErrorCode,
     message: string,
     readonly extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
@@ -24,9 +28,23 @@ export function errorBody(req: Request, code: string, message: string, extra: Re
   return { error: code, message, ...extra, request_id: String(req.id ?? '') };
 }
 
-export function sendError(req: Request, res: Response, err: HttpError): void {
+export type ErrorBody = ReturnType<typeof errorBody>;
+
+export function sendError(req: Request, res: Response, err: HttpError, problems: ProblemTypes): void {
   for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-  res.status(err.status).json(errorBody(req, err.code, err.message, err.extra));
+  sendErrorBody(res, err.status, errorBody(req, err.code, err.message, err.extra), problems);
+}
+
+/** Sends a JSON error body as a problem (or as the spec fixes it, for the 402 challenge). */
+export function sendErrorBody(res: Response, status: number, body: ErrorBody, problems: ProblemTypes): void {
+  if (problems.specBody(body.error)) {
+    res.status(status).json(body);
+    return;
+  }
+  res
+    .status(status)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(JSON.stringify(problems.problem(status, body)));
 }
 
 /** The 422 every surface answers for an invalid query. */
@@ -47,13 +65,14 @@ interface BodyParserError extends Error {
 }
 
 /** Maps everything thrown in a request to the JSON error model; unknown errors are 500s without details. */
-export function errorMiddleware(): ErrorRequestHandler {
+export function errorMiddleware(problems: ProblemTypes): ErrorRequestHandler {
+  const answer = (req: Request, res: Response, err: HttpError) => sendError(req, res, err, problems);
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
-    if (err instanceof HttpError) return sendError(req, res, err);
+    if (err instanceof HttpError) return answer(req, res, err);
     const e = err as BodyParserError;
     if (e?.type === 'entity.too.large') {
-      return sendError(
+      return answer(
         req,
         res,
         new HttpError(413, 'body_too_large', 'The request body is too large.', {
@@ -62,7 +81,7 @@ export function errorMiddleware(): ErrorRequestHandler {
       );
     }
     if (e?.type === 'entity.parse.failed') {
-      return sendError(
+      return answer(
         req,
         res,
         new HttpError(400, 'invalid_json', 'The request body is not valid JSON.', {
@@ -70,12 +89,15 @@ export function errorMiddleware(): ErrorRequestHandler {
         }),
       );
     }
+    if (e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') {
+      return answer(req, res, unsupportedMediaType(e.message));
+    }
     if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
-      return sendError(req, res, new HttpError(e.status, 'bad_request', e.message));
+      return answer(req, res, new HttpError(e.status, 'bad_request', e.message));
     }
     if (err instanceof StoreUnavailableError) {
       req.log?.error({ err }, 'store unavailable');
-      return sendError(
+      return answer(
         req,
         res,
         new HttpError(
@@ -88,14 +110,14 @@ export function errorMiddleware(): ErrorRequestHandler {
       );
     }
     if (e instanceof URIError) {
-      return sendError(
+      return answer(
         req,
         res,
         new HttpError(400, 'bad_request', 'The request path is not valid percent-encoding.'),
       );
     }
     req.log?.error({ err }, 'unhandled error');
-    sendError(
+    answer(
       req,
       res,
       new HttpError(500, 'internal_error', 'The gateway failed to answer this request; it has been logged.', {
@@ -103,4 +125,15 @@ export function errorMiddleware(): ErrorRequestHandler {
       }),
     );
   };
+}
+
+/** 415 for a body sent in a media type (or charset, or encoding) other than UTF-8 JSON. */
+export function unsupportedMediaType(why: string): HttpError {
+  return new HttpError(
+    415,
+    'unsupported_media_type',
+    `The request body must be JSON (Content-Type: application/json, UTF-8): ${why.replace(/\.$/, '')}.`,
+    { hint: 'Send Content-Type: application/json with a JSON object body.' },
+    { 'Accept-Post': 'application/json' },
+  );
 }

@@ -1,5 +1,6 @@
 /**
- * What every request goes through first: its id (X-Request-Id), its logger, and one `close`
+ * What every request goes through first: its id (X-Request-Id), its W3C trace (traceparent), its
+ * logger, and one `close`
  * listener that counts and times it (metrics), writes its log line and takes it out of the
  * in-flight count. Once the gateway is stopping, a new request (on a kept-alive connection) gets
  * 503 `shutting_down` before anything else. One listener and no per-request property getters
@@ -10,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Drain } from './drain';
 import { HttpError } from './errors';
 import { logRequest, requestIdOf, RequestLog } from './logging';
+import { runInTrace, traceOf } from './trace-context';
 import type { GatewayMetrics } from './metrics';
 
 /**
@@ -31,7 +33,9 @@ export function frontDoor(logger: Logger, metrics: GatewayMetrics, drain: Drain)
     (req as Timed)[STARTED] = performance.now();
     const id = requestIdOf(req);
     req.id = id;
-    req.log = new RequestLog(logger, id);
+    const trace = traceOf(req.headers.traceparent, req.headers.tracestate);
+    req.trace = trace;
+    req.log = new RequestLog(logger, id, trace);
     res.setHeader('X-Request-Id', id);
     drain.enter();
     res.once('close', onClose);
@@ -47,6 +51,7 @@ export function frontDoor(logger: Logger, metrics: GatewayMetrics, drain: Drain)
         ),
       );
     }
-    next();
+    // Upstream calls made while answering carry the trace (core/http/trace-context.ts).
+    runInTrace(trace, next);
   };
 }

@@ -1,13 +1,15 @@
 /**
  * JSON request bodies, validated with a DTO through the same machinery as queries (strict
- * types: a number is not a text). Every problem with a body, from one that is not a JSON object to
- * a field with a wrong value, is answered 400 `invalid_body`, with correction_hints naming each
- * field and showing the body expected (docs/decisions.md, "invalid_body is 400 everywhere").
+ * types: a number is not a text). A body sent in another media type is 415
+ * `unsupported_media_type`; every other problem with a body, from a missing one or one that is not
+ * a JSON object to a field with a wrong value, is answered 400 `invalid_body`, with
+ * correction_hints naming each field and showing the body expected (docs/decisions.md,
+ * "invalid_body is 400 everywhere").
  */
 import type { Request } from 'express';
 import type { QueryClass } from '../plugins/contract';
 import { QuerySpec, type QueryProblem } from '../plugins/query-spec';
-import { HttpError } from './errors';
+import { HttpError, unsupportedMediaType } from './errors';
 
 /** The status of every `invalid_body`: the spec keeps 422 for invalid query parameters. */
 export const INVALID_BODY_STATUS = 400;
@@ -53,7 +55,12 @@ export class BodySpec<B extends object> {
 export function jsonObjectBody(req: Request, example?: Record<string, unknown>): Record<string, unknown> {
   const body: unknown = req.body;
   const expected = example ? `, e.g. ${JSON.stringify(example)}` : '';
-  if (!req.is('application/json')) {
+  const type = req.is('application/json');
+  // A body stated in another media type is 415; no body (or no type) is a missing JSON object (400).
+  const stated = req.headers['content-type'];
+  if (type === false && stated !== undefined)
+    throw unsupportedMediaType(`it was sent as ${stated.slice(0, 100)}`);
+  if (!type) {
     throw new HttpError(INVALID_BODY_STATUS, 'invalid_body', 'The request body must be a JSON object.', {
       hint: `Send Content-Type: application/json with a JSON object body${expected}.`,
     });

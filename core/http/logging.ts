@@ -16,6 +16,7 @@ import type { IncomingMessage } from 'node:http';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { GatewayConfig } from '../config';
 import { secretRedactor, type Redactor } from '../util/redact';
+import type { TraceContext } from './trace-context';
 
 declare module 'http' {
   interface IncomingMessage {
@@ -23,7 +24,19 @@ declare module 'http' {
     id: string;
     /** A logger bound to the request id. */
     log: RequestLog;
+    /** The request's W3C trace (core/http/trace-context.ts). */
+    trace?: TraceContext;
   }
+}
+
+/** The trace members of a log line: trace id, this gateway's span and the caller's span. */
+export function traceFields(trace: TraceContext | undefined): Record<string, string> {
+  if (!trace) return {};
+  return {
+    trace_id: trace.traceId,
+    span_id: trace.spanId,
+    ...(trace.parentId ? { parent_span_id: trace.parentId } : {}),
+  };
 }
 
 export const SECRET_HEADERS = [
@@ -129,17 +142,21 @@ export function describeRequest(req: IncomingMessage, redact?: Redactor) {
   return { id: req.id, method: req.method, url: redactUrl(req.url ?? ''), headers };
 }
 
-/** A logger bound to one request id; the pino child is made only if the request logs something. */
+/**
+ * A logger bound to one request id (and its trace); the pino child is made only if the request
+ * logs something.
+ */
 export class RequestLog {
   private child: Logger | undefined;
 
   constructor(
     private readonly logger: Logger,
     private readonly id: string,
+    private readonly trace?: TraceContext,
   ) {}
 
   private get bound(): Logger {
-    return (this.child ??= this.logger.child({ req_id: this.id }));
+    return (this.child ??= this.logger.child({ req_id: this.id, ...traceFields(this.trace) }));
   }
 
   debug(obj: object, msg?: string): void {
@@ -180,7 +197,13 @@ export function logRequest(
     : undefined;
   if (line === undefined) {
     logger[level](
-      { req_id: req.id, req: describeRequest(req, redactorOf(logger)), res: { statusCode }, responseTime },
+      {
+        req_id: req.id,
+        ...traceFields(req.trace),
+        req: describeRequest(req, redactorOf(logger)),
+        res: { statusCode },
+        responseTime,
+      },
       msg,
     );
     return;
@@ -190,10 +213,17 @@ export function logRequest(
   );
 }
 
+/** traceFields as the members of a JSON object, each after a comma ('' without a trace). */
+function traceJson(trace: TraceContext | undefined): string {
+  if (!trace) return '';
+  const parent = trace.parentId ? `,"parent_span_id":"${trace.parentId}"` : '';
+  return `,"trace_id":"${trace.traceId}","span_id":"${trace.spanId}"${parent}`;
+}
+
 type PinoInternals = Record<symbol, unknown> & { levels: { values: Record<string, number> } };
 
 /**
- * The request line as pino writes `logger[level]({req_id, req, res, responseTime}, msg)`, built as
+ * The request line as pino writes `logger[level]({req_id, ...trace, req, res, responseTime}, msg)`, built as
  * one string (issue 18): pino's own level, time, bindings and end, then the same members in the
  * same order (describeRequest's shape), without the objects of the call. Undefined when the logger
  * is configured in a way this does not reproduce (a mixin, log formatters, a metadata stream):
@@ -230,7 +260,7 @@ export function requestLine(
     if (req.headers[h] !== undefined) headers += `${headers ? ',' : ''}"${h}":"[redacted]"`;
   }
   return (
-    `${head}${p[s.chindingsSym] as string},"req_id":${id},"req":{"id":${id},"method":${JSON.stringify(req.method)},` +
+    `${head}${p[s.chindingsSym] as string},"req_id":${id}${traceJson(req.trace)},"req":{"id":${id},"method":${JSON.stringify(req.method)},` +
     `"url":${JSON.stringify(redactUrl(req.url ?? ''))},"headers":{${headers}}},"res":{"statusCode":${statusCode}},` +
     `"responseTime":${responseTime},"msg":${JSON.stringify(msg)}${p[s.endSym] as string}`
   );

@@ -7,6 +7,10 @@
 export interface BucketDecision {
   allowed: boolean;
   retryAfterSeconds: number;
+  /** Whole requests left after this one (the RateLimit field's `r`). */
+  remaining: number;
+  /** Seconds until the bucket is full again (the RateLimit field's `t`). */
+  resetSeconds: number;
 }
 
 interface Bucket {
@@ -39,13 +43,24 @@ export class TokenBuckets {
         if (this.buckets.size >= this.maxClients) this.forget(now);
         this.buckets.set(client, { tokens: tokens - 1, at: now });
       }
-      return { allowed: true, retryAfterSeconds: 0 };
+      return { allowed: true, retryAfterSeconds: 0, ...this.left(tokens - 1) };
     }
     if (b) {
       b.tokens = tokens;
       b.at = now;
     }
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / this.perMs / 1000)) };
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / this.perMs / 1000)),
+      ...this.left(tokens),
+    };
+  }
+
+  private left(tokens: number): Pick<BucketDecision, 'remaining' | 'resetSeconds'> {
+    return {
+      remaining: Math.floor(tokens),
+      resetSeconds: Math.ceil((this.capacity - tokens) / this.perMs / 1000),
+    };
   }
 
   /** Drops buckets that have refilled (they hold nothing to remember), else the oldest tenth. */

@@ -2,6 +2,7 @@
 import type { Request, RequestHandler, Router } from 'express';
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
+import { clearRateLimitHeaders } from '../ratelimit/ratelimit-headers';
 import { HttpError } from '../http/errors';
 import { BodySpec } from '../http/json-body';
 import type { GatewayServices } from '../services';
@@ -28,6 +29,12 @@ export class CreateKeyBody {
 
 const createKeyBody = new BodySpec(CreateKeyBody, { example: { owner_label: 'my agent' } });
 
+/**
+ * The challenge of every 401 for a missing or invalid key (RFC 9110 asks a 401 to name its scheme):
+ * the key goes in the X-API-Key header.
+ */
+export const API_KEY_CHALLENGE = { 'WWW-Authenticate': 'ApiKey header="X-API-Key"' };
+
 function apiKeyOf(req: Request): string | undefined {
   const v = req.headers['x-api-key'];
   return typeof v === 'string' && v !== '' ? v : undefined;
@@ -39,17 +46,27 @@ export function requireApiKey(s: GatewayServices): RequestHandler {
     const presented = apiKeyOf(req);
     if (!presented) {
       return next(
-        new HttpError(401, 'api_key_required', 'This call needs an API key in the X-API-Key header.', {
-          hint: 'Create one with POST /keys/create {"owner_label": "..."}; it comes with free trial credit.',
-        }),
+        new HttpError(
+          401,
+          'api_key_required',
+          'This call needs an API key in the X-API-Key header.',
+          {
+            hint: 'Create one with POST /keys/create {"owner_label": "..."}; it comes with free trial credit.',
+          },
+          API_KEY_CHALLENGE,
+        ),
       );
     }
     const key = await s.keys.authenticate(presented);
     if (!key) {
       return next(
-        new HttpError(401, 'api_key_invalid', 'The X-API-Key header does not hold a valid API key.', {
-          hint: 'Check the key (it starts with jpgw_) or create a new one with POST /keys/create.',
-        }),
+        new HttpError(
+          401,
+          'api_key_invalid',
+          'The X-API-Key header does not hold a valid API key.',
+          { hint: 'Check the key (it starts with jpgw_) or create a new one with POST /keys/create.' },
+          API_KEY_CHALLENGE,
+        ),
       );
     }
     res.locals.key = key;
@@ -158,8 +175,7 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
               "the day's trial-credit budget is spent: key creation refused until 00:00 UTC",
             );
           }
-          res.removeHeader('RateLimit-Limit');
-          res.removeHeader('RateLimit-Remaining');
+          clearRateLimitHeaders(res);
           throw new HttpError(
             429,
             'trial_budget_exhausted',
@@ -229,9 +245,10 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
       const key = presented ? await s.keys.authenticate(presented) : null;
       res.setHeader('Cache-Control', 'no-store');
       if (!key) {
-        // The spec asks for a text-only body here.
+        // The spec asks for a text-only body here; the challenge header names the scheme all the same.
         res
           .status(401)
+          .set(API_KEY_CHALLENGE)
           .type('text/plain')
           .send(presented ? 'invalid API key' : 'missing API key');
         return;

@@ -9,6 +9,7 @@
 import type { Response } from 'express';
 import type { RateWindowRepository } from './rate-window-repository';
 import { HttpError } from '../http/errors';
+import { setRateLimitHeaders, type RateLimitState } from './ratelimit-headers';
 import type { Clock } from '../util/clock';
 import { randomId } from '../util/ids';
 
@@ -80,7 +81,7 @@ export class RateLimiter {
     const releaseAll = async () => {
       await Promise.all(admitted.map((d) => d.release?.().catch(() => undefined)));
     };
-    let shown: RateDecision | undefined;
+    const states: RateLimitState[] = [];
     for (const { rule, subject, what } of checks) {
       let d: RateDecision;
       try {
@@ -89,11 +90,9 @@ export class RateLimiter {
         await releaseAll();
         throw err;
       }
-      if (!shown || d.remaining < shown.remaining) shown = d;
       if (!d.allowed) {
         await releaseAll();
-        res.setHeader('RateLimit-Limit', String(d.limit));
-        res.setHeader('RateLimit-Remaining', '0');
+        setRateLimitHeaders(res, [stateOf(rule, d)]);
         throw new HttpError(
           429,
           'rate_limited',
@@ -108,11 +107,20 @@ export class RateLimiter {
         );
       }
       admitted.push(d);
+      states.push(stateOf(rule, d));
     }
-    if (shown) {
-      res.setHeader('RateLimit-Limit', String(shown.limit));
-      res.setHeader('RateLimit-Remaining', String(shown.remaining));
-    }
+    setRateLimitHeaders(res, states);
     return releaseAll;
   }
+}
+
+/** A window's hit as announced: an admitted hit's quota is whole again within one window at most. */
+function stateOf(rule: RateLimitRule, d: RateDecision): RateLimitState {
+  return {
+    policy: rule.bucket,
+    quota: rule.limit,
+    windowSeconds: rule.windowSeconds,
+    remaining: d.remaining,
+    resetSeconds: d.allowed ? rule.windowSeconds : d.retryAfterSeconds,
+  };
 }

@@ -9,7 +9,7 @@ import type { Response, Router } from 'express';
 import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { ERROR_REF, INVALID_QUERY_REF, jsonResponse, mount } from '../http/api-catalog';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
-import { HttpError } from '../http/errors';
+import { HttpError, sendErrorBody, type ErrorBody } from '../http/errors';
 import { BodySpec } from '../http/json-body';
 import type { GatewayServices } from '../services';
 import { requireApiKey } from '../keys/key-routes';
@@ -224,9 +224,16 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
 function send(s: GatewayServices, res: Response, out: StoredResponse): void {
   for (const [k, v] of Object.entries(out.headers)) res.setHeader(k, v);
   res.setHeader('Cache-Control', 'no-store');
+  // Refusals after the reservation (402, a handler's 404/503) are problems like every other error;
+  // they are stored as plain error bodies, shared with the MCP tools' results.
+  if (out.status >= 400 && isErrorBody(out.body)) return sendErrorBody(res, out.status, out.body, s.problems);
   // The answer's JSON from the cache of deterministic answers when it came from there (issue 18).
   if (out.body !== undefined) s.executor.sendJson(res.status(out.status), s.executor.jsonOf(out.body));
   else res.status(out.status).json(out.body);
+}
+
+function isErrorBody(body: unknown): body is ErrorBody {
+  return typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string';
 }
 
 function unknownProductId(given: string, known: string[]): HttpError {

@@ -23,6 +23,7 @@ import {
 import type { ParseOptions } from '../plugins/query-spec';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { HttpError, invalidQueryError } from '../http/errors';
+import { pluginErrorCode } from '../http/error-catalogue';
 import type { Clock } from '../util/clock';
 import { AnswerCache, DEFAULT_ANSWER_CACHE, type AnswerCacheLimits } from './answer-cache';
 
@@ -243,7 +244,7 @@ export function toHttpError(plugin: RegisteredPlugin, err: unknown): unknown {
     ]);
   }
   if (err instanceof EndpointError) {
-    return new HttpError(err.status, err.code, err.message, {
+    return new HttpError(err.status, pluginErrorCode(err.code), err.message, {
       endpoint_id: plugin.endpointId,
       ...(err.hint ? { hint: err.hint } : {}),
       ...err.details,

@@ -18,6 +18,7 @@ import type { GatewayServices } from '../services';
 import { paymentsConfigured } from '../config';
 import { mcpAuthSchemes } from '../discovery/mcp-card';
 import type { KeyIdentity } from '../keys/key-ledger';
+import { API_KEY_CHALLENGE } from '../keys/key-routes';
 import { MCP_PATH, PREVIEW_MCP_PATH } from '../discovery/paths';
 import { callWithKeyCredit } from '../mcp/key-credit-binding';
 import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../mcp/meta-keys';
@@ -27,6 +28,7 @@ import { ToolCatalog } from '../mcp/tools';
 import { X402ToolBinding } from '../mcp/x402-binding';
 import type { PaidSurface } from './paid';
 import { previewGatewayExtras } from './preview';
+import type { PreviewRate } from './preview-rate';
 
 /** Resolves an X-API-Key when one is sent (401 if it is not a key); absent is fine. */
 function optionalApiKey(s: GatewayServices): RequestHandler {
@@ -37,9 +39,15 @@ function optionalApiKey(s: GatewayServices): RequestHandler {
     if (!key) {
       res.locals.surface = 'mcp';
       return next(
-        new HttpError(401, 'api_key_invalid', 'The X-API-Key header does not hold a valid API key.', {
-          hint: 'Check the key (it starts with jpgw_), create a new one with POST /keys/create, or leave the header out to pay per call with x402.',
-        }),
+        new HttpError(
+          401,
+          'api_key_invalid',
+          'The X-API-Key header does not hold a valid API key.',
+          {
+            hint: 'Check the key (it starts with jpgw_), create a new one with POST /keys/create, or leave the header out to pay per call with x402.',
+          },
+          API_KEY_CHALLENGE,
+        ),
       );
     }
     res.locals.key = key;
@@ -194,6 +202,7 @@ export function mountMcpSurface(
   s: GatewayServices,
   cap: ConcurrencyCap,
   paid: PaidSurface,
+  previewRate: PreviewRate,
 ): void {
   const tools = new ToolCatalog(s.registry, { x402: paymentsConfigured(s.config), now: s.clock.now() });
   const x402 = new X402ToolBinding(s, paid);
@@ -233,8 +242,15 @@ export function mountMcpSurface(
     },
   });
 
-  mount(router, s.catalog, 'post', PREVIEW_MCP_PATH, operationDoc(s, tools, true), s.jsonBody, (req, res) =>
-    preview.handle(req, res),
+  mount(
+    router,
+    s.catalog,
+    'post',
+    PREVIEW_MCP_PATH,
+    operationDoc(s, tools, true),
+    previewRate.admit,
+    s.jsonBody,
+    (req, res) => preview.handle(req, res),
   );
   mount(
     router,

@@ -15,7 +15,8 @@ import { parseClientAddress } from '../http/client-address';
 import { clientGone } from '../http/client-gone';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError, invalidQueryError } from '../http/errors';
-import { TokenBuckets } from '../http/token-buckets';
+import { TokenBuckets, type BucketDecision } from '../http/token-buckets';
+import { setRateLimitHeaders, type RateLimitState } from '../ratelimit/ratelimit-headers';
 import { dataOperationDoc, previewPathOf } from '../discovery/operations';
 import { PAID_PATH_PREFIX } from '../discovery/paths';
 import type { HandlerLogger } from '../plugins/contract';
@@ -92,6 +93,7 @@ export async function mountPaidSurface(
       }
       // An IPv6 client counts by its /64, where one subscriber can pick any address.
       const rate = paymentRate.take(paymentRateSubject(req));
+      setRateLimitHeaders(res, [paymentRateState(s.config.limits.paidPaymentsPerMinute, rate)]);
       if (!rate.allowed) {
         s.metrics.payment('refused');
         throw paymentRateLimited(s.config.limits.paidPaymentsPerMinute, rate.retryAfterSeconds);
@@ -168,6 +170,17 @@ export function paymentRateLimited(perMinute: number, retryAfterSeconds: number)
     },
     { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' },
   );
+}
+
+/** The payment rate as the RateLimit fields announce it (only requests carrying a payment count). */
+export function paymentRateState(perMinute: number, rate: BucketDecision): RateLimitState {
+  return {
+    policy: 'x402_payments',
+    quota: perMinute,
+    windowSeconds: 60,
+    remaining: rate.remaining,
+    resetSeconds: rate.allowed ? rate.resetSeconds : rate.retryAfterSeconds,
+  };
 }
 
 /** The metrics outcome of a paid call that did not end in data. */

@@ -5,6 +5,7 @@
 import type { Router } from 'express';
 import type { GatewayServices } from '../services';
 import { soldPluginFor } from './lookup';
+import { PreviewRate } from './preview-rate';
 import { dataOperationDoc } from '../discovery/operations';
 import { paymentTerms } from '../payments/requirements';
 
@@ -28,7 +29,9 @@ export function previewGatewayExtras(s: GatewayServices, plugin: RegisteredPlugi
   };
 }
 
-export function mountPreviewSurface(router: Router, s: GatewayServices): void {
+/** Mounts the preview surface; returns its rate limit, which /preview/mcp shares. */
+export function mountPreviewSurface(router: Router, s: GatewayServices): PreviewRate {
+  const rate = new PreviewRate(s.config.limits.previewPerMinute);
   // The preview's extra _gateway fields are constant per endpoint: built once.
   const extras = new Map<string, Record<string, unknown>>();
   const terms = paymentTerms(s.config);
@@ -36,7 +39,7 @@ export function mountPreviewSurface(router: Router, s: GatewayServices): void {
     s.catalog.add('get', `${PREVIEW_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'preview', { terms }));
     extras.set(plugin.endpointId, previewGatewayExtras(s, plugin));
   }
-  router.get(`${PREVIEW_PREFIX}/*tail`, async (req, res) => {
+  router.get(`${PREVIEW_PREFIX}/*tail`, rate.admit, async (req, res) => {
     const plugin = soldPluginFor(s.registry, req, PREVIEW_PREFIX);
     res.locals.surface = 'preview';
     res.locals.endpointId = plugin.endpointId;
@@ -48,4 +51,5 @@ export function mountPreviewSurface(router: Router, s: GatewayServices): void {
       s.executor.json(plugin, payload, 'preview', req, extras.get(plugin.endpointId), true),
     );
   });
+  return rate;
 }

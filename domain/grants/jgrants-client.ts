@@ -6,6 +6,7 @@
  * Bodies are read with a size limit and only the documented fields are kept (Base64
  * attachments are dropped before caching).
  */
+import { outboundTraceHeaders } from '../../core/http/trace-context';
 import { readJgrantsResponse, type JgrantsSubsidy } from './jgrants-wire';
 import { UpstreamUnavailableError } from './grants-source';
 import { ResponseCache } from './response-cache';
@@ -148,7 +149,11 @@ export class JgrantsClient {
     let res: Response;
     try {
       res = await fetch(`${this.baseUrl}${pathAndQuery}`, {
-        headers: { accept: 'application/json', 'user-agent': this.options.userAgent },
+        headers: {
+          accept: 'application/json',
+          'user-agent': this.options.userAgent,
+          ...outboundTraceHeaders(),
+        },
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
     } catch (err) {

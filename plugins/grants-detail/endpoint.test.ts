@@ -60,7 +60,7 @@ describe('grants-detail (grants/detail)', () => {
   it('answers 404 grant_not_found as JSON for an unknown id', async () => {
     const res = await gw.get(`${PATH}?id=a0WJ200000NOSUCH1`);
     expect(res.status).to.equal(404);
-    expect(res.headers.get('content-type')).to.match(/application\/json/);
+    expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
     expect(res.body).to.include({
       error: 'grant_not_found',
       endpoint_id: 'grants-detail',

@@ -871,6 +871,19 @@ function errorModelProblems(c: Case, res: Answer): string[] {
         typeof rpc.message === 'string';
       if (parsed && !jsonRpcError && (typeof parsed.error !== 'string' || !/^[a-z0-9_]+$/.test(parsed.error)))
         problems.push(`${where}: no stable error code`);
+      // Every other error is a problem (RFC 9457), except the 402 challenge whose body the spec fixes.
+      const problem = parsed as
+        { type?: unknown; title?: unknown; status?: unknown; instance?: unknown } | undefined;
+      if (parsed && !jsonRpcError && parsed.error !== 'payment_required') {
+        if (!/^application\/problem\+json/.test(res.contentType))
+          problems.push(`${where}: not application/problem+json`);
+        if (
+          problem?.status !== res.status ||
+          typeof problem.type !== 'string' ||
+          typeof problem.title !== 'string'
+        )
+          problems.push(`${where}: problem members missing or wrong`);
+      }
     }
   }
   if (/\bat .+\.js:\d+/.test(res.body)) problems.push(`${where}: stack trace in body`);

@@ -67,6 +67,32 @@ describe('buyer portal in headless chromium', function () {
     await page.close();
   });
 
+  it('an endpoint page shows the code samples before the example answer, which is folded', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${gw.url}/portal/endpoints/local-fx-echo`);
+    const top = (selector: string) => page.locator(selector).evaluate((el) => el.getBoundingClientRect().top);
+    expect(await top('#code-samples')).to.be.below(await top('#example'));
+    const answer = page.locator('details.example-answer');
+    expect(await answer.getAttribute('open')).to.equal(null);
+    expect(await answer.locator('pre').isVisible()).to.equal(false);
+    await answer.locator('summary').click();
+    expect(await answer.locator('pre').textContent()).to.include('"_gateway"');
+    await page.close();
+  });
+
+  it('the API reference offers "Authorize" for the API key and the x402 payment header', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${gw.url}/portal/reference`);
+    const authorize = page.locator('.swagger-ui button.authorize');
+    await authorize.waitFor({ timeout: 15_000 });
+    await authorize.click();
+    const dialog = page.locator('.swagger-ui .dialog-ux');
+    await dialog.waitFor({ timeout: 15_000 });
+    const text = (await dialog.textContent()) ?? '';
+    for (const name of ['ApiKey', 'X-API-Key', 'x402', 'X-PAYMENT']) expect(text).to.include(name);
+    await page.close();
+  });
+
   it("try-it on an endpoint page: the free preview answers the handler's real answer; an invalid value shows the 422 hints", async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
     const problems = watch(page);
@@ -119,7 +145,9 @@ describe('buyer portal in headless chromium', function () {
       apiKey,
     );
     expect(await page.evaluate<number>('localStorage.length')).to.equal(0);
-    await page.locator('#key-balance').filter({ hasText: 'USDC' }).waitFor({ timeout: 15_000 });
+    // The keys page says USD like every other page (the raw figure keeps its micro-USDC unit).
+    await page.locator('#key-balance').filter({ hasText: ' USD (' }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('#key-balance').textContent()).to.match(/^\d+\.\d+ USD \(\d+ micro-USDC\)$/);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'keys-created-1280.png'), fullPage: true });
 
     await page.goto(`${gw.url}/portal/endpoints/local-fx-echo`);
@@ -141,6 +169,9 @@ describe('buyer portal in headless chromium', function () {
     const recent = page.locator('#key-recent tbody');
     await recent.filter({ hasText: 'jp-local-pack-v1-fx-echo' }).waitFor({ timeout: 15_000 });
     expect(await page.locator('#key-spent').textContent()).to.include('in 1 call');
+    expect(await recent.textContent())
+      .to.include('0.001 USD')
+      .and.not.include('USDC');
     expect(await page.locator('#key-created').isVisible()).to.equal(false); // shown once only
     await page.screenshot({ path: path.join(SCREENSHOTS, 'keys-usage-1280.png'), fullPage: true });
 

@@ -127,6 +127,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC: '1000000000000',
     CONCURRENT_REQUESTS_PER_CLIENT: '10000',
     PAID_PAYMENTS_PER_MINUTE: '1000000',
+    PREVIEW_REQUESTS_PER_MINUTE: '1000000',
     // CI's MongoDB leg runs the end-to-end suites again with every gateway on its own database.
     ...(ON_MONGODB
       ? { MONGODB_URI: process.env.MONGODB_URI!, MONGODB_DB: mongoDatabaseFor(options.env?.DATA_DIR) }

@@ -74,6 +74,9 @@ export interface RequestLog {
   path: string;
   query: URLSearchParams;
   userAgent: string | undefined;
+  /** The W3C trace context the request carried. */
+  traceparent?: string | undefined;
+  tracestate?: string | undefined;
 }
 
 export interface NtaStandin {
@@ -117,7 +120,13 @@ export async function startNtaStandin(options: StandinOptions): Promise<NtaStand
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://standin');
     const q = url.searchParams;
-    requests.push({ path: url.pathname, query: q, userAgent: req.headers['user-agent'] });
+    requests.push({
+      path: url.pathname,
+      query: q,
+      userAgent: req.headers['user-agent'],
+      traceparent: req.headers.traceparent as string | undefined,
+      tracestate: req.headers.tracestate as string | undefined,
+    });
     const send = (status: number, body: string, type = 'text/plain; charset=UTF-8') => {
       res.writeHead(status, { 'content-type': type });
       res.end(body);

@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 export class OpenApiValidator {
   private readonly ajv: Ajv2020;
 
-  constructor(doc: object) {
+  constructor(private readonly doc: object) {
     // strict: false because OpenAPI documents carry keywords JSON Schema does not know (x-...).
     this.ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(this.ajv);
@@ -21,12 +21,16 @@ export class OpenApiValidator {
     );
   }
 
-  /** Errors against the JSON schema of an operation's response. */
+  /** Errors against the JSON schema of an operation's response (JSON, or a problem's JSON). */
   responseErrors(path: string, method: string, status: string, value: unknown): string[] {
     const escaped = path.replace(/~/g, '~0').replace(/\//g, '~1');
-    return this.errors(
-      `/paths/${escaped}/${method}/responses/${status}/content/application~1json/schema`,
-      value,
-    );
+    const paths = (
+      this.doc as {
+        paths: Record<string, Record<string, { responses: Record<string, { content?: object }> }>>;
+      }
+    ).paths;
+    const content = paths[path]?.[method]?.responses[status]?.content ?? {};
+    const type = 'application/problem+json' in content ? 'application~1problem+json' : 'application~1json';
+    return this.errors(`/paths/${escaped}/${method}/responses/${status}/content/${type}/schema`, value);
   }
 }

@@ -23,9 +23,7 @@ import { mcpX402Markdown, x402GuideMarkdown } from '../x402-guide';
 import { codeSamples, LANGUAGE_LABELS, SURFACE_LABELS, type SampleSurface } from './code-samples';
 import { html, raw, type Html, type HtmlValue } from './html';
 import { exampleFromSchema } from './schema-example';
-
-/** One row of the errors page: status, code, where, what to do (inline Markdown). */
-export type ErrorRow = [string, string, string, string];
+import { ERRORS_INTRO, RATE_LIMIT_FIELDS, type ErrorRow } from '../portal';
 
 const markdown = new Marked({ gfm: true });
 /** Inline Markdown of our own text (backticks, emphasis), trusted. */
@@ -444,28 +442,32 @@ export class PortalPages {
           in this tab only), the second button calls the broker and shows exactly what a paid call returns.
         </p>
         ${this.tryIt(e)}
+        <h2 id="code-samples">Code samples</h2>
+        ${this.samples(e)}
         <h2 id="example">Example</h2>
         <p>Request (free preview):</p>
         <pre class="code"><code>GET ${e.paths.preview}${queryString(query)}</code></pre>
         ${
           answer
-            ? html`<p>
+            ? html`<details class="example-answer">
+                <summary>
                   Response, as the preview answered it at ${answer.at} (try-it asks again now; paid surfaces
-                  answer the same data with their own <code>_gateway</code> block):
-                </p>
-                <pre class="code"><code>${JSON.stringify(answer.body, null, 2)}</code></pre>`
-            : html`<p>
+                  answer the same data with their own <code>_gateway</code> block)
+                </summary>
+                <pre class="code"><code>${JSON.stringify(answer.body, null, 2)}</code></pre>
+              </details>`
+            : html`<details class="example-answer">
+                <summary>
                   Response shape (generated from the payload schema: the example could not be answered just
                   now; values are placeholders, run try-it for a real answer). Every answer also carries
                   <code>_notice</code> and a <code>_gateway</code> block (product, endpoint, surface, price,
                   request id).
-                </p>
+                </summary>
                 <pre
                   class="code"
-                ><code>${JSON.stringify(payload ? exampleFromSchema(payload) : {}, null, 2)}</code></pre>`
-        }
-        <h2 id="code-samples">Code samples</h2>
-        ${this.samples(e)}`,
+                ><code>${JSON.stringify(payload ? exampleFromSchema(payload) : {}, null, 2)}</code></pre>
+              </details>`
+        }`,
     };
   }
 
@@ -473,13 +475,16 @@ export class PortalPages {
     return {
       title: 'Errors and what to do',
       body: html`<h1>Errors and what to do</h1>
-        <p>
-          Every error is JSON <code>{error, message, hint?, request_id, ...}</code> with a stable code (the
-          one text body is the 401 of <code>/keys/status</code>). No error costs money or credit.
-        </p>
+        <p>${md(ERRORS_INTRO)}</p>
         ${table(
-          ['status', 'code', 'where', 'what to do'],
-          this.errors.map(([a, b, c, d]) => [a, md(b), md(c), md(d)]),
+          ['code', 'status', 'title', 'where', 'what to do'],
+          this.errors.map((r) => [
+            html`<a id="${r.code}" href="#${r.code}"><code>${r.code}</code></a>`,
+            r.statuses,
+            r.title,
+            md(r.where),
+            md(r.todo),
+          ]),
           'errors',
         )}
         <h2 id="limits">Limits</h2>
@@ -497,8 +502,13 @@ export class PortalPages {
             Paid x402 requests: ${this.s.config.limits.paidPaymentsPerMinute} carrying a payment per minute
             per client.
           </li>
+          <li>
+            Free preview: ${this.s.config.limits.previewPerMinute} requests per minute per client address
+            (<code>/preview/v1/...</code> and <code>/preview/mcp</code> together).
+          </li>
           <li>JSON request bodies: 16 kB at most.</li>
-        </ul>`,
+        </ul>
+        <p>${md(RATE_LIMIT_FIELDS)}</p>`,
     };
   }
 

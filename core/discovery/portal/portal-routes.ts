@@ -57,7 +57,7 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
   const exampleProduct = example?.product.id ?? s.registry.products[0]?.id;
   let pages: PortalPages | undefined;
   // Built on first use, after every route has been mounted.
-  const site = () => (pages ??= new PortalPages(s, errorRows(s.config)));
+  const site = () => (pages ??= new PortalPages(s, errorRows(s)));
   const cache = new Map<string, DiscoveryDocument>();
   // Keyed by the page's own path (the one its navigation marks as current).
   const page = (key: string, build: (p: PortalPages) => PortalPage | undefined) => {

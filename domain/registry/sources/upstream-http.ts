@@ -5,6 +5,7 @@
  * implementation reports that the NTA answers 403 to requests without one). The application id is
  * a query parameter; it never appears in errors or logs.
  */
+import { outboundTraceHeaders } from '../../../core/http/trace-context';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../../config/paths';
@@ -106,7 +107,11 @@ export class UpstreamHttp {
   private async once(url: URL): Promise<UpstreamResponse> {
     try {
       const res = await fetch(url, {
-        headers: { 'User-Agent': USER_AGENT, Accept: 'application/xml, text/csv, application/json' },
+        headers: {
+          'User-Agent': USER_AGENT,
+          Accept: 'application/xml, text/csv, application/json',
+          ...outboundTraceHeaders(),
+        },
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       return {

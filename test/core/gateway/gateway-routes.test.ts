@@ -70,7 +70,7 @@ describe('gateway endpoints', () => {
   it('GET /products/{id} answers 404 with a JSON error for an unknown id', async () => {
     const res = await gw.get('/products/jp-nope');
     expect(res.status).to.equal(404);
-    expect(res.headers.get('content-type')).to.match(/application\/json/);
+    expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
     expect(res.body).to.include({ error: 'unknown_product' });
     expect(res.body.known_products).to.include('jp-grants');
   });
@@ -165,7 +165,7 @@ describe('gateway endpoints', () => {
         expect(op['x-endpoint-id']).to.equal(p.endpointId);
         expect(op['x-lifecycle']).to.equal('paid_open');
         expect(op['x-preview-url']).to.equal(`/preview/v1/${p.tail}`);
-        expect(op.responses['422'].content['application/json'].schema.$ref).to.equal(
+        expect(op.responses['422'].content['application/problem+json'].schema.$ref).to.equal(
           '#/components/schemas/InvalidQuery',
         );
       }

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
 import { Writable } from 'node:stream';
-import { createLogger, describeRequest, logRequest, redactorOf } from '../../../core/http/logging';
+import {
+  createLogger,
+  describeRequest,
+  logRequest,
+  redactorOf,
+  traceFields,
+} from '../../../core/http/logging';
+import { traceOf } from '../../../core/http/trace-context';
 
 /**
  * The request log line is built as one string (issue 18); it must be what pino writes for the
@@ -25,7 +32,13 @@ describe('request log line built as one string', () => {
     level: 'info' | 'warn' | 'error',
   ) => {
     logger[level](
-      { req_id: req.id, req: describeRequest(req, redactorOf(logger)), res: { statusCode }, responseTime },
+      {
+        req_id: req.id,
+        ...traceFields(req.trace),
+        req: describeRequest(req, redactorOf(logger)),
+        res: { statusCode },
+        responseTime,
+      },
       msg,
     );
     return lines.pop()!;
@@ -55,6 +68,14 @@ describe('request log line built as one string', () => {
       },
     },
     { id: 'no-headers', method: 'DELETE', url: '/x?token=configured-secret-value-123', headers: {} },
+    {
+      id: 'traced',
+      method: 'GET',
+      url: '/health',
+      headers: {},
+      trace: traceOf('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', undefined),
+    },
+    { id: 'new-trace', method: 'GET', url: '/health', headers: {}, trace: traceOf(undefined, undefined) },
   ];
 
   for (const [i, r] of requests.entries()) {

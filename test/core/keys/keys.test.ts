@@ -93,8 +93,9 @@ describe('API keys: POST /keys/create and GET /keys/status', () => {
     const form = await gw.post('/keys/create', 'owner_label=x', {
       'content-type': 'application/x-www-form-urlencoded',
     });
-    expect(form.status).to.equal(400);
-    expect(form.body.error).to.equal('invalid_body');
+    expect(form.status).to.equal(415);
+    expect(form.body.error).to.equal('unsupported_media_type');
+    expect(form.headers.get('accept-post')).to.equal('application/json');
   });
 
   it('GET /keys/status reports balance, entitlements and recent usage', async () => {

@@ -279,7 +279,9 @@ function describeMcpDiscoveryWith(set: PluginSet, x402: boolean): void {
         tools: names,
       });
       expect(preview['x-mcp']).to.deep.include({ auth: ['none'], tools: names });
-      expect(mcp.parameters.map((p: { name: string }) => p.name)).to.include('X-API-Key');
+      // The key is a security scheme (optional: x402 in _meta pays without one), not a parameter.
+      expect(mcp.security).to.deep.equal([{ ApiKey: [] }, {}]);
+      expect(preview.security).to.deep.equal([]);
       expect(mcp.responses).to.include.keys('200', '401', '429');
       expect(doc.paths['/mcp'].get.responses).to.have.property('405');
       expect(doc.info.description).to.include('/mcp');

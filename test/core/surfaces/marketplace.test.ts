@@ -40,7 +40,7 @@ describe('marketplace surface /marketplace/{segment}/v1/{tail}', () => {
       const res = await gw.get(PATH);
       expect(res.status).to.equal(401);
       expect(res.body.error).to.equal('marketplace_proxy_secret_required');
-      expect(res.headers.get('content-type')).to.match(/application\/json/);
+      expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
     });
 
     it('answers 403 marketplace_proxy_secret_mismatch for a wrong value in either header, without echoing it', async () => {

@@ -161,11 +161,15 @@ export function describePaymentDiscovery(set: PluginSet): void {
           );
           expect(op.responses['503']).to.be.an('object');
           expect(op.responses['422']).to.be.an('object');
-          expect(op.parameters.map((x: { name: string }) => x.name)).to.include.members([
-            'X-PAYMENT',
-            'PAYMENT-SIGNATURE',
-          ]);
+          // The payment headers are the x402 security schemes, not parameters.
+          expect(op.security).to.deep.equal([{ x402: [] }, { x402PaymentSignature: [] }]);
+          expect(op.parameters.map((x: { name: string }) => x.name)).not.to.include('X-PAYMENT');
         }
+        expect(doc.components.securitySchemes.x402).to.include({
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-PAYMENT',
+        });
         expect(doc.components.schemas.PaymentRequired.properties.x402.properties.accepts.items.$ref).to.equal(
           '#/components/schemas/PaymentRequirement',
         );
@@ -179,8 +183,12 @@ export function describePaymentDiscovery(set: PluginSet): void {
           for (const status of ['401', '403', '503', '422'])
             expect(op.responses[status], status).to.be.an('object');
           expect(
-            op.responses['401'].content['application/json'].schema.allOf[1].properties.error.enum,
+            op.responses['401'].content['application/problem+json'].schema.allOf[1].properties.error.enum,
           ).to.deep.equal(['marketplace_proxy_secret_required']);
+          expect(op.security).to.deep.equal([
+            { MarketplaceProxySecret: [] },
+            { ServiceMarketplaceSecret: [] },
+          ]);
         }
       });
 

@@ -94,7 +94,7 @@ describe('openapi.json for a plugin that documents its own 503', () => {
       for (const path of ['/v1/local/upstream/echo', '/marketplace/partner/v1/local/upstream/echo']) {
         const r503 = doc.paths[path].get.responses['503'];
         expect(r503.description, path).to.match(/The upstream is down/);
-        expect(r503.content['application/json'].schema.anyOf, path).to.have.length(2);
+        expect(r503.content['application/problem+json'].schema.anyOf, path).to.have.length(2);
       }
       expect(doc.paths['/preview/v1/local/upstream/echo'].get.responses['503'].description).to.match(
         /upstream is down/,
