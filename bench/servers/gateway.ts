@@ -9,9 +9,16 @@ import { createGateway } from '../../main';
 import { FIXTURE_PLUGINS_DIR } from '../lib/endpoint';
 
 async function main(): Promise<void> {
-  // The load generator is one client with 50 connections: lift the per-client concurrency cap.
+  // The load generator is one client with 50 connections: lift the per-client concurrency cap and
+  // the preview's per-client rate.
   const gateway = await createGateway({
-    env: { CONCURRENT_REQUESTS_PER_CLIENT: '10000', ...process.env, PORT: '0', HOST: '127.0.0.1' },
+    env: {
+      CONCURRENT_REQUESTS_PER_CLIENT: '10000',
+      PREVIEW_REQUESTS_PER_MINUTE: '1000000',
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+    },
     pluginDirs: [PLUGINS_DIR, FIXTURE_PLUGINS_DIR],
   });
   const { port } = await gateway.listen(0, '127.0.0.1');
