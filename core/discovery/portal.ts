@@ -95,7 +95,7 @@ export const RATE_LIMIT_FIELDS =
 export const ERRORS_INTRO =
   'Every error is a problem-details object (RFC 9457, `application/problem+json`): `type` (a link to its row below), `title`, `status`, `detail` and `instance` (the request id), plus the stable code `error`, `message`, `hint` and, for invalid input, `correction_hints`. ' +
   "The bodies the spec fixes keep its shape: the x402 payment challenge of a deployment with x402 configured is plain JSON, and the 401 of `/keys/status` is text. A 401 names the key's header in `WWW-Authenticate`. " +
-  'An MCP tool call answers `isError: true` with the same error object in `structuredContent.error` (without the problem members); nothing is charged. No error costs money or credit.';
+  'An MCP tool call answers `isError: true` with the same error object as its `structuredContent` (the code in `error`, without the problem members); nothing is charged. No error costs money or credit.';
 
 function mdEscape(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
