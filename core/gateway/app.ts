@@ -34,7 +34,6 @@ import { securityHeaderList } from '../http/security-headers';
 import { GatewayMetrics } from '../http/metrics';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
 import { checkSellerListing, mountServiceIcon } from '../discovery/seller-listing';
-import { channelsOff, channelStatuses } from '../discovery/channels';
 import { openGatewayStore } from '../store/open-gateway-store';
 import { GATEWAY_STORE, type GatewayStore } from '../store/gateway-store';
 import { guardStore } from '../store/guard';
@@ -45,6 +44,7 @@ import { fixedHeaders } from '../http/cors';
 import { errorMiddleware } from '../http/errors';
 import { methodNotAllowedOrNotFound } from '../http/method-not-allowed';
 import { mountGatewayRoutes } from './gateway-routes';
+import { logChannels } from './startup-log';
 import { configuredSecrets, createLogger, redactorOf } from '../http/logging';
 import { frontDoor } from '../http/front-door';
 import type { AnswerCacheLimits } from '../surfaces/answer-cache';
@@ -78,6 +78,10 @@ export interface BuildGatewayOptions {
   store?: GatewayStore;
   /** Limits of the cache of deterministic answers (core/surfaces/answer-cache.ts); false: none. */
   answerCache?: AnswerCacheLimits | false;
+  /** Fields every log line carries (a cluster worker's id: `{ worker: 2 }`). */
+  logBindings?: Record<string, string | number>;
+  /** false: the start-up lines (sales channels) are written elsewhere, once (by a cluster's primary). */
+  startupLog?: boolean;
 }
 
 export interface Gateway {
@@ -102,6 +106,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     ...configuredSecrets(config),
     ...(options.logSecrets ?? []),
   ]);
+  if (options.logBindings) logger.setBindings(options.logBindings);
   const redact = redactorOf(logger);
   const container = (options.container ?? rootContainer).createChildContainer();
   const clock = options.clock ?? systemClock;
@@ -205,7 +210,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
 
   app.use(methodNotAllowedOrNotFound(services.catalog));
   app.use(errorMiddleware());
-  logChannels(logger, config);
+  if (options.startupLog !== false) logChannels(logger, config);
 
   // Another process may stop mid-call at any time, and records expire: sweep every minute.
   const sweeper = setInterval(() => void sweep.run(clock.now()), SWEEP_INTERVAL_MS).unref();
@@ -265,24 +270,4 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
       return closing;
     },
   };
-}
-
-/**
- * Says at start-up which sales channels take calls and names every one switched off, why (the
- * setting) and how to switch it on: an operator reading the log knows what buyers meet.
- */
-function logChannels(logger: Logger, config: GatewayConfig): void {
-  const off = channelsOff(config);
-  logger.info({ channels: channelStatuses(config) }, `sales channels: ${describeStatuses(config)}`);
-  for (const c of off) {
-    const line = `channel ${c.channel} is ${c.status}: ${c.reason}; ${c.effect}${c.to_open ? `. To open it: ${c.to_open}` : ''}`;
-    if (c.status === 'planned') logger.info({ channel: c.channel, status: c.status, reason: c.reason }, line);
-    else logger.warn({ channel: c.channel, status: c.status, reason: c.reason, to_open: c.to_open }, line);
-  }
-}
-
-function describeStatuses(config: GatewayConfig): string {
-  return Object.entries(channelStatuses(config))
-    .map(([name, status]) => `${name} ${status}`)
-    .join(', ');
 }

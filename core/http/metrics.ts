@@ -66,8 +66,21 @@ export class GatewayMetrics {
   private readonly requestChildren = new Map<string, { inc(): void }>();
   private readonly latencyChildren = new Map<string, { observe(value: number): void }>();
 
+  /** Where /metrics reads its text: this process's registry, or the primary of a cluster. */
+  private source: () => Promise<string> = () => this.registry.metrics();
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The gateway's metrics as Prometheus text (what GET /metrics answers). */
+  text(): Promise<string> {
+    return this.source();
+  }
+
+  /** In a cluster worker: /metrics answers every worker's metrics, gathered by the primary. */
+  readFrom(source: () => Promise<string>): void {
+    this.source = source;
   }
 
   /** Counts and times a finished request; surfaces name themselves in res.locals. */
