@@ -11,7 +11,7 @@ import { container } from 'tsyringe';
 import { buildGateway, type Gateway } from './core/gateway/app';
 import { runPrimary } from './core/gateway/cluster/primary';
 import { sharedStdout } from './core/gateway/cluster/shared-stdout';
-import { serveAsWorker } from './core/gateway/cluster/worker';
+import { serveAsWorker, type SharedWithWorkers } from './core/gateway/cluster/worker';
 import { refuseToStart, startRefusal } from './core/gateway/start-refusal';
 import type { Clock } from './core/util/clock';
 import type { AnswerCacheLimits } from './core/surfaces/answer-cache';
@@ -30,8 +30,11 @@ export interface CreateGatewayOptions {
   mountDrafts?: boolean;
   /** Limits of the cache of deterministic answers; false: none (tests comparing with and without). */
   answerCache?: AnswerCacheLimits | false;
-  /** This process is worker `worker` of a cluster: its log lines name it, the primary writes the start-up lines. */
-  worker?: number;
+  /**
+   * This process is a worker of a cluster: its log lines name it, the primary writes the start-up
+   * lines and keeps what the workers share.
+   */
+  worker?: { id: number; shared: SharedWithWorkers };
 }
 
 export async function createGateway(options: CreateGatewayOptions = {}): Promise<Gateway> {
@@ -50,7 +53,12 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
     onlyPlugins: options.onlyPlugins,
     mountDrafts: options.mountDrafts,
     answerCache: options.answerCache,
-    ...(options.worker !== undefined ? { logBindings: { worker: options.worker }, startupLog: false } : {}),
+    ...(options.worker
+      ? {
+          cluster: { worker: options.worker.id, workers: config.workers },
+          tokenBuckets: options.worker.shared.tokenBuckets,
+        }
+      : {}),
   });
 }
 
@@ -65,7 +73,9 @@ function upstreamSecrets(config: AppConfig): Array<string | undefined> {
 export async function main(options: Omit<CreateGatewayOptions, 'env' | 'worker'> = {}): Promise<void> {
   if (cluster.isWorker) {
     const worker = cluster.worker!.id;
-    return serveAsWorker(() => createGateway({ logDestination: sharedStdout(), ...options, worker }));
+    return serveAsWorker((shared) =>
+      createGateway({ logDestination: sharedStdout(), ...options, worker: { id: worker, shared } }),
+    );
   }
   let config: AppConfig;
   try {

@@ -32,6 +32,7 @@ import { compose } from '../http/compose';
 import { answerClientError, urlLengthLimit } from '../http/client-errors';
 import { securityHeaderList } from '../http/security-headers';
 import { GatewayMetrics } from '../http/metrics';
+import { TOKEN_BUCKET_TABLES, tablesInThisProcess, type TokenBucketTables } from '../http/token-buckets';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
 import { checkSellerListing, mountServiceIcon } from '../discovery/seller-listing';
 import { openGatewayStore } from '../store/open-gateway-store';
@@ -43,7 +44,7 @@ import { ApiCatalog } from '../http/api-catalog';
 import { fixedHeaders } from '../http/cors';
 import { errorMiddleware } from '../http/errors';
 import { methodNotAllowedOrNotFound } from '../http/method-not-allowed';
-import { mountGatewayRoutes } from './gateway-routes';
+import { mountGatewayRoutes, type ClusterPlace } from './gateway-routes';
 import { logChannels } from './startup-log';
 import { configuredSecrets, createLogger, redactorOf } from '../http/logging';
 import { frontDoor } from '../http/front-door';
@@ -78,10 +79,13 @@ export interface BuildGatewayOptions {
   store?: GatewayStore;
   /** Limits of the cache of deterministic answers (core/surfaces/answer-cache.ts); false: none. */
   answerCache?: AnswerCacheLimits | false;
-  /** Fields every log line carries (a cluster worker's id: `{ worker: 2 }`). */
-  logBindings?: Record<string, string | number>;
-  /** false: the start-up lines (sales channels) are written elsewhere, once (by a cluster's primary). */
-  startupLog?: boolean;
+  /**
+   * This gateway is one of a cluster's workers (WORKERS): its log lines carry its id, the
+   * primary writes the start-up lines once, and /health says which worker answered.
+   */
+  cluster?: ClusterPlace;
+  /** Where per-client token buckets live: this process (the default), or a cluster's primary. */
+  tokenBuckets?: TokenBucketTables;
 }
 
 export interface Gateway {
@@ -106,7 +110,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     ...configuredSecrets(config),
     ...(options.logSecrets ?? []),
   ]);
-  if (options.logBindings) logger.setBindings(options.logBindings);
+  if (options.cluster) logger.setBindings({ worker: options.cluster.worker });
   const redact = redactorOf(logger);
   const container = (options.container ?? rootContainer).createChildContainer();
   const clock = options.clock ?? systemClock;
@@ -119,6 +123,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     },
   });
   container.register(GATEWAY_STORE, { useValue: store });
+  container.register(TOKEN_BUCKET_TABLES, { useValue: options.tokenBuckets ?? tablesInThisProcess });
 
   let registry: PluginRegistry;
   try {
@@ -201,7 +206,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   mountMarketplaceSurface(router, services);
   mountBrokerSurface(router, services, cap);
   mountMcpSurface(router, services, cap, paid);
-  mountGatewayRoutes(router, services);
+  mountGatewayRoutes(router, services, options.cluster);
   mountKeyRoutes(router, services);
   mountFeedbackRoutes(router, services);
   mountDiscoveryRoutes(router, services);
@@ -210,7 +215,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
 
   app.use(methodNotAllowedOrNotFound(services.catalog));
   app.use(errorMiddleware());
-  if (options.startupLog !== false) logChannels(logger, config);
+  if (!options.cluster) logChannels(logger, config);
 
   // Another process may stop mid-call at any time, and records expire: sweep every minute.
   const sweeper = setInterval(() => void sweep.run(clock.now()), SWEEP_INTERVAL_MS).unref();

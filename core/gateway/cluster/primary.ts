@@ -12,7 +12,9 @@
  *   - replaces a worker that exits while the gateway runs and logs it (when workers keep dying,
  *     after a pause: 1 s, doubling to 30 s);
  *   - on SIGTERM/SIGINT asks every worker to stop gracefully and exits once all have stopped;
- *   - gathers /metrics from every worker with prom-client's AggregatorRegistry.
+ *   - gathers /metrics from every worker with prom-client's AggregatorRegistry;
+ *   - keeps the workers' token buckets (shared-buckets.ts), so that per-client limits kept in
+ *     memory count every worker's requests.
  * Every worker's log lines carry its id (`"worker": 2`); the primary's say `"role": "primary"`.
  */
 import cluster, { type Worker } from 'node:cluster';
@@ -20,10 +22,12 @@ import { AggregatorRegistry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../config';
 import { configuredSecrets, createLogger } from '../../http/logging';
+import { WorkerMetrics } from '../../http/metrics';
 import { openGatewayStore } from '../../store/open-gateway-store';
 import { logChannels } from '../startup-log';
 import { refuseToStart, startRefusal, type StartRefusal } from '../start-refusal';
 import { isGatewayMessage, type ToPrimary, type ToWorker } from './messages';
+import { BucketTablesOfPrimary } from './shared-buckets';
 import { sharedStdout } from './shared-stdout';
 
 export interface PrimaryOptions {
@@ -67,6 +71,8 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
 class Supervisor {
   private readonly entries = new Map<number, Entry>();
   private readonly aggregator = new AggregatorRegistry();
+  private readonly buckets = new BucketTablesOfPrimary();
+  private readonly metrics = new WorkerMetrics();
   private phase: 'starting' | 'serving' | 'stopping' = 'starting';
   /** The start's refusal, once a worker could not start. */
   private failed?: StartRefusal;
@@ -97,13 +103,16 @@ class Supervisor {
     if (!entry || !isGatewayMessage<ToPrimary>(m)) return;
     if (m.type === 'jpgw:ready') this.onReady(entry, m.url, m.plugins);
     else if (m.type === 'jpgw:refused') entry.refusal = { line: m.line, exitCode: m.exitCode };
-    else {
+    else if (m.type === 'jpgw:bucket-take') {
+      const decision = this.buckets.take(m.table, m.client);
+      this.tell(worker, { type: 'jpgw:bucket-taken', id: m.id, decision });
+    } else {
       const reply = (answer: Omit<ToWorker & { type: 'jpgw:metrics' }, 'type' | 'id'>) => {
         if (worker.isConnected())
           worker.send({ type: 'jpgw:metrics', id: m.id, ...answer } satisfies ToWorker);
       };
-      this.aggregator.clusterMetrics().then(
-        (text) => reply({ text }),
+      Promise.all([this.aggregator.clusterMetrics(), this.metrics.registry.metrics()]).then(
+        ([workers, own]) => reply({ text: `${workers.trimEnd()}\n\n${own}` }),
         (err: Error) => reply({ error: err.message }),
       );
     }
@@ -111,6 +120,7 @@ class Supervisor {
 
   private onReady(entry: Entry, url: string, plugins: number): void {
     entry.ready = true;
+    this.countServing();
     const { id, process: child } = entry.worker;
     if (this.phase === 'stopping') this.tell(entry.worker, { type: 'jpgw:stop' });
     else if (this.phase === 'serving') {
@@ -131,6 +141,7 @@ class Supervisor {
   private onExit(worker: Worker, code: number | null, signal: string | null): void {
     const entry = this.entries.get(worker.id);
     this.entries.delete(worker.id);
+    this.countServing();
     const how = signal ? `on ${signal}` : `with code ${code}`;
     if (this.phase === 'starting') {
       // One worker cannot start: neither can the gateway. Its refusal is the one line written.
@@ -146,6 +157,7 @@ class Supervisor {
       if (this.entries.size === 0) this.finish();
       return;
     }
+    this.metrics.exits.inc();
     const pause = this.pauseAfterDeath();
     this.logger.error(
       {
@@ -163,6 +175,10 @@ class Supervisor {
       this.fork(worker.id);
     }, pause);
     this.pending.add(timer);
+  }
+
+  private countServing(): void {
+    this.metrics.serving.set([...this.entries.values()].filter((e) => e.ready).length);
   }
 
   /** None after a first death; then 1 s, doubling up to 30 s, while deaths keep coming within a minute. */

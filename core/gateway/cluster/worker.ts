@@ -2,23 +2,32 @@
  * A gateway process started by the primary (primary.ts). It tells the primary when it serves, or
  * why it could not start (the primary writes the one refusal line); it stops gracefully, exactly
  * as a single process does (in-flight calls finish, unfinished holds and payments are released),
- * on the primary's word or on SIGTERM/SIGINT; and its /metrics answers every worker's metrics,
- * which the primary gathers with prom-client's AggregatorRegistry.
+ * on the primary's word or on SIGTERM/SIGINT; its /metrics answers every worker's metrics, which
+ * the primary gathers with prom-client's AggregatorRegistry; and its token buckets (the paid
+ * path's payments per minute) are the primary's (shared-buckets.ts).
  */
 import { AggregatorRegistry } from 'prom-client';
 import { HttpError } from '../../http/errors';
+import type { TokenBucketTables } from '../../http/token-buckets';
 import type { Gateway } from '../app';
 import { startRefusal } from '../start-refusal';
 import { isGatewayMessage, type ToPrimary, type ToWorker } from './messages';
+import { BucketTablesInPrimary } from './shared-buckets';
 
 /** Longer than the primary's own wait for the workers' answers (prom-client: 5 s). */
 const METRICS_WAIT_MS = 7_000;
 
-export async function serveAsWorker(start: () => Promise<Gateway>): Promise<void> {
+/** What a worker's gateway shares with the other workers, through the primary. */
+export interface SharedWithWorkers {
+  tokenBuckets: TokenBucketTables;
+}
+
+export async function serveAsWorker(start: (shared: SharedWithWorkers) => Promise<Gateway>): Promise<void> {
   // Registers prom-client's answer to the primary's requests for this worker's metrics (none
   // until the gateway's registry is set below).
   new AggregatorRegistry();
   const metrics = new MetricsFromPrimary();
+  const buckets = new BucketTablesInPrimary((m) => send(m));
   /** Set once it listens. */
   let gateway: Gateway | undefined;
   let stopping = false;
@@ -35,6 +44,7 @@ export async function serveAsWorker(start: () => Promise<Gateway>): Promise<void
   process.on('message', (m: unknown) => {
     if (!isGatewayMessage<ToWorker>(m)) return;
     if (m.type === 'jpgw:stop') stop('SIGTERM to the primary');
+    else if (m.type === 'jpgw:bucket-taken') buckets.answer(m);
     else metrics.answer(m);
   });
   process.once('SIGTERM', () => stop('SIGTERM'));
@@ -42,7 +52,7 @@ export async function serveAsWorker(start: () => Promise<Gateway>): Promise<void
 
   let started: Gateway | undefined;
   try {
-    started = await start();
+    started = await start({ tokenBuckets: buckets.tables });
     AggregatorRegistry.setRegistries([started.services.metrics.registry]);
     started.services.metrics.readFrom(() => metrics.ask());
     const { url } = await started.listen();

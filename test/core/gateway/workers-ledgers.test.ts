@@ -220,6 +220,45 @@ for (const leg of ['sqlite', 'mongodb'] as const) {
       expect(again.body.payment_error.code).to.equal('payment_already_used');
     });
 
+    it('PAID_PAYMENTS_PER_MINUTE (kept by the primary) admits exactly its number of concurrent payments over both workers, and only those are settled', async () => {
+      const perMinute = 6;
+      const limited = await spawnFixtureGateway({
+        ...freshStore(),
+        WORKERS: '2',
+        PAID_PAYMENTS_PER_MINUTE: String(perMinute),
+        X402_PAY_TO: payTo,
+        X402_FACILITATOR_URL: standin.url,
+      });
+      const payer = new TestPayer();
+      let results: TestResponse[];
+      try {
+        const headers = await Promise.all(
+          Array.from({ length: 3 * perMinute }, async () =>
+            toBase64(payer.v1(await payer.sign(usdcOnBase(payTo, ECHO.price), now()))),
+          ),
+        );
+        results = await Promise.all(
+          headers.map((header, i) =>
+            requestOnNewConnection(`${limited.url}/v1/${ECHO.tail}?n=6`, {
+              headers: { 'X-PAYMENT': header, 'X-Request-Id': `per-minute-${i}` },
+            }),
+          ),
+        );
+        expect(await linesOf(limited, 'per-minute-', 3 * perMinute)).to.deep.equal(new Set([1, 2]));
+      } finally {
+        await limited.stop();
+      }
+      expect(
+        results.filter((r) => r.status === 200),
+        'answered',
+      ).to.have.length(perMinute);
+      const refused = results.filter((r) => r.status !== 200);
+      expect(
+        new Set(refused.map((r) => `${r.status} ${r.body.error} ${r.headers.has('retry-after')}`)),
+      ).to.deep.equal(new Set(['429 rate_limited true']));
+      expect(standin.transfersFrom(payer.address), 'settled').to.have.length(perMinute);
+    });
+
     it('/metrics, from either worker, counts the requests of both (prom-client AggregatorRegistry)', async () => {
       const calls = 10;
       for (let i = 0; i < calls; i++) {
@@ -243,6 +282,22 @@ for (const leg of ['sqlite', 'mongodb'] as const) {
       expect(await linesOf(gw, 'scrape-', 2), 'both workers answered a scrape').to.deep.equal(
         new Set([1, 2]),
       );
+    });
+
+    it('/health says how many workers serve the port and which one answered', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          requestOnNewConnection(`${gw.url}/health`, { headers: { 'X-Request-Id': `health-${i}` } }),
+        ),
+      );
+      await linesOf(gw, 'health-', 6);
+      for (const r of answers) {
+        expect(r.status, r.text).to.equal(200);
+        expect(r.body.store.state).to.equal('ok');
+        expect(r.body.workers.count).to.equal(2);
+        expect(r.body.workers.answered_by).to.equal(answeredBy(gw).get(r.headers.get('x-request-id')!));
+      }
+      expect(new Set(answers.map((r) => r.body.workers.answered_by))).to.deep.equal(new Set([1, 2]));
     });
 
     it('SIGTERM drains every worker: calls in flight on both finish and are charged, nothing else is', async () => {

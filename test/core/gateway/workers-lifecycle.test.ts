@@ -129,6 +129,9 @@ describe('WORKERS: the primary starts, replaces and names its workers (real proc
       ).to.be.greaterThan(0);
       expect(answers.filter((l) => l.worker === 3).length, 'the replacement serves').to.be.greaterThan(0);
       expect(other, 'no call was answered with an error').to.deep.equal([]);
+      const metrics = (await requestOnNewConnection(`${gw.url}/metrics`)).text;
+      expect(metrics).to.match(/^gateway_worker_exits_total 1$/m);
+      expect(metrics).to.match(/^gateway_workers_serving 2$/m);
       expect(cut, 'only calls in flight on the killed worker were cut').to.be.at.most(6);
     } finally {
       await gw.stop();
