@@ -6,7 +6,7 @@
  * (the store before any worker is forked).
  */
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -151,6 +151,22 @@ describe('WORKERS: the primary starts, replaces and names its workers (real proc
     }
   });
 
+  it('kill -9 of the primary ends every worker (none is left serving or holding the store)', async () => {
+    const gw = await spawnFixtureGateway({ DATA_DIR: dataDir, WORKERS: '2' });
+    const workers = announcedWorkers(gw);
+    await gw.kill();
+    // Ended: gone, or a zombie left for init to reap (its parent was the primary).
+    const ended = (pid: number) => {
+      try {
+        return /^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      } catch {
+        return true;
+      }
+    };
+    for (let i = 0; i < 100 && !workers.every((w) => ended(w.pid)); i++) await sleep(50);
+    expect(workers.filter((w) => !ended(w.pid))).to.deep.equal([]);
+  });
+
   it(`WORKERS=auto starts one worker per core (${availableParallelism()} here)`, async () => {
     const gw = await spawnFixtureGateway({ DATA_DIR: dataDir, WORKERS: 'auto' });
     try {
@@ -195,6 +211,15 @@ describe('WORKERS: the primary starts, replaces and names its workers (real proc
       }
     });
   }
+
+  it('a HOST that is not an address of this machine is one line naming it', async () => {
+    // 192.0.2.1 is TEST-NET-1 (RFC 5737): never assigned to a machine.
+    const r = await startExpectingRefusal({ DATA_DIR: dataDir, HOST: '192.0.2.1' });
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.equal(
+      'Refusing to start: HOST 192.0.2.1 is not an address of this machine (EADDRNOTAVAIL); set HOST to one of its addresses, or 0.0.0.0\n',
+    );
+  });
 
   it('a lost money store refuses the start in the primary, before any worker is forked', async () => {
     const storeDir = path.join(dataDir, 'store');
