@@ -32,9 +32,9 @@ import { compose } from '../http/compose';
 import { clientErrorAnswerer, urlLengthLimit } from '../http/client-errors';
 import { securityHeaderList } from '../http/security-headers';
 import { GatewayMetrics } from '../http/metrics';
+import { TOKEN_BUCKET_TABLES, tablesInThisProcess, type TokenBucketTables } from '../http/token-buckets';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
 import { checkSellerListing, mountServiceIcon } from '../discovery/seller-listing';
-import { channelsOff, channelStatuses } from '../discovery/channels';
 import { openGatewayStore } from '../store/open-gateway-store';
 import { GATEWAY_STORE, type GatewayStore } from '../store/gateway-store';
 import { guardStore } from '../store/guard';
@@ -46,8 +46,9 @@ import { errorMiddleware } from '../http/errors';
 import { ProblemTypes } from '../http/problem-details';
 import { declaredProblems } from '../plugins/declared-problems';
 import { methodNotAllowedOrNotFound } from '../http/method-not-allowed';
-import { mountGatewayRoutes } from './gateway-routes';
+import { mountGatewayRoutes, type ClusterPlace } from './gateway-routes';
 import { mountHealthProbes } from './health-routes';
+import { logChannels } from './startup-log';
 import { configuredSecrets, createLogger, redactorOf } from '../http/logging';
 import { frontDoor } from '../http/front-door';
 import type { AnswerCacheLimits } from '../surfaces/answer-cache';
@@ -81,6 +82,13 @@ export interface BuildGatewayOptions {
   store?: GatewayStore;
   /** Limits of the cache of deterministic answers (core/surfaces/answer-cache.ts); false: none. */
   answerCache?: AnswerCacheLimits | false;
+  /**
+   * This gateway is one of a cluster's workers (WORKERS): its log lines carry its id, the
+   * primary writes the start-up lines once, and /health says which worker answered.
+   */
+  cluster?: ClusterPlace;
+  /** Where per-client token buckets live: this process (the default), or a cluster's primary. */
+  tokenBuckets?: TokenBucketTables;
 }
 
 export interface Gateway {
@@ -105,6 +113,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     ...configuredSecrets(config),
     ...(options.logSecrets ?? []),
   ]);
+  if (options.cluster) logger.setBindings({ worker: options.cluster.worker });
   const redact = redactorOf(logger);
   const container = (options.container ?? rootContainer).createChildContainer();
   const clock = options.clock ?? systemClock;
@@ -117,6 +126,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     },
   });
   container.register(GATEWAY_STORE, { useValue: store });
+  container.register(TOKEN_BUCKET_TABLES, { useValue: options.tokenBuckets ?? tablesInThisProcess });
 
   let registry: PluginRegistry;
   try {
@@ -201,7 +211,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   mountMarketplaceSurface(router, services);
   mountBrokerSurface(router, services, cap);
   mountMcpSurface(router, services, cap, paid, previewRate);
-  mountGatewayRoutes(router, services);
+  mountGatewayRoutes(router, services, options.cluster);
   mountHealthProbes(router, services);
   mountKeyRoutes(router, services);
   mountFeedbackRoutes(router, services);
@@ -211,7 +221,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
 
   app.use(methodNotAllowedOrNotFound(services.catalog));
   app.use(errorMiddleware(problems));
-  logChannels(logger, config);
+  if (!options.cluster) logChannels(logger, config);
 
   // Another process may stop mid-call at any time, and records expire: sweep every minute.
   const sweeper = setInterval(() => void sweep.run(clock.now()), SWEEP_INTERVAL_MS).unref();
@@ -271,24 +281,4 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
       return closing;
     },
   };
-}
-
-/**
- * Says at start-up which sales channels take calls and names every one switched off, why (the
- * setting) and how to switch it on: an operator reading the log knows what buyers meet.
- */
-function logChannels(logger: Logger, config: GatewayConfig): void {
-  const off = channelsOff(config);
-  logger.info({ channels: channelStatuses(config) }, `sales channels: ${describeStatuses(config)}`);
-  for (const c of off) {
-    const line = `channel ${c.channel} is ${c.status}: ${c.reason}; ${c.effect}${c.to_open ? `. To open it: ${c.to_open}` : ''}`;
-    if (c.status === 'planned') logger.info({ channel: c.channel, status: c.status, reason: c.reason }, line);
-    else logger.warn({ channel: c.channel, status: c.status, reason: c.reason, to_open: c.to_open }, line);
-  }
-}
-
-function describeStatuses(config: GatewayConfig): string {
-  return Object.entries(channelStatuses(config))
-    .map(([name, status]) => `${name} ${status}`)
-    .join(', ');
 }

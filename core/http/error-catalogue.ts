@@ -169,6 +169,12 @@ export const ERROR_CATALOGUE = {
     where: 'preview, key creation, feedback, broker, MCP, paid requests carrying a payment',
     todo: 'Wait `Retry-After` seconds; the `RateLimit` header shows what is left.',
   },
+  rate_limit_unavailable: {
+    title: 'Rate limit not countable',
+    statuses: [503],
+    where: 'paid and preview paths with `WORKERS`',
+    todo: 'The process keeping the limits did not answer, so the request was not served; retry after `Retry-After`. Nothing was used or charged.',
+  },
   too_many_concurrent_requests: {
     title: 'Too many requests in progress',
     statuses: [429],
@@ -270,6 +276,12 @@ export const ERROR_CATALOGUE = {
     statuses: [403],
     where: '`/metrics`',
     todo: 'Operators: scrape from the machine itself, or set a metrics token.',
+  },
+  metrics_unavailable: {
+    title: 'Metrics not gathered',
+    statuses: [503],
+    where: '`/metrics` with `WORKERS`',
+    todo: 'Operators: scrape again; a worker that is starting or stuck does not answer for a few seconds.',
   },
   internal_error: {
     title: 'Internal error',

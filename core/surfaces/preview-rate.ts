@@ -1,12 +1,13 @@
 /**
  * The free preview's rate limit (PREVIEW_REQUESTS_PER_MINUTE): a token bucket per client address
- * (an IPv6 client by its /64), per process and in memory, shared by /preview/v1/... and
- * /preview/mcp. The preview is for evaluation; the bucket stops one client from taking the
- * handlers' time from everyone, and every answer announces what is left (RateLimit fields).
+ * (an IPv6 client by its /64), shared by /preview/v1/... and /preview/mcp, kept where the payment
+ * rate is (the process's memory, or the cluster's primary with WORKERS: exact across workers).
+ * The preview is for evaluation; the bucket stops one client from taking the handlers' time from
+ * everyone, and every answer announces what is left (RateLimit fields).
  */
 import type { RequestHandler } from 'express';
 import { HttpError } from '../http/errors';
-import { TokenBuckets } from '../http/token-buckets';
+import type { SharedTokenBuckets } from '../http/token-buckets';
 import { setRateLimitHeaders } from '../ratelimit/ratelimit-headers';
 import { paymentRateSubject } from './paid';
 
@@ -14,14 +15,13 @@ import { paymentRateSubject } from './paid';
 export const PREVIEW_POLICY = 'preview';
 
 export class PreviewRate {
-  private readonly buckets: TokenBuckets;
+  constructor(
+    private readonly buckets: SharedTokenBuckets,
+    readonly perMinute: number,
+  ) {}
 
-  constructor(readonly perMinute: number) {
-    this.buckets = new TokenBuckets(perMinute, 60_000);
-  }
-
-  readonly admit: RequestHandler = (req, res, next) => {
-    const d = this.buckets.take(paymentRateSubject(req));
+  readonly admit: RequestHandler = async (req, res, next) => {
+    const d = await this.buckets.take(paymentRateSubject(req));
     setRateLimitHeaders(res, [
       {
         policy: PREVIEW_POLICY,

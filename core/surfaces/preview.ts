@@ -5,7 +5,8 @@
 import type { Router } from 'express';
 import type { GatewayServices } from '../services';
 import { soldPluginFor } from './lookup';
-import { PreviewRate } from './preview-rate';
+import { PREVIEW_POLICY, PreviewRate } from './preview-rate';
+import { tokenBucketsOf } from '../http/token-buckets';
 import { dataOperationDoc } from '../discovery/operations';
 import { paymentTerms } from '../payments/requirements';
 
@@ -31,7 +32,8 @@ export function previewGatewayExtras(s: GatewayServices, plugin: RegisteredPlugi
 
 /** Mounts the preview surface; returns its rate limit, which /preview/mcp shares. */
 export function mountPreviewSurface(router: Router, s: GatewayServices): PreviewRate {
-  const rate = new PreviewRate(s.config.limits.previewPerMinute);
+  const perMinute = s.config.limits.previewPerMinute;
+  const rate = new PreviewRate(tokenBucketsOf(s.container)(PREVIEW_POLICY, perMinute, 60_000), perMinute);
   // The preview's extra _gateway fields are constant per endpoint: built once.
   const extras = new Map<string, Record<string, unknown>>();
   const terms = paymentTerms(s.config);
