@@ -1,4 +1,5 @@
 /** GET /.well-known/broker-manifest.json: the key-metered broker, for discovery. */
+import { marketplaceConfigured, paymentsConfigured } from '../config';
 import type { GatewayServices } from '../services';
 import { INTERFACE_VERSION } from '../surfaces/execute';
 import { formatUsd } from '../util/money';
@@ -50,7 +51,7 @@ export function buildBrokerManifest(s: GatewayServices) {
       returns: 'balance, entitlements, recent usage',
     },
     trial_credit: { micro_usdc: credit, usdc: formatUsd(credit), granted: 'once per key' },
-    when_credit_runs_out: 'HTTP 402 insufficient_credit with the x402 and marketplace URLs of the endpoint',
+    when_credit_runs_out: `HTTP 402 insufficient_credit with buy_more: ${buyMoreWords(s)}`,
     products: s.registry.products.map((p) => ({
       product_id: p.id,
       name: p.name,
@@ -90,4 +91,15 @@ export function buildBrokerManifest(s: GatewayServices) {
       x402: `${base}/.well-known/x402`,
     },
   };
+}
+
+/** What `buy_more` of insufficient_credit holds here: only the channels this deployment has open. */
+function buyMoreWords(s: GatewayServices): string {
+  const ways = [
+    paymentsConfigured(s.config) && 'the x402 URL of the endpoint',
+    marketplaceConfigured(s.config) && 'its marketplace URL',
+  ].filter(Boolean);
+  return ways.length > 0
+    ? ways.join(' and ')
+    : 'empty (no paid channel besides the key is configured on this deployment)';
 }

@@ -87,6 +87,30 @@ export function dataSummary(plugins: readonly RegisteredPlugin[], now: Date): st
   return `Same data on every channel: ${parts.join('; ')}.${searched} Coverage per endpoint (size of each snapshot, months covered) is in /product-status.json.`;
 }
 
+/** The settings that switch x402 payments on (both are needed). */
+export const X402_SWITCHES = 'X402_PAY_TO and X402_FACILITATOR_URL';
+
+/**
+ * What buyers meet while x402 is off, in the words every document uses: every request to a paid
+ * path, paid or not, answers 503 (core/surfaces/paid.ts), never the 402 challenge.
+ */
+export const X402_OFF_EFFECT =
+  'paid paths /v1/... answer 503 payments_not_configured to every request, paid or not (no 402 challenge; nothing is charged; the body carries the operator runbook), as do tool calls on /mcp without an API key';
+
+/** How a buyer pays meanwhile: the channels open here besides x402 (the free preview aside). */
+export function waysToBuyWithoutX402(config: GatewayConfig): string {
+  const ways = ['an API key (POST /broker/call, or tool calls on /mcp with X-API-Key)'];
+  if (marketplaceConfigured(config)) ways.push('the marketplace listing');
+  return ways.join(', or ');
+}
+
+/** The x402 settings this deployment lacks (empty when payments are configured). */
+export function x402SettingsUnset(config: GatewayConfig): string[] {
+  return [!config.x402.payTo && 'X402_PAY_TO', !config.x402.facilitatorUrl && 'X402_FACILITATOR_URL'].filter(
+    (x): x is string => typeof x === 'string',
+  );
+}
+
 /** A sales channel (or part of one) this deployment has switched off, and why. */
 export interface ChannelOff {
   channel: string;
@@ -104,16 +128,13 @@ export function channelsOff(config: GatewayConfig): ChannelOff[] {
   const status = channelStatuses(config);
   const off: ChannelOff[] = [];
   if (status.x402 !== 'open') {
-    const unset = [!config.x402.payTo && 'X402_PAY_TO', !config.x402.facilitatorUrl && 'X402_FACILITATOR_URL']
-      .filter(Boolean)
-      .join(' and ');
+    const unset = x402SettingsUnset(config).join(' and ');
     off.push({
       channel: 'x402',
       status: status.x402,
       reason: `${unset} ${unset.includes(' and ') ? 'are' : 'is'} unset`,
-      effect:
-        'unpaid /v1/ requests still get the 402 challenge; a payment is answered 503 payments_not_configured with the operator runbook, and insufficient_credit offers no x402',
-      to_open: 'set X402_PAY_TO and X402_FACILITATOR_URL (docs/payments.md)',
+      effect: `${X402_OFF_EFFECT}; insufficient_credit offers no x402`,
+      to_open: `set ${X402_SWITCHES} (docs/payments.md)`,
     });
   }
   if (status.marketplace !== 'open') {

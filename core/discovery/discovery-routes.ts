@@ -1,6 +1,6 @@
 /**
  * Discovery documents for crawlers, agents and people, all derived from the registry at boot:
- * the broker manifest, the MCP server card, llms.txt, the buyer portal (Markdown and HTML), and
+ * the broker manifest, the MCP server card and server.json, llms.txt, the buyer portal (Markdown and HTML), and
  * /metrics.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
@@ -13,6 +13,7 @@ import type { GatewayServices } from '../services';
 import { buildBrokerManifest } from './broker-manifest';
 import { buildLlmsTxt } from './llms';
 import { buildMcpServerCard } from './mcp-card';
+import { buildMcpRegistryServer, SERVER_JSON_PATH } from './mcp-registry';
 import { buildPortalMarkdown } from './portal';
 import { mountPortalRoutes } from './portal/portal-routes';
 
@@ -35,6 +36,10 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
   const markdown = documentOnce(() => buildPortalMarkdown(s), 'text/markdown; charset=utf-8');
   const mcpCard = documentOnce(
     () => JSON.stringify(buildMcpServerCard(s)),
+    'application/json; charset=utf-8',
+  );
+  const serverJson = documentOnce(
+    () => JSON.stringify(buildMcpRegistryServer(s)),
     'application/json; charset=utf-8',
   );
 
@@ -70,6 +75,23 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
       },
     },
     (req, res) => mcpCard().send(req, res),
+  );
+
+  mount(
+    router,
+    s.catalog,
+    'get',
+    SERVER_JSON_PATH,
+    {
+      operationId: 'getMcpRegistryServer',
+      summary:
+        'server.json for the MCP registry (schema 2025-12-11): the name in reverse DNS of this host, the Streamable HTTP remote /mcp',
+      tags: ['discovery', 'mcp'],
+      responses: {
+        '200': jsonResponse('The server.json.', { $ref: '#/components/schemas/McpRegistryServer' }),
+      },
+    },
+    (req, res) => serverJson().send(req, res),
   );
 
   mount(

@@ -5,7 +5,7 @@
  */
 import type { GatewayServices } from '../services';
 import { examplePlugin } from '../plugins/example-plugin';
-import { channelStatuses } from './channels';
+import { channelStatuses, waysToBuyWithoutX402, X402_OFF_EFFECT, X402_SWITCHES } from './channels';
 import { describeEndpoint, queryString } from './describe';
 import { mcpServerName } from './mcp-card';
 import { marketplacePathPrefix, MCP_PATH, PREVIEW_MCP_PATH } from './paths';
@@ -44,13 +44,7 @@ export function buildLlmsTxt(s: GatewayServices): string {
     `   curl '${base}/keys/status' -H 'X-API-Key: jpgw_...'   # balance and recent usage`,
     '   Optional header Idempotency-Key: <uuid> makes retries safe (charged once).',
     '',
-    `3. Pay per call with x402 (USDC on ${s.config.x402.network}, scheme exact)${channels.x402 === 'open' ? '' : ' [not configured on this deployment: paid paths answer 503]'}:`,
-    first
-      ? `   curl -i '${base}${first.paths.x402}${ex}'   # -> 402 with the payment requirements (normal handshake, not an outage)`
-      : '',
-    '   Sign an EIP-3009 transferWithAuthorization for exactly maxAmountRequired to payTo (read both from the 402 body or',
-    `   ${base}/.well-known/x402), then repeat the same request with header X-PAYMENT (x402 v1/v2) or PAYMENT-SIGNATURE (v2).`,
-    '   Standard x402 clients (e.g. @x402/fetch) do this for you. The answer carries X-PAYMENT-RESPONSE / PAYMENT-RESPONSE.',
+    ...x402Section(s, first ? `${base}${first.paths.x402}${ex}` : undefined),
     '',
     `4. Marketplace${channels.marketplace === 'open' ? '' : ' [not configured on this deployment]'}: subscribe through the marketplace listing; it calls`,
     first ? `   ${base}${mkt}/${first.tail}${ex}` : '',
@@ -59,8 +53,14 @@ export function buildLlmsTxt(s: GatewayServices): string {
     `5. MCP server (Model Context Protocol, Streamable HTTP, stateless): ${base}${MCP_PATH}, one tool per endpoint named by its endpoint id.`,
     '   Pay with the API key of 2 (header X-API-Key on every request; each tool call is charged its price, as the broker):',
     `   {"mcpServers": {"${mcpServerName(s)}": {"type": "http", "url": "${base}${MCP_PATH}", "headers": {"X-API-Key": "jpgw_..."}}}}`,
-    `   Or pay per call with x402${channels.x402 === 'open' ? '' : ' [not configured on this deployment]'}: an unpaid tool call answers isError with an x402 PaymentRequired (structuredContent);`,
-    `   repeat the call with the PaymentPayload in params._meta["${PAYMENT_META_KEY}"]; the settlement comes back in result._meta["${PAYMENT_RESPONSE_META_KEY}"].`,
+    ...(channels.x402 === 'open'
+      ? [
+          '   Or pay per call with x402: an unpaid tool call answers isError with an x402 PaymentRequired (structuredContent);',
+          `   repeat the call with the PaymentPayload in params._meta["${PAYMENT_META_KEY}"]; the settlement comes back in result._meta["${PAYMENT_RESPONSE_META_KEY}"].`,
+        ]
+      : [
+          `   x402 per call is not configured on this deployment: a tool call without an API key answers payments_not_configured (until the operator sets ${X402_SWITCHES}).`,
+        ]),
     `   Free preview of the same tools, no credential: ${base}${PREVIEW_MCP_PATH}. Server card: ${base}/.well-known/mcp.json`,
     `   Optional params._meta["${IDEMPOTENCY_META_KEY}"] makes retries of a key-paid call safe (charged once).`,
     '',
@@ -96,4 +96,28 @@ export function buildLlmsTxt(s: GatewayServices): string {
     '',
   );
   return lines.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n');
+}
+
+/** Way 3: the x402 handshake where payments are configured; what a buyer gets instead where not. */
+function x402Section(s: GatewayServices, paidUrl: string | undefined): string[] {
+  const base = s.config.baseUrl;
+  const head = `3. Pay per call with x402 (USDC on ${s.config.x402.network}, scheme exact)`;
+  if (channelStatuses(s.config).x402 !== 'open') {
+    return [
+      `${head} [not configured on this deployment]:`,
+      `   Not configured here: ${X402_OFF_EFFECT}.`,
+      paidUrl ? `   curl -i '${paidUrl}'   # -> 503 payments_not_configured` : '',
+      `   The operator switches x402 on by setting ${X402_SWITCHES} and restarting.`,
+      `   Meanwhile buy with ${waysToBuyWithoutX402(s.config)}.`,
+    ];
+  }
+  return [
+    `${head}:`,
+    paidUrl
+      ? `   curl -i '${paidUrl}'   # -> 402 with the payment requirements (normal handshake, not an outage)`
+      : '',
+    '   Sign an EIP-3009 transferWithAuthorization for exactly maxAmountRequired to payTo (read both from the 402 body or',
+    `   ${base}/.well-known/x402), then repeat the same request with header X-PAYMENT (x402 v1/v2) or PAYMENT-SIGNATURE (v2).`,
+    '   Standard x402 clients (e.g. @x402/fetch) do this for you. The answer carries X-PAYMENT-RESPONSE / PAYMENT-RESPONSE.',
+  ];
 }

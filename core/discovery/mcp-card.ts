@@ -1,11 +1,13 @@
 /**
  * The MCP surface as discovery documents describe it: GET /.well-known/mcp.json (a server card
  * in the shape of the MCP server-card proposal, SEP-1649: serverInfo, transport, capabilities,
- * plus how to pay), and the facts llms.txt, the portal and the broker manifest repeat (endpoint,
+ * plus how to pay, every tool with its price and hints, and where server.json is), and the facts llms.txt, the portal and the broker manifest repeat (endpoint,
  * auth options, a client configuration). Derived from the registry and the configuration.
  */
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { paymentsConfigured } from '../config';
 import type { GatewayServices } from '../services';
+import { X402_SWITCHES } from './channels';
 import {
   IDEMPOTENCY_META_KEY,
   PAYMENT_META_KEY,
@@ -14,6 +16,8 @@ import {
 } from '../mcp/meta-keys';
 import { paymentTerms } from '../payments/requirements';
 import { formatUsd } from '../util/money';
+import { toolAnnotations } from '../mcp/tools';
+import { SERVER_JSON_PATH } from './mcp-registry';
 import { MCP_PATH, PREVIEW_MCP_PATH } from './paths';
 
 /** The server's programmatic name (MCP serverInfo.name): the service name as a slug. */
@@ -41,6 +45,11 @@ export function mcpClientConfig(s: GatewayServices, apiKey = '<API_KEY>'): strin
   );
 }
 
+/** The ways a tool call on /mcp can be paid on this deployment. */
+export function mcpAuthSchemes(s: GatewayServices): Array<'api_key' | 'x402'> {
+  return paymentsConfigured(s.config) ? ['api_key', 'x402'] : ['api_key'];
+}
+
 /** How a tool call on /mcp is paid, for every discovery document. */
 export function mcpAuth(s: GatewayServices) {
   const terms = paymentTerms(s.config);
@@ -61,8 +70,9 @@ export function mcpAuth(s: GatewayServices) {
     x402: {
       status: terms.configured ? 'live' : 'not_configured',
       binding: 'x402 MCP transport, tool-result binding (x402 v2)',
-      payment_required:
-        'an unpaid tool call answers isError with an x402 PaymentRequired in structuredContent (and as JSON in content[0].text)',
+      payment_required: terms.configured
+        ? 'an unpaid tool call answers isError with an x402 PaymentRequired in structuredContent (and as JSON in content[0].text)'
+        : `not configured on this deployment: a tool call without an API key answers isError with payments_not_configured (nothing charged) until the operator sets ${X402_SWITCHES}`,
       payment: `params._meta["${PAYMENT_META_KEY}"]: the PaymentPayload object`,
       settlement: `result._meta["${PAYMENT_RESPONSE_META_KEY}"]`,
       redemption_ticket: `params._meta["${REDEMPTION_TICKET_META_KEY}"] (only after a settlement_pending answer)`,
@@ -77,6 +87,7 @@ export function mcpAuth(s: GatewayServices) {
 
 export function buildMcpServerCard(s: GatewayServices): Record<string, unknown> {
   const base = s.config.baseUrl;
+  const now = s.clock.now();
   return {
     version: '1.0',
     protocolVersion: LATEST_PROTOCOL_VERSION,
@@ -89,8 +100,10 @@ export function buildMcpServerCard(s: GatewayServices): Record<string, unknown> 
     capabilities: { tools: { listChanged: false } },
     authentication: {
       required: true,
-      schemes: ['api_key', 'x402'],
-      note: 'tools/list needs no credential; each tool call is paid with API-key credit (X-API-Key header) or per call with x402.',
+      schemes: mcpAuthSchemes(s),
+      note: paymentsConfigured(s.config)
+        ? 'tools/list needs no credential; each tool call is paid with API-key credit (X-API-Key header) or per call with x402.'
+        : 'tools/list needs no credential; each tool call is paid with API-key credit (X-API-Key header). x402 per call is not configured on this deployment.',
       ...mcpAuth(s),
     },
     preview: {
@@ -103,6 +116,7 @@ export function buildMcpServerCard(s: GatewayServices): Record<string, unknown> 
       name: p.endpointId,
       title: p.manifest.summary,
       price: { micro_usdc: p.priceMicroUsdc, usdc: p.priceUsd },
+      annotations: toolAnnotations(p, now),
     })),
     client_config: JSON.parse(mcpClientConfig(s)) as unknown,
     documents: {
@@ -111,6 +125,7 @@ export function buildMcpServerCard(s: GatewayServices): Record<string, unknown> 
       portal: `${base}/portal`,
       x402: `${base}/.well-known/x402`,
       broker_manifest: `${base}/.well-known/broker-manifest.json`,
+      mcp_registry_server: `${base}${SERVER_JSON_PATH}`,
     },
   };
 }

@@ -7,6 +7,7 @@ import type { OperationDoc } from '../http/api-catalog';
 import { ERROR_REF, INVALID_QUERY_REF, jsonResponse } from '../http/api-catalog';
 import type { SurfaceName } from '../surfaces/execute';
 import type { PaymentTerms } from '../payments/requirements';
+import { X402_SWITCHES } from './channels';
 import { PAID_PATH_PREFIX, PREVIEW_PATH_PREFIX } from './paths';
 
 export function payloadSchemaName(plugin: RegisteredPlugin): string {
@@ -58,6 +59,13 @@ const SURFACE_WORDS: Record<SurfaceName, string> = {
   mcp: 'Model Context Protocol tool (API-key credit or x402).',
 };
 
+/** Where x402 is not configured, paid paths answer 503 to every request: no operation promises a 402. */
+const X402_OFF_WORDS = `Paid per call with x402 (USDC), once the operator sets ${X402_SWITCHES}: not configured on this deployment, so every request answers 503 payments_not_configured (no 402 challenge; nothing is charged).`;
+
+function surfaceWords(surface: SurfaceName, terms: PaymentTerms): string {
+  return surface === 'x402' && !terms.configured ? X402_OFF_WORDS : SURFACE_WORDS[surface];
+}
+
 /** What the operation needs from the deployment: the payment terms (carried by every operation). */
 export interface SurfaceDocContext {
   terms: PaymentTerms;
@@ -101,7 +109,7 @@ function paidAdditions(terms: PaymentTerms) {
       const: '/.well-known/x402',
     }),
     'PAYMENT-REQUIRED': headerDoc(
-      'x402 v2: base64 of the JSON PaymentRequired object (x402Version 2, resource, accepts with amount).',
+      `x402 v2: base64 of the JSON PaymentRequired object (x402Version 2; resource with the seller metadata serviceName, tags, iconUrl; accepts with amount; extensions: bazaar discovery and the optional payment-identifier)${terms.configured ? '' : ', once payments are configured'}.`,
     ),
   };
   const settlementHeaders = {
@@ -117,8 +125,9 @@ function paidAdditions(terms: PaymentTerms) {
         name: 'X-PAYMENT',
         in: 'header',
         required: false,
-        description:
-          'Signed payment: base64 JSON x402 payment payload (x402Version 1 or 2) with an EIP-3009 authorization. Absent on the first request, which gets the 402.',
+        description: terms.configured
+          ? 'Signed payment: base64 JSON x402 payment payload (x402Version 1 or 2) with an EIP-3009 authorization. Absent on the first request, which gets the 402.'
+          : 'Signed payment: base64 JSON x402 payment payload (x402Version 1 or 2) with an EIP-3009 authorization. Not used while payments are not configured on this deployment (503 payments_not_configured).',
         schema: { type: 'string' },
       },
       {
@@ -131,7 +140,9 @@ function paidAdditions(terms: PaymentTerms) {
     ],
     responses: {
       '402': jsonResponse(
-        'Payment required: the normal x402 handshake on every unpaid request, not an outage. Also answered when a payment is refused (`payment_error.code`). Nothing was charged.',
+        terms.configured
+          ? 'Payment required: the normal x402 handshake on every unpaid request, not an outage. Also answered when a payment is refused (`payment_error.code`). Nothing was charged.'
+          : `Payment required, once payments are configured (they are not configured on this deployment: see 503 payments_not_configured; the operator sets ${X402_SWITCHES}). Nothing is charged.`,
         ref('PaymentRequired'),
         { headers: challengeHeaders },
       ),
@@ -219,7 +230,7 @@ export function dataOperationDoc(
   const m = plugin.manifest;
   const description = [
     m.description ?? m.summary,
-    SURFACE_WORDS[surface],
+    surfaceWords(surface, context.terms),
     `Source: ${m.source.name} (${m.source.freshness}).`,
     `Price: ${plugin.priceUsd} USD (${plugin.priceMicroUsdc} micro-USDC) per call.`,
   ].join('\n\n');

@@ -7,10 +7,12 @@ import type { GatewayServices } from '../services';
 import { examplePlugin } from '../plugins/example-plugin';
 import { brokerBodyExample } from '../surfaces/broker';
 import { formatUsd } from '../util/money';
-import { channelStatuses } from './channels';
+import { marketplaceConfigured, type GatewayConfig } from '../config';
+import { channelStatuses, waysToBuyWithoutX402, X402_SWITCHES } from './channels';
 import { mcpClientConfig } from './mcp-card';
 import { MCP_PATH, PREVIEW_MCP_PATH } from './paths';
-import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../mcp/meta-keys';
+import { mcpX402Markdown, x402GuideMarkdown } from './x402-guide';
+import { IDEMPOTENCY_META_KEY } from '../mcp/meta-keys';
 import {
   describeEndpoint,
   queryString,
@@ -18,84 +20,109 @@ import {
   type ParameterDescription,
 } from './describe';
 
-/** The errors table of /portal.md and /portal/errors: status, code, where, what to do. */
-export const ERRORS: Array<[string, string, string, string]> = [
-  [
-    '422',
-    '`invalid_query`',
-    'every data path, all surfaces, broker',
-    'Read `correction_hints`: each names the parameter, the problem, what is accepted and a valid example. Nothing was charged.',
-  ],
-  [
-    '402',
-    '(x402 challenge)',
-    'paid `/v1/...`',
-    'The normal payment handshake, not an outage: sign the requirement in the body and repeat the request with `X-PAYMENT`.',
-  ],
-  [
-    '402',
-    '`insufficient_credit`',
-    '`/broker/call`',
-    'The key has run out of trial credit: pay per call with x402 or use the marketplace (URLs in the body).',
-  ],
-  [
-    '401',
-    '`api_key_required`, `api_key_invalid`',
-    '`/broker/call`',
-    'Send `X-API-Key`; create a key with `POST /keys/create`.',
-  ],
-  ['401', '(text body)', '`/keys/status`', 'Missing or invalid `X-API-Key`.'],
-  [
-    '401 / 403',
-    '`marketplace_proxy_secret_required` / `marketplace_proxy_secret_mismatch`',
-    'marketplace paths',
-    'Call through the marketplace listing: it adds the secret header.',
-  ],
-  [
-    '503',
-    '`marketplace_proxy_not_configured`, payment not configured',
-    'marketplace / paid paths',
-    'That channel is not set up on this deployment; use another way in (see /product-status.json).',
-  ],
-  [
-    '503',
-    '`source_unavailable`',
-    'endpoints with live upstreams',
-    'The official source could not be reached and no snapshot covers the request; retry later. Nothing was charged.',
-  ],
-  [
-    '404',
-    '`unknown_endpoint`, `unknown_product_id`, `not_found`',
-    'any',
-    'Check the path or id; the body suggests the closest valid ones.',
-  ],
-  [
-    '400 / 413',
-    '`invalid_body`, `invalid_json`, `body_too_large`',
-    'POST routes',
-    'Send a JSON object (Content-Type: application/json) under 16 kB; `correction_hints` show the JSON expected.',
-  ],
-  [
-    '405',
-    '`method_not_allowed`',
-    'any path served with another method',
-    'Use a method the `Allow` header lists.',
-  ],
-  ['409', '`idempotency_key_reused`', '`/broker/call`', 'Use a new Idempotency-Key for a different call.'],
-  [
-    'tool error',
-    'the same codes, in `structuredContent.error`',
-    '`/mcp`, `/preview/mcp`',
-    'An MCP tool call answers `isError: true` with the error object the HTTP path would answer (or an x402 PaymentRequired); nothing is charged.',
-  ],
-  ['429', '`rate_limited`', 'key creation, feedback, broker', 'Wait for `Retry-After` seconds.'],
-  [
-    '429',
-    '`trial_budget_exhausted`',
-    '`/keys/create`',
-    "Today's trial credit for new keys is spent: retry after `Retry-After` (00:00 UTC), or pay per call with x402.",
-  ],
-];
+/**
+ * The errors table of /portal.md and /portal/errors: status, code, where, what to do. The rows on
+ * payments say what this deployment answers: without x402 no paid path gives a 402.
+ */
+export function errorRows(config: GatewayConfig): Array<[string, string, string, string]> {
+  const x402 = channelStatuses(config).x402 === 'open';
+  const buyMore = [x402 && 'pay per call with x402', marketplaceConfigured(config) && 'use the marketplace']
+    .filter(Boolean)
+    .join(' or ');
+  return [
+    [
+      '422',
+      '`invalid_query`',
+      'every data path, all surfaces, broker',
+      'Read `correction_hints`: each names the parameter, the problem, what is accepted and a valid example. Nothing was charged.',
+    ],
+    ...(x402
+      ? [
+          [
+            '402',
+            '(x402 challenge)',
+            'paid `/v1/...`',
+            'The normal payment handshake, not an outage: sign the requirement in the body and repeat the request with `X-PAYMENT`.',
+          ] as [string, string, string, string],
+        ]
+      : []),
+    [
+      '402',
+      '`insufficient_credit`',
+      '`/broker/call`',
+      buyMore
+        ? `The key has run out of trial credit: ${buyMore} (URLs in the body's \`buy_more\`).`
+        : 'The key has run out of trial credit, and this deployment sells no further calls (`buy_more` is empty); the free preview gives the same answers for evaluation.',
+    ],
+    [
+      '401',
+      '`api_key_required`, `api_key_invalid`',
+      '`/broker/call`',
+      'Send `X-API-Key`; create a key with `POST /keys/create`.',
+    ],
+    ['401', '(text body)', '`/keys/status`', 'Missing or invalid `X-API-Key`.'],
+    [
+      '401 / 403',
+      '`marketplace_proxy_secret_required` / `marketplace_proxy_secret_mismatch`',
+      'marketplace paths',
+      'Call through the marketplace listing: it adds the secret header.',
+    ],
+    ...(x402
+      ? []
+      : [
+          [
+            '503',
+            '`payments_not_configured`',
+            'paid `/v1/...`, and `/mcp` tool calls without a key',
+            `x402 is not configured on this deployment: every paid path answers this to every request, paid or not (no 402 challenge, nothing charged). Buy with ${waysToBuyWithoutX402(config)} meanwhile; the operator switches x402 on by setting ${X402_SWITCHES}.`,
+          ] as [string, string, string, string],
+        ]),
+    [
+      '503',
+      '`marketplace_proxy_not_configured`',
+      'marketplace paths',
+      'That channel is not set up on this deployment; use another way in (see /product-status.json).',
+    ],
+    [
+      '503',
+      '`source_unavailable`',
+      'endpoints with live upstreams',
+      'The official source could not be reached and no snapshot covers the request; retry later. Nothing was charged.',
+    ],
+    [
+      '404',
+      '`unknown_endpoint`, `unknown_product_id`, `not_found`',
+      'any',
+      'Check the path or id; the body suggests the closest valid ones.',
+    ],
+    [
+      '400 / 413',
+      '`invalid_body`, `invalid_json`, `body_too_large`',
+      'POST routes',
+      'Send a JSON object (Content-Type: application/json) under 16 kB; `correction_hints` show the JSON expected.',
+    ],
+    [
+      '405',
+      '`method_not_allowed`',
+      'any path served with another method',
+      'Use a method the `Allow` header lists.',
+    ],
+    ['409', '`idempotency_key_reused`', '`/broker/call`', 'Use a new Idempotency-Key for a different call.'],
+    [
+      'tool error',
+      'the same codes, in `structuredContent.error`',
+      '`/mcp`, `/preview/mcp`',
+      `An MCP tool call answers \`isError: true\` with the error object the HTTP path would answer${x402 ? ' (or an x402 PaymentRequired)' : ''}; nothing is charged.`,
+    ],
+    ['429', '`rate_limited`', 'key creation, feedback, broker', 'Wait for `Retry-After` seconds.'],
+    [
+      '429',
+      '`trial_budget_exhausted`',
+      '`/keys/create`',
+      `Today's trial credit for new keys is spent: retry after \`Retry-After\` (00:00 UTC)${x402 ? ', or pay per call with x402' : ''}.`,
+    ],
+  ];
+}
 
 function mdEscape(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -140,7 +167,9 @@ function endpointSection(s: GatewayServices, e: EndpointDescription): string[] {
     '```sh',
     '# free preview',
     `curl '${s.config.baseUrl}${e.paths.preview}${qs}'`,
-    '# x402: the first call answers 402 with the payment requirements; x402 clients sign and retry',
+    channelStatuses(s.config).x402 === 'open'
+      ? '# x402: the first call answers 402 with the payment requirements; x402 clients sign and retry'
+      : '# x402: not configured on this deployment: answers 503 payments_not_configured, never a 402',
     `curl -i '${s.config.baseUrl}${e.paths.x402}${qs}'`,
     '# marketplace: the marketplace adds its shared-secret header',
     `curl '${s.config.baseUrl}${e.paths.marketplace}${qs}' -H 'X-Marketplace-Proxy-Secret: <MARKETPLACE_SHARED_SECRET>'`,
@@ -195,11 +224,7 @@ export function buildPortalMarkdown(s: GatewayServices): string {
     '',
     '### Pay per call (x402)',
     '',
-    `1. Call \`/v1/{tail}\` without payment: the answer is **402** with the payment requirements (scheme \`exact\`, network \`${s.config.x402.network}\`, asset, payTo, maxAmountRequired in USDC base units). This is the normal handshake, not an outage.`,
-    '2. Sign an EIP-3009 `transferWithAuthorization` for exactly that amount to `payTo`, and repeat the same request with the `X-PAYMENT` header (x402 v1 or v2; v2 clients may use `PAYMENT-SIGNATURE`).',
-    '3. The gateway verifies the payment, runs the endpoint, settles through the facilitator and answers 200 with `X-PAYMENT-RESPONSE`. A failed call is not settled: you pay nothing.',
-    '',
-    `Requirements for every endpoint: <${base}/.well-known/x402>. Standard x402 clients (for example \`@x402/fetch\`) do all of this.`,
+    ...x402GuideMarkdown(s),
     '',
     '### MCP server (AI agents)',
     '',
@@ -210,7 +235,7 @@ export function buildPortalMarkdown(s: GatewayServices): string {
     '```',
     '',
     `- **API key**: every HTTP request carries \`X-API-Key\`; each tool call is charged its price from the key credit, exactly as \`POST /broker/call\` (same credit, same limit). \`params._meta["${IDEMPOTENCY_META_KEY}"]\` makes a retry safe: the same key and arguments within 24 hours return the first result, charged once.`,
-    `- **x402**: without a key, a tool call answers \`isError: true\` with an x402 v2 PaymentRequired in \`structuredContent\` (the same terms as the 402 of \`/v1/...\`, resource \`mcp://tool/<name>\`). Sign it and repeat the call with the PaymentPayload in \`params._meta["${PAYMENT_META_KEY}"]\`; the data comes back with the settlement in \`result._meta["${PAYMENT_RESPONSE_META_KEY}"]\`. One payment buys one call, on MCP and HTTP alike. A payment in \`_meta\` is used even when a key is sent (when its credit runs out, the \`insufficient_credit\` error carries the PaymentRequired too).`,
+    `- ${mcpX402Markdown(s)}`,
     `- **Free preview**: the same tools at <${base}${PREVIEW_MCP_PATH}>, no credential; answers say \`_gateway.preview: true\`.`,
     '- Invalid arguments answer `isError: true` with the `correction_hints` of the 422 and cost nothing.',
     '',
@@ -247,7 +272,7 @@ export function buildPortalMarkdown(s: GatewayServices): string {
     '',
     '| status | code | where | what to do |',
     '|---|---|---|---|',
-    ...ERRORS.map(([a, b, c, d]) => `| ${a} | ${b} | ${c} | ${d} |`),
+    ...errorRows(s.config).map(([a, b, c, d]) => `| ${a} | ${b} | ${c} | ${d} |`),
     '',
     '## Limits',
     '',

@@ -450,11 +450,50 @@ export const GATEWAY_SCHEMAS: Record<string, unknown> = {
         items: {
           type: 'object',
           required: ['name', 'price'],
-          properties: { name: str, title: str, price: money },
+          properties: { name: str, title: str, price: money, annotations: { type: 'object' } },
         },
       },
       client_config: { type: 'object' },
       documents: { type: 'object' },
+    },
+  },
+  McpRegistryServer: {
+    type: 'object',
+    description:
+      'server.json of the MCP registry (https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json), the fields this gateway fills.',
+    required: ['$schema', 'name', 'description', 'version', 'remotes'],
+    properties: {
+      $schema: str,
+      name: { type: 'string', pattern: '^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$', minLength: 3, maxLength: 200 },
+      title: { type: 'string', minLength: 1, maxLength: 100 },
+      description: { type: 'string', minLength: 1, maxLength: 100 },
+      version: { type: 'string', maxLength: 255 },
+      websiteUrl: str,
+      remotes: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['type', 'url'],
+          properties: {
+            type: { const: 'streamable-http' },
+            url: str,
+            headers: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['name'],
+                properties: {
+                  name: str,
+                  description: str,
+                  isRequired: { type: 'boolean' },
+                  isSecret: { type: 'boolean' },
+                },
+              },
+            },
+          },
+        },
+      },
+      _meta: { type: 'object' },
     },
   },
 };

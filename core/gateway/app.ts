@@ -33,6 +33,7 @@ import { answerClientError, urlLengthLimit } from '../http/client-errors';
 import { securityHeaderList } from '../http/security-headers';
 import { GatewayMetrics } from '../http/metrics';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
+import { checkSellerListing, mountServiceIcon } from '../discovery/seller-listing';
 import { channelsOff, channelStatuses } from '../discovery/channels';
 import { openGatewayStore } from '../store/open-gateway-store';
 import { GATEWAY_STORE, type GatewayStore } from '../store/gateway-store';
@@ -96,6 +97,7 @@ export interface Gateway {
 export async function buildGateway(options: BuildGatewayOptions): Promise<Gateway> {
   const startedAt = new Date();
   const { config } = options;
+  checkSellerListing(options.service, options.products);
   const logger = createLogger(config.logLevel, options.logDestination, [
     ...configuredSecrets(config),
     ...(options.logSecrets ?? []),
@@ -198,6 +200,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   mountKeyRoutes(router, services);
   mountFeedbackRoutes(router, services);
   mountDiscoveryRoutes(router, services);
+  mountServiceIcon(router, services);
   mountPaymentDiscovery(router, services);
 
   app.use(methodNotAllowedOrNotFound(services.catalog));

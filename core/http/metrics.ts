@@ -10,6 +10,8 @@ export type PaymentOutcome =
   | 'challenged'
   | 'refused'
   | 'settled'
+  /** An answer kept for a payment identifier, given again without a settlement. */
+  | 'replayed'
   | 'settle_failed'
   | 'settle_unknown'
   | 'not_settled_handler_failed'
@@ -32,7 +34,7 @@ export class GatewayMetrics {
   });
   private readonly payments = new Counter({
     name: 'gateway_payments_total',
-    help: 'x402 payments by outcome: challenged (no payment), refused, settled, settle_failed (facilitator down), settle_unknown (timeout), not_settled_handler_failed, not_settled_client_gone (the buyer closed the request first)',
+    help: 'x402 payments by outcome: challenged (no payment), refused, settled, replayed (an answer kept for a payment identifier, given again), settle_failed (facilitator down), settle_unknown (timeout), not_settled_handler_failed, not_settled_client_gone (the buyer closed the request first)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

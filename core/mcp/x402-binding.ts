@@ -2,7 +2,8 @@
  * x402 over MCP, tool-result binding (x402 MCP transport, v2): an unpaid call answers a tool
  * result with `isError: true` whose structured content (and first text block) is the x402 v2
  * PaymentRequired of the tool: the same payTo, asset, network and price as the HTTP 402, the
- * resource naming the tool (`mcp://tool/<name>`). The client repeats the call with its
+ * resource naming the tool (`mcp://tool/<name>`) with the seller metadata, and the tool's bazaar
+ * declaration (core/payments/offers.ts). The client repeats the call with its
  * PaymentPayload in `params._meta["x402/payment"]`; the payment then goes through the same
  * checkout as the paid HTTP path (core/payments/checkout.ts: checks, the nonce claimed in the same
  * payment ledger, /verify, the tool, /settle), so one payment buys one call on MCP and HTTP alike.
@@ -14,6 +15,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { previewPathOf } from '../discovery/operations';
 import { PaymentChallenge, paymentChallenge } from '../payments/challenge';
 import { requestFingerprint } from '../payments/checkout';
+import { toolResourceUrl, type PaymentOffer } from '../payments/offers';
 import { MCP_PAYMENT_META, paymentFromObject } from '../payments/payment-header';
 import { PaymentRefusal } from '../payments/refusals';
 import { paymentTerms, type PaymentTerms } from '../payments/requirements';
@@ -24,13 +26,13 @@ import { clientGone } from '../http/client-gone';
 import { HttpError, errorBody } from '../http/errors';
 import type { GatewayServices } from '../services';
 import { paymentOutcomeOf, paymentRateLimited, paymentRateSubject, type PaidSurface } from '../surfaces/paid';
-import { PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY, REDEMPTION_TICKET_META_KEY } from './meta-keys';
+import {
+  PAYMENT_META_KEY,
+  PAYMENT_RESPONSE_META_KEY,
+  REDEMPTION_TICKET_META_KEY,
+  REPLAYED_META_KEY,
+} from './meta-keys';
 import { toolError, toolErrorOf, toolResult } from './results';
-
-/** The x402 resource of a tool. */
-export function toolResourceUrl(plugin: RegisteredPlugin): string {
-  return `mcp://tool/${plugin.endpointId}`;
-}
 
 export class X402ToolBinding {
   readonly terms: PaymentTerms;
@@ -47,13 +49,19 @@ export class X402ToolBinding {
     return this.paid.checkout !== undefined;
   }
 
+  /** What the tool's payment requests offer (bazaar discovery, seller metadata), built at boot. */
+  private offer(plugin: RegisteredPlugin): PaymentOffer {
+    const { offers } = this.paid;
+    if (!offers) throw new Error('x402 offers are built whenever payments are configured');
+    return offers.mcp(plugin);
+  }
+
   private challenge(plugin: RegisteredPlugin, refusal?: PaymentRefusal): PaymentChallenge {
-    const url = toolResourceUrl(plugin);
     return paymentChallenge({
       terms: this.terms,
       plugin,
-      resourcePath: url,
-      resourceUrl: url,
+      offer: this.offer(plugin),
+      resourcePath: toolResourceUrl(plugin),
       previewPath: previewPathOf(plugin),
       ...(refusal ? { refusal } : {}),
     });
@@ -86,8 +94,12 @@ export class X402ToolBinding {
   /** The PaymentRequired fields of a tool whose call must be paid (none when payments are off). */
   paymentRequiredFields(req: Request, plugin: RegisteredPlugin): Record<string, unknown> | undefined {
     if (!this.configured) return undefined;
-    const { x402Version, resource, accepts } = this.requiredBody(req, plugin, this.challenge(plugin));
-    return { x402Version, resource, accepts };
+    const { x402Version, resource, accepts, extensions } = this.requiredBody(
+      req,
+      plugin,
+      this.challenge(plugin),
+    );
+    return { x402Version, resource, accepts, extensions };
   }
 
   /** The answer to a call without any credential: the payment request, or how to get in. */
@@ -105,7 +117,11 @@ export class X402ToolBinding {
     return toolError(this.requiredBody(req, plugin, this.challenge(plugin)));
   }
 
-  /** A call carrying a payment in `_meta`: the checkout, then the data with the settlement. */
+  /**
+   * A call carrying a payment in `_meta`: the checkout, then the data with the settlement. A
+   * PaymentPayload carrying a payment identifier gets, when repeated, the same answer again
+   * (`_meta["idempotent-replayed"]`).
+   */
   async pay(
     req: Request,
     res: Response,
@@ -145,6 +161,7 @@ export class X402ToolBinding {
         resourcePath: url,
         resourceUrl: url,
         previewPath: previewPathOf(plugin),
+        offer: this.offer(plugin),
         requestHash: requestFingerprint(url, query),
         ...(typeof ticket === 'string' && ticket !== '' ? { redemptionTicket: ticket } : {}),
         log,
@@ -164,21 +181,31 @@ export class X402ToolBinding {
         );
       }
       if (err instanceof HttpError && err.code === 'settlement_pending') {
+        const byIdentifier = err.extra.redeem_with === 'payment_identifier';
         return toolError(
           errorBody(req, err.code, err.message, {
             ...err.extra,
-            hint: `Do not sign a new payment: repeat this same tool call (same arguments) with the same params._meta["${PAYMENT_META_KEY}"] and the redemption ticket in params._meta["${REDEMPTION_TICKET_META_KEY}"]; it is settled at most once.`,
+            hint: byIdentifier
+              ? `Do not sign a new payment: repeat this same tool call (same arguments) with the same params._meta["${PAYMENT_META_KEY}"], which carries your payment identifier; it is settled at most once.`
+              : `Do not sign a new payment: repeat this same tool call (same arguments) with the same params._meta["${PAYMENT_META_KEY}"] and the redemption ticket in params._meta["${REDEMPTION_TICKET_META_KEY}"]; it is settled at most once.`,
           }),
         );
       }
       return toolErrorOf(err, req);
     }
-    this.s.metrics.payment('settled');
+    this.s.metrics.payment(result.replayed ? 'replayed' : 'settled');
     const body = this.s.executor.frozenEnvelope(plugin, result.payload, 'mcp', req, {
       transport: 'mcp',
       paid_by: 'x402',
       payment: result.receipt,
     });
-    return toolResult(body, { [PAYMENT_RESPONSE_META_KEY]: result.settlement }, this.s.executor.jsonOf(body));
+    return toolResult(
+      body,
+      {
+        [PAYMENT_RESPONSE_META_KEY]: result.settlement,
+        ...(result.replayed ? { [REPLAYED_META_KEY]: true } : {}),
+      },
+      this.s.executor.jsonOf(body),
+    );
   }
 }

@@ -1,13 +1,16 @@
 /**
  * The 402 challenge of spec 7.1, in both x402 dialects at once: the JSON body with `x402.accepts`
  * (and the spec's headers) for readers of the body, and the base64 PAYMENT-REQUIRED header for
- * x402 v2 clients. A refused payment gets the same challenge plus `payment_error`; an unpaid
- * request with an invalid query gets it plus the query's correction hints, so no one pays for a
- * call that would be refused.
+ * x402 v2 clients, whose PaymentRequired carries the endpoint's offer (seller metadata in
+ * `resource`, bazaar discovery and the payment-identifier declaration in `extensions`; built once
+ * at boot, core/payments/offers.ts). A refused payment gets the same challenge plus
+ * `payment_error`; an unpaid request with an invalid query gets it plus the query's correction
+ * hints, so no one pays for a call that would be refused.
  */
 import { HttpError } from '../http/errors';
 import type { QueryProblem } from '../plugins/query-spec';
 import type { RegisteredPlugin } from '../plugins/registry';
+import type { PaymentOffer } from './offers';
 import type { PaymentRefusal } from './refusals';
 import {
   acceptsEntry,
@@ -22,8 +25,9 @@ export const PAYMENT_INFO_PATH = '/.well-known/x402';
 export interface ChallengeInput {
   terms: PaymentTerms;
   plugin: RegisteredPlugin;
+  /** What the endpoint offers on this transport (its PaymentRequired parts, built at boot). */
+  offer: PaymentOffer;
   resourcePath: string;
-  resourceUrl: string;
   previewPath: string;
   refusal?: PaymentRefusal;
   queryProblems?: readonly QueryProblem[];
@@ -52,7 +56,7 @@ export class PaymentChallenge extends HttpError {
     message: string,
     body: Record<string, unknown>,
     headers: Record<string, string>,
-    readonly paymentRequired: Record<string, unknown>,
+    readonly paymentRequired: Readonly<Record<string, unknown>>,
     readonly settlement?: Record<string, unknown>,
   ) {
     super(402, 'payment_required', message, body, headers);
@@ -89,10 +93,12 @@ export function paymentChallenge(input: ChallengeInput): PaymentChallenge {
     body.query_note =
       'This query would be refused (422) after payment. Fix it first: a paid request with an invalid query is refused without verifying, settling or using its payment.';
   }
-  const required = paymentRequiredV2(terms, plugin, input.resourceUrl, refusal?.code ?? 'payment_required');
+  const { offer } = input;
+  // The common case, an unpaid request, sends what was built at boot.
+  const required = refusal ? paymentRequiredV2(terms, plugin, offer, refusal.code) : offer.unpaid.required;
   const headers: Record<string, string> = {
     ...challengeHeaders(terms),
-    'PAYMENT-REQUIRED': encodeHeaderJson(required),
+    'PAYMENT-REQUIRED': refusal ? encodeHeaderJson(required) : offer.unpaid.header,
   };
   if (input.settlement) {
     const encoded = encodeHeaderJson(input.settlement);

@@ -4,9 +4,12 @@
  * data; a failed handler or a definite settlement failure charges nothing and frees the payment for
  * a retry; a settlement whose outcome is unknown keeps the payment reserved, hands out a redemption
  * ticket, and is settled at most once when the buyer retries the same request with the same payment
- * and the ticket. A payment whose signature can only be checked on chain (smart wallets) is
- * verified by the facilitator before the ledger records anything. Every outcome is logged with
- * payer and nonce (never the signature or the ticket).
+ * and the ticket. A payment carrying a payment identifier (x402 extension) needs no ticket: the id
+ * proves the retry, the settled answer is kept and given again to the same payment, request and id
+ * without a second settlement, and the id with another signed payment is a 409. A payment whose
+ * signature can only be checked on chain (smart wallets) is verified by the facilitator before the
+ * ledger records anything. Every outcome is logged with payer and nonce (never the signature, the
+ * ticket or the payment identifier).
  */
 import { randomBytes } from 'node:crypto';
 import { clientGoneError } from '../http/client-gone';
@@ -21,7 +24,14 @@ import { paymentChallenge } from './challenge';
 import { checkPayment } from './check-payment';
 import type { TransferSignatureVerifier } from './eip3009-signature';
 import type { FacilitatorClient, FacilitatorRequest } from './facilitator-client';
-import { ledgerId, type Claim, type NonceLedger, type RedemptionRefusal } from './nonce-ledger';
+import {
+  ledgerId,
+  type Claim,
+  type HeldClaim,
+  type NonceLedger,
+  type RedemptionRefusal,
+} from './nonce-ledger';
+import type { PaymentOffer } from './offers';
 import type { PaymentAttempt } from './payment-header';
 import { PaymentRefusal } from './refusals';
 import { encodeHeaderJson, PAID_MIME_TYPE, requirementV2, type PaymentTerms } from './requirements';
@@ -39,6 +49,8 @@ export interface PaidCall {
   resourcePath: string;
   resourceUrl: string;
   previewPath: string;
+  /** What the endpoint offers on this transport: the parts of its PaymentRequired (offers.ts). */
+  offer: PaymentOffer;
   /** SHA-256 of the resource and its canonical query (requestFingerprint): what the payment buys. */
   requestHash: string;
   /** The Payment-Redemption-Ticket header, when the request carried one. */
@@ -91,7 +103,15 @@ export interface PaidResult {
   settlement: SettlementResponse;
   /** base64 settlement result for PAYMENT-RESPONSE / X-PAYMENT-RESPONSE. */
   settlementHeader: string;
+  /** The answer kept for the payment identifier, given again: nothing was settled by this call. */
+  replayed?: true;
 }
+
+/** What the ledger keeps of a paid answer for replays to its payment identifier. */
+type KeptAnswer = Pick<PaidResult, 'payload' | 'receipt' | 'settlement'>;
+
+const REPLAY_NOTE =
+  'The answer your earlier request with this payment and payment identifier bought, given again; nothing more was charged.';
 
 /** The x402 SettlementResponse of a paid call. */
 export interface SettlementResponse {
@@ -161,6 +181,7 @@ export class X402Checkout {
       nonce: auth.nonce.toLowerCase(),
       amount_micro_usdc: auth.value,
       x402_version: attempt.version,
+      ...(attempt.paymentId !== undefined ? { payment_identifier: true } : {}),
     };
     const log = (
       outcome: string,
@@ -172,8 +193,8 @@ export class X402Checkout {
         terms,
         plugin,
         resourcePath: call.resourcePath,
-        resourceUrl: call.resourceUrl,
         previewPath: call.previewPath,
+        offer: call.offer,
         refusal,
         ...(settlement ? { settlement } : {}),
       });
@@ -215,6 +236,7 @@ export class X402Checkout {
         validBefore: checked.validBefore,
         paymentHash: paymentFingerprint(attempt),
         requestHash: call.requestHash,
+        ...(attempt.paymentId !== undefined ? { paymentId: attempt.paymentId } : {}),
       },
       call.redemptionTicket !== undefined ? { ticketHash: sha256Hex(call.redemptionTicket) } : {},
     );
@@ -228,7 +250,21 @@ export class X402Checkout {
     }
     if (claim.kind === 'in_progress') {
       log('concurrent_use_refused');
-      throw inProgressError();
+      throw inProgressError(attempt.paymentId !== undefined);
+    }
+    if (claim.kind === 'conflict') {
+      log('identifier_conflict', { held_for: claim.entry.resource, held_state: claim.entry.state }, 'warn');
+      throw identifierConflict();
+    }
+    if (claim.kind === 'replay') {
+      log('replayed', { transaction: claim.entry.transaction });
+      const kept = JSON.parse(claim.answer) as KeptAnswer;
+      return {
+        ...kept,
+        receipt: { ...kept.receipt, note: REPLAY_NOTE },
+        settlementHeader: encodeHeaderJson(kept.settlement),
+        replayed: true,
+      };
     }
 
     const local: LocalClaim = { ledger, claim, stage: claim.kind === 'fresh' ? 'verify' : 'settling' };
@@ -267,14 +303,19 @@ export class X402Checkout {
     if (local.stage === 'released') throw stoppingError();
     local.stage = 'settling';
     if (!(await ledger.advance(claim.id, claim.token, 'settle', this.d.settleLeaseSeconds))) {
-      throw inProgressError();
+      throw inProgressError(attempt.paymentId !== undefined);
     }
     const settled = await this.d.facilitator.settle(body);
     switch (settled.kind) {
       case 'settled': {
-        await this.record(() => ledger.settled(claim.id, claim.token, settled.transaction), call, logged);
+        const result = this.result(call, payload, settled.transaction, settled.payer);
+        await this.record(
+          () => ledger.settled(claim, settled.transaction, { answer: keptAnswer(claim, result) }),
+          call,
+          logged,
+        );
         log('settled', { transaction: settled.transaction, resettled: claim.kind === 'resettle' });
-        return this.result(call, payload, settled.transaction, settled.payer);
+        return result;
       }
       case 'failed': {
         if (claim.kind === 'resettle' && !NONCE_USED.test(settled.reason)) {
@@ -286,25 +327,24 @@ export class X402Checkout {
         if (claim.kind === 'resettle') {
           // The earlier settle call, whose answer was lost, went through: serve what was paid for.
           const tx = claim.entry.transaction ?? undefined;
-          await this.record(
-            () =>
-              ledger.settled(
-                claim.id,
-                claim.token,
-                tx,
-                'settled by an earlier attempt whose answer was lost',
-              ),
-            call,
-            logged,
-          );
-          log('settled_by_earlier_attempt', { transaction: tx ?? null, facilitator_reason: settled.reason });
-          return this.result(
+          const result = this.result(
             call,
             payload,
             tx,
             undefined,
             'Settled by your earlier attempt, whose answer was lost.',
           );
+          await this.record(
+            () =>
+              ledger.settled(claim, tx, {
+                reason: 'settled by an earlier attempt whose answer was lost',
+                answer: keptAnswer(claim, result),
+              }),
+            call,
+            logged,
+          );
+          log('settled_by_earlier_attempt', { transaction: tx ?? null, facilitator_reason: settled.reason });
+          return result;
         }
         if (settled.transaction) {
           // A transaction was sent (and failed, the facilitator says): only the chain can tell.
@@ -356,23 +396,26 @@ export class X402Checkout {
   }
 
   /**
-   * Records a settlement whose outcome is not known and returns the 503 for it. The entry gets one
-   * redemption ticket: handed out now if it has none, else the buyer holds it from an earlier answer.
+   * Records a settlement whose outcome is not known and returns the 503 for it. An entry claimed
+   * with a payment identifier needs no ticket; any other gets one: handed out now if it has none,
+   * else the buyer holds it from an earlier answer.
    */
   private async stillUnknown(
-    claim: Extract<Claim, { kind: 'fresh' | 'resettle' }>,
+    claim: HeldClaim,
     detail: string,
     transaction: string | undefined,
     call: PaidCall,
     logged: Record<string, unknown>,
   ): Promise<HttpError> {
     const tx = transaction ?? claim.entry.transaction ?? undefined;
-    const ticket = claim.entry.ticketHash === null ? newTicket() : undefined;
+    const byIdentifier = claim.entry.paymentIdHash !== null;
+    const ticket = claim.entry.ticketHash === null && !byIdentifier ? newTicket() : undefined;
     await this.record(
       () => this.d.ledger.unknown(claim.id, claim.token, detail, tx, ticket && sha256Hex(ticket)),
       call,
       logged,
     );
+    if (byIdentifier) return settlementPending(tx, undefined, 'payment_identifier');
     return settlementPending(tx, ticket, ticket ? undefined : 'retry_ticket_in_hand');
   }
 
@@ -464,14 +507,45 @@ function stoppingError(): HttpError {
   );
 }
 
-function inProgressError(): HttpError {
+/** The answer to keep for replays: only an entry claimed with a payment identifier has any. */
+function keptAnswer(claim: HeldClaim, result: PaidResult): string | undefined {
+  if (claim.entry.paymentIdHash === null) return undefined;
+  const kept: KeptAnswer = {
+    payload: result.payload,
+    receipt: result.receipt,
+    settlement: result.settlement,
+  };
+  return JSON.stringify(kept);
+}
+
+function inProgressError(withIdentifier: boolean): HttpError {
   return new HttpError(
     409,
     'payment_in_progress',
     'This payment is being used by another request right now; one payment buys exactly one response. ' +
       'Wait for that response. Nothing more will be charged for this payment.',
-    { hint: 'Sign a new payment for another call.' },
+    {
+      hint: withIdentifier
+        ? 'Retry after Retry-After seconds with the identical payment (same payment identifier): once that request is answered, the retry gets the same answer.'
+        : 'Sign a new payment for another call.',
+    },
     { 'Retry-After': RETRY_AFTER_SECONDS, 'Cache-Control': 'no-store' },
+  );
+}
+
+function identifierConflict(): HttpError {
+  return new HttpError(
+    409,
+    'payment_identifier_conflict',
+    'This payment identifier already belongs to another signed payment, which was settled, is being settled, ' +
+      'or awaits its settlement. One payment identifier names one payment. This payment was not used: ' +
+      'nothing was charged and no data was served.',
+    {
+      hint:
+        'To get the answer of the earlier payment, resend that payment (the same payment header) with this identifier; ' +
+        'for a new call, sign a new payment with a new payment identifier.',
+    },
+    { 'Cache-Control': 'no-store' },
   );
 }
 
@@ -498,27 +572,35 @@ function facilitatorRejected(reason: string, message: string | undefined): Payme
 }
 
 /**
- * 503 for a settlement whose outcome is unknown. With `ticket`, the answer hands out the
- * redemption ticket (body and header; shown once); without, the buyer holds it from an earlier answer.
+ * 503 for a settlement whose outcome is unknown. `redeem_with` says what proves the retry: the
+ * payment identifier the payment carries, or the redemption ticket. With `ticket`, the answer hands
+ * it out (body and header; shown once); without, the buyer holds it from an earlier answer.
  */
 function settlementPending(
   transaction: string | undefined,
   ticket: string | undefined,
-  note?: 'retry_ticket_in_hand',
+  note?: 'retry_ticket_in_hand' | 'payment_identifier',
 ): HttpError {
+  const byIdentifier = note === 'payment_identifier';
   return new HttpError(
     503,
     'settlement_pending',
     'Your payment was sent for settlement but its outcome is not known yet (the facilitator did not answer in time). ' +
-      'Do not sign a new payment: repeat this same request (same path and query) with the same payment header and ' +
-      `the redemption ticket in the ${REDEMPTION_TICKET_HEADER} header. It is settled at most once, and then the data is served. ` +
-      'Only that request with that ticket can redeem this payment.',
+      (byIdentifier
+        ? 'Do not sign a new payment: repeat this same request (same path and query) with the same payment header, ' +
+          'which carries your payment identifier. It is settled at most once, and then the data is served; ' +
+          'later repeats get the same answer again. Only that request with that payment identifier can redeem this payment.'
+        : 'Do not sign a new payment: repeat this same request (same path and query) with the same payment header and ' +
+          `the redemption ticket in the ${REDEMPTION_TICKET_HEADER} header. It is settled at most once, and then the data is served. ` +
+          'Only that request with that ticket can redeem this payment.'),
     {
-      hint:
-        note === 'retry_ticket_in_hand'
+      hint: byIdentifier
+        ? 'Retry in a few seconds with the identical payment header (the same payment identifier); no ticket is needed.'
+        : note === 'retry_ticket_in_hand'
           ? `Retry with the identical payment header and the ${REDEMPTION_TICKET_HEADER} you received with the first settlement_pending answer.`
           : `Keep redemption_ticket (it is shown once) and retry in a few seconds with the identical payment header and ${REDEMPTION_TICKET_HEADER}: <ticket>.`,
       retryable: true,
+      redeem_with: byIdentifier ? 'payment_identifier' : 'redemption_ticket',
       ...(ticket ? { redemption_ticket: ticket } : {}),
       ...(transaction ? { transaction } : {}),
     },
@@ -534,6 +616,8 @@ const REDEMPTION_REFUSALS: Record<RedemptionRefusal, string> = {
   payment_mismatch: 'This nonce is held by another signed payment whose settlement is not known yet.',
   request_mismatch:
     'This payment was sent for another request (path or query) and its settlement is not known yet; only that request can redeem it.',
+  identifier_mismatch:
+    'This payment was sent with a payment identifier and its settlement is not known yet; only a retry carrying that same identifier can redeem it.',
   ticket_required: `This payment's settlement is not known yet; redeeming it needs the ${REDEMPTION_TICKET_HEADER} handed out with its settlement_pending answer.`,
   ticket_mismatch: `The ${REDEMPTION_TICKET_HEADER} does not match the one handed out for this payment.`,
 };
@@ -546,7 +630,7 @@ function redemptionRefused(reason: RedemptionRefusal): HttpError {
     {
       reason,
       hint:
-        'Repeat the original request with its payment and redemption ticket. Without them, sign a new payment; ' +
+        'Repeat the original request with its payment and its payment identifier or redemption ticket. Without them, sign a new payment; ' +
         'the operator reconciles unknown settlements (payer and nonce identify yours).',
     },
     { 'Cache-Control': 'no-store' },

@@ -15,12 +15,18 @@
  * copied authorization must not buy another response). An entry holding a transaction is never
  * released, and a payment released before any settle call is forgotten within minutes.
  *
+ * A payment carrying a payment identifier (issue 27) binds the id, scoped to its payer, to the
+ * entry: the id then does the ticket's job (it never goes on chain), a settled entry keeps its
+ * answer for replays to the same payment, request and id, and another payment with the id is a
+ * conflict, unless the entry holding it settled nothing.
+ *
  * A claim holds a lease. A process that dies mid-call leaves a pending entry; after the lease
  * a retry takes it over: from `verify` (verifying or running the handler) as a fresh claim, since
  * nothing was settled, and from `settle` as a re-settlement, since the settle call may have gone
  * through. Three writes per paid call: claim, enter `settle`, final state.
  */
 import { randomUUID } from 'node:crypto';
+import { sha256Hex } from '../util/canonical-json';
 import type { Clock } from '../util/clock';
 import type {
   FinishDetail,
@@ -39,6 +45,11 @@ export const LEDGER_RETENTION_DAYS = 30;
  * long: nothing moved, so there is nothing to audit, and junk payments must not fill the store.
  */
 export const RELEASED_RETENTION_MINUTES = 10;
+/**
+ * The answer kept for replays to a payment identifier lives until the authorization expires (a
+ * replay is refused as expired after that), at most this long (DESIGN: idempotent responses 24 h).
+ */
+export const ANSWER_RETENTION_HOURS = 24;
 
 export type { PaymentEntry, Redemption, RedemptionRefusal };
 
@@ -58,6 +69,8 @@ export interface ClaimInfo {
   paymentHash: string;
   /** SHA-256 of the resource and canonical query. */
   requestHash: string;
+  /** The x402 payment identifier the payment carries (stored only as a hash, with the payer). */
+  paymentId?: string;
 }
 
 export type Claim =
@@ -65,13 +78,26 @@ export type Claim =
   | { kind: 'fresh'; id: string; token: string; entry: PaymentEntry }
   /** An earlier settle call's outcome is unknown: run, then settle again (at most one at a time). */
   | { kind: 'resettle'; id: string; token: string; entry: PaymentEntry }
+  /** Already settled for this payment, request and payment identifier: `answer` as it was kept. */
+  | { kind: 'replay'; id: string; entry: PaymentEntry; answer: string }
   | { kind: 'used'; id: string; entry: PaymentEntry }
   | { kind: 'in_progress'; id: string; entry: PaymentEntry }
   /** Awaits redemption by another request, payment or ticket. */
-  | { kind: 'refused'; id: string; reason: RedemptionRefusal; entry: PaymentEntry };
+  | { kind: 'refused'; id: string; reason: RedemptionRefusal; entry: PaymentEntry }
+  /** The payment identifier is held by another signed payment (`entry`). */
+  | { kind: 'conflict'; id: string; entry: PaymentEntry };
+
+/** A claim this call holds. */
+export type HeldClaim = Extract<Claim, { kind: 'fresh' | 'resettle' }>;
 
 export function ledgerId(key: PaymentKey): string {
   return [key.chainId, key.asset, key.payer, key.nonce].map((p) => String(p).toLowerCase()).join(':');
+}
+
+/** A payment identifier is the payer's own: the same id from two payers are two ids. */
+function paymentIdHash(key: PaymentKey, paymentId: string): string {
+  const payer = [key.chainId, key.asset, key.payer].map((p) => String(p).toLowerCase()).join(':');
+  return sha256Hex(`${payer}\n${paymentId}`);
 }
 
 export class NonceLedger {
@@ -102,6 +128,7 @@ export class NonceLedger {
         expiresAt: retentionEnd(info.validBefore),
         paymentHash: info.paymentHash,
         requestHash: info.requestHash,
+        ...(info.paymentId !== undefined ? { paymentIdHash: paymentIdHash(key, info.paymentId) } : {}),
       },
       redemption,
       token,
@@ -116,8 +143,25 @@ export class NonceLedger {
     return this.repo.advance(id, token, phase, this.clock.now(), this.lease(leaseSeconds));
   }
 
-  async settled(id: string, token: string, transaction: string | undefined, reason?: string): Promise<void> {
-    await this.finish(id, token, 'settled', { transaction, reason });
+  /** Settled; `answer` (a payment identifier's claim) is kept for replays (ANSWER_RETENTION_HOURS). */
+  async settled(
+    claim: HeldClaim,
+    transaction: string | undefined,
+    o: { reason?: string; answer?: string } = {},
+  ): Promise<void> {
+    const answer =
+      o.answer === undefined
+        ? undefined
+        : {
+            json: o.answer,
+            expiresAt: new Date(
+              Math.min(
+                Number(claim.entry.validBefore) * 1000,
+                this.clock.now().getTime() + ANSWER_RETENTION_HOURS * 3_600_000,
+              ),
+            ),
+          };
+    await this.finish(claim.id, claim.token, 'settled', { transaction, reason: o.reason, answer });
   }
 
   /**
@@ -164,6 +208,7 @@ export class NonceLedger {
       ...(detail.reason ? { reason: detail.reason } : {}),
       ...(detail.ticketHash ? { ticketHash: detail.ticketHash } : {}),
       ...(detail.expiresAt ? { expiresAt: detail.expiresAt } : {}),
+      ...(detail.answer ? { answer: detail.answer } : {}),
     };
     await this.repo.finish(id, token, state, clean, this.clock.now());
   }

@@ -2,8 +2,16 @@
  * Reading the buyer's payment from the request: `X-PAYMENT` (x402 v1 transport; carries v1 or v2
  * payloads) or `PAYMENT-SIGNATURE` (x402 v2), each base64 of a JSON payment payload. Anything that
  * does not decode into an exact/EVM EIP-3009 payload is a `malformed_payment` refusal, never a 500.
+ * A payload's `extensions["payment-identifier"].info.id` (x402 payment-identifier extension) is
+ * read with the extension package's own rules; an id that breaks them is refused, never ignored.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import {
+  isValidPaymentId,
+  PAYMENT_ID_MAX_LENGTH,
+  PAYMENT_ID_MIN_LENGTH,
+  PAYMENT_IDENTIFIER,
+} from '@x402/extensions/payment-identifier';
 import { PaymentRefusal } from './refusals';
 
 export interface Eip3009Authorization {
@@ -30,6 +38,8 @@ export interface PaymentAttempt {
   signature: string;
   /** The payload as decoded, forwarded to the facilitator unchanged. */
   payload: Record<string, unknown>;
+  /** The x402 payment identifier the payload carries (a secret of the buyer's: never logged). */
+  paymentId?: string;
 }
 
 /** The MCP `_meta` key of a payment (x402 MCP transport). */
@@ -156,6 +166,8 @@ export function paymentFromObject(decoded: unknown, header: PaymentAttempt['head
   }
   if (!/^0x[0-9a-fA-F]{64}$/.test(fields.nonce!))
     return malformed('authorization.nonce must be 32 bytes of hex.');
+  const paymentId = paymentIdentifierOf(decoded);
+  if (paymentId instanceof PaymentRefusal) return { kind: 'refused', refusal: paymentId };
   const signature = inner.signature;
   if (
     typeof signature !== 'string' ||
@@ -177,6 +189,34 @@ export function paymentFromObject(decoded: unknown, header: PaymentAttempt['head
       authorization: fields as Eip3009Authorization,
       signature,
       payload: decoded,
+      ...(paymentId !== undefined ? { paymentId } : {}),
     },
   };
+}
+
+/**
+ * The payment identifier of a payload, if it carries one. Checked with the package's
+ * isValidPaymentId rather than its validatePaymentIdentifier, which compiles the JSON Schema the
+ * payload itself carries: a buyer's schema (with any regular expression) is never run here.
+ */
+function paymentIdentifierOf(decoded: Json): string | undefined | PaymentRefusal {
+  const extensions = decoded.extensions;
+  if (extensions === undefined || extensions === null) return undefined;
+  const extension = isObject(extensions) ? extensions[PAYMENT_IDENTIFIER] : undefined;
+  if (extension === undefined || extension === null) return undefined;
+  const where = `extensions["${PAYMENT_IDENTIFIER}"]`;
+  if (!isObject(extension) || !isObject(extension.info)) {
+    return new PaymentRefusal(
+      'invalid_payment_identifier',
+      `${where} must be an object with an \`info\` object.`,
+    );
+  }
+  const id = extension.info.id;
+  // The extension as the server declares it (no id yet): the buyer did not choose one.
+  if (id === undefined) return undefined;
+  if (typeof id === 'string' && isValidPaymentId(id)) return id;
+  return new PaymentRefusal(
+    'invalid_payment_identifier',
+    `${where}.info.id must be ${PAYMENT_ID_MIN_LENGTH} to ${PAYMENT_ID_MAX_LENGTH} characters of A-Z, a-z, 0-9, "_" and "-".`,
+  );
 }

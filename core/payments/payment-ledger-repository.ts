@@ -1,9 +1,11 @@
 /**
  * The x402 payment ledger as a repository (issue 13): one entry per EIP-3009 authorization, so
  * one signed payment buys at most one response. Each method is one atomic state change; `claim`
- * decides fresh / re-settle / used / in progress in the same step that takes the entry, so two
- * gateways (or two processes on one SQLite file) can never both take it. The state machine is
- * described in nonce-ledger.ts; the contract is test/core/store/payment-ledger-contract.ts.
+ * decides fresh / re-settle / replay / used / in progress / conflict in the same step that takes
+ * the entry, so two gateways (or two processes on one SQLite file) can never both take it. A
+ * payment identifier (x402 `payment-identifier` extension, issue 27) is held by at most one entry
+ * (a unique index), so one id never buys two settlements. The state machine is described in
+ * nonce-ledger.ts; the contract is test/core/store/payment-ledger-contract.ts.
  */
 
 export type PaymentState = 'pending' | 'settled' | 'settle_unknown' | 'released';
@@ -36,6 +38,8 @@ export interface PaymentEntry {
   requestHash: string | null;
   /** SHA-256 of the redemption ticket handed out with a settlement_pending answer. */
   ticketHash: string | null;
+  /** SHA-256 of the payer and the payment identifier the payment carried (NonceLedger.claim). */
+  paymentIdHash: string | null;
 }
 
 /** What a new claim writes when the payment was never seen. */
@@ -51,7 +55,12 @@ export type NewPayment = Pick<
   | 'amountMicroUsdc'
   | 'validBefore'
   | 'expiresAt'
-> & { paymentHash: string; requestHash: string };
+> & {
+  paymentHash: string;
+  requestHash: string;
+  /** Set when the payment carries a payment identifier. */
+  paymentIdHash?: string;
+};
 
 /** What a retry presents to redeem an unknown settlement (beside the payment itself). */
 export interface Redemption {
@@ -61,25 +70,90 @@ export interface Redemption {
 
 /** Why a retry may not redeem an entry whose settlement is unknown. */
 export type RedemptionRefusal =
-  'payment_mismatch' | 'request_mismatch' | 'ticket_required' | 'ticket_mismatch';
+  'payment_mismatch' | 'request_mismatch' | 'identifier_mismatch' | 'ticket_required' | 'ticket_mismatch';
 
 /**
  * Whether `payment` (with `redemption`) may take over `entry`, whose settlement may have gone
- * through: only the same signed payment, for the same request, with the ticket if one was issued.
- * Entries written before these bindings existed (null hashes) are not bound.
+ * through: only the same signed payment, for the same request, with its payment identifier if it
+ * was claimed with one, else with the ticket if one was issued. Entries written before these
+ * bindings existed (null hashes) are not bound.
  */
 export function redemptionRefusal(
-  entry: Pick<PaymentEntry, 'paymentHash' | 'requestHash' | 'ticketHash'>,
-  payment: Pick<NewPayment, 'paymentHash' | 'requestHash'>,
+  entry: Pick<PaymentEntry, 'paymentHash' | 'requestHash' | 'ticketHash' | 'paymentIdHash'>,
+  payment: Pick<NewPayment, 'paymentHash' | 'requestHash' | 'paymentIdHash'>,
   redemption: Redemption,
 ): RedemptionRefusal | undefined {
   if (entry.paymentHash !== null && entry.paymentHash !== payment.paymentHash) return 'payment_mismatch';
   if (entry.requestHash !== null && entry.requestHash !== payment.requestHash) return 'request_mismatch';
+  // The identifier never leaves the buyer, the gateway and its facilitator: it does the ticket's job.
+  if (entry.paymentIdHash !== null) {
+    return payment.paymentIdHash === entry.paymentIdHash ? undefined : 'identifier_mismatch';
+  }
   if (entry.ticketHash !== null) {
     if (redemption.ticketHash === undefined) return 'ticket_required';
     if (redemption.ticketHash !== entry.ticketHash) return 'ticket_mismatch';
   }
   return undefined;
+}
+
+/**
+ * Whether nothing can have been settled for `entry`: released, or a verify phase whose process
+ * stopped. Such an entry may be claimed by any payment, and gives its payment identifier up to
+ * another payment carrying it.
+ */
+export function settledNothing(
+  entry: Pick<PaymentEntry, 'state' | 'phase' | 'leaseUntil'>,
+  now: Date,
+): boolean {
+  if (entry.state === 'released') return true;
+  return (
+    entry.state === 'pending' &&
+    entry.phase === 'verify' &&
+    entry.leaseUntil !== null &&
+    entry.leaseUntil.getTime() < now.getTime()
+  );
+}
+
+/**
+ * Whether `entry` holds the payment identifier of `payment` for another signed payment that may
+ * have been (or is being) settled: the same id with another payload, a 409 (issue 27).
+ */
+export function identifierConflict(
+  entry: PaymentEntry,
+  payment: Pick<NewPayment, 'id' | 'paymentHash' | 'paymentIdHash'>,
+  now: Date,
+): boolean {
+  return (
+    payment.paymentIdHash !== undefined &&
+    entry.paymentIdHash === payment.paymentIdHash &&
+    (entry.id !== payment.id || entry.paymentHash !== payment.paymentHash) &&
+    !settledNothing(entry, now)
+  );
+}
+
+/**
+ * Whether the answer kept with a settled `entry` goes to `payment`: the same signed payment, for
+ * the same request, with the same payment identifier.
+ */
+export function answersTo(
+  entry: PaymentEntry,
+  payment: Pick<NewPayment, 'paymentHash' | 'requestHash' | 'paymentIdHash'>,
+): boolean {
+  return (
+    entry.state === 'settled' &&
+    payment.paymentIdHash !== undefined &&
+    entry.paymentIdHash === payment.paymentIdHash &&
+    entry.paymentHash === payment.paymentHash &&
+    entry.requestHash === payment.requestHash
+  );
+}
+
+/** The answer a settled payment bought, kept for replays to its payment identifier. */
+export interface StoredAnswer {
+  /** The answer as the checkout serialised it (no signature, no secret). */
+  json: string;
+  /** When it is dropped (the entry stays, for its own retention). */
+  expiresAt: Date;
 }
 
 /** How a claim ends a call: the final state, and what it records. */
@@ -90,21 +164,35 @@ export interface FinishDetail {
   ticketHash?: string;
   /** Replaces the retention end (a payment released before any settle call is kept minutes, not days). */
   expiresAt?: Date;
+  /** `settled` with a payment identifier: the answer, for replays. */
+  answer?: StoredAnswer;
 }
 
 export type PaymentClaim =
   | { kind: 'fresh'; entry: PaymentEntry }
   | { kind: 'resettle'; entry: PaymentEntry }
+  /**
+   * Settled, and claimed again by the same payment, for the same request, with the same payment
+   * identifier, while its answer is kept: the answer (`json` of StoredAnswer). Nothing was changed.
+   */
+  | { kind: 'replay'; entry: PaymentEntry; answer: string }
   | { kind: 'used'; entry: PaymentEntry }
   | { kind: 'in_progress'; entry: PaymentEntry }
   /** The entry awaits redemption by another request, payment or ticket: nothing was changed. */
-  | { kind: 'refused'; reason: RedemptionRefusal; entry: PaymentEntry };
+  | { kind: 'refused'; reason: RedemptionRefusal; entry: PaymentEntry }
+  /**
+   * The payment identifier is held by another signed payment (`entry`, which may have been or may
+   * be being settled): nothing was changed.
+   */
+  | { kind: 'conflict'; entry: PaymentEntry };
 
 export interface PaymentLedgerRepository {
   /**
-   * Takes the entry with `token` until `leaseUntil`, or says why not (used, in progress, refused).
-   * A take-over of a settlement that may have gone through (`resettle`) is decided by
-   * redemptionRefusal in the same atomic step.
+   * Takes the entry with `token` until `leaseUntil`, or says why not (replay, used, in progress,
+   * refused, conflict). A take-over of a settlement that may have gone through (`resettle`) is
+   * decided by redemptionRefusal in the same atomic step. With `paymentIdHash`: conflict when
+   * another payment holds it and may have been settled (an entry that settled nothing gives it
+   * up); a fresh claim binds it to this entry.
    */
   claim(
     payment: NewPayment,
@@ -138,6 +226,6 @@ export interface PaymentLedgerRepository {
    * as pending, to look at again once the lease is over.
    */
   listSettling(now: Date): Promise<PaymentEntry[]>;
-  /** Removes entries past their retention; returns how many. */
+  /** Removes entries past their retention and drops answers past theirs; returns how many of both. */
   pruneExpired(now: Date): Promise<number>;
 }

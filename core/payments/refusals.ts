@@ -5,6 +5,8 @@
  */
 export const REFUSAL_CODES = {
   malformed_payment: 'The payment header is not base64 JSON of an x402 exact/EVM payment payload.',
+  invalid_payment_identifier:
+    'The payment identifier (extensions["payment-identifier"].info.id) is not 16 to 128 characters of A-Z, a-z, 0-9, "_" and "-".',
   unsupported_x402_version:
     'Only x402 versions 1 (X-PAYMENT) and 2 (PAYMENT-SIGNATURE or X-PAYMENT) are accepted.',
   conflicting_payment_headers: 'X-PAYMENT and PAYMENT-SIGNATURE carry different payments; send one.',

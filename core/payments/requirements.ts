@@ -1,9 +1,10 @@
 /**
  * What a paid call costs and where the money goes, in the shapes x402 clients read: the `accepts`
- * entry of the spec's 402 body (x402 v1 field names, CAIP-2 network), the x402 v2 requirement in
- * the PAYMENT-REQUIRED header, and the settlement header. Receiving address, asset, network and
+ * entry of the spec's 402 body (x402 v1 field names, CAIP-2 network), the x402 v2 requirement and
+ * PaymentRequired of the PAYMENT-REQUIRED header, and the settlement header. Receiving address, asset, network and
  * timeout come from configuration, never from constants here.
  */
+import type { ResourceInfo } from '@x402/core/types';
 import type { GatewayConfig } from '../config';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { chainIdOf } from './networks';
@@ -104,18 +105,22 @@ export function requirementV2(terms: PaymentTerms, plugin: RegisteredPlugin): Re
   };
 }
 
-/** The x402 v2 PaymentRequired object (decoded PAYMENT-REQUIRED header). */
+/**
+ * The x402 v2 PaymentRequired object (decoded PAYMENT-REQUIRED header): the requirement, with the
+ * resource and extensions the endpoint offers on its transport (core/payments/offers.ts).
+ */
 export function paymentRequiredV2(
   terms: PaymentTerms,
   plugin: RegisteredPlugin,
-  resourceUrl: string,
+  offer: { resource: Readonly<ResourceInfo>; extensions: Readonly<Record<string, unknown>> },
   error: string,
 ): Record<string, unknown> {
   return {
     x402Version: 2,
     error,
-    resource: { url: resourceUrl, description: plugin.manifest.summary, mimeType: PAID_MIME_TYPE },
+    resource: offer.resource,
     accepts: [requirementV2(terms, plugin)],
+    extensions: offer.extensions,
   };
 }
 

@@ -220,7 +220,7 @@ function check(
       handler = options.container.resolve(m.handler);
       if (typeof handler.handle !== 'function')
         bad('handler', `${m.handler.name} has no handle(query, context) method`);
-      if (m.lifecycle === SOLD_LIFECYCLE) checkCoverageText(handler, bad);
+      if (m.lifecycle === SOLD_LIFECYCLE) checkCoverage(m, handler, bad);
     } catch (err) {
       bad('handler', `${m.handler.name} cannot be constructed: ${(err as Error).message.split('\n')[0]}`);
     }
@@ -266,22 +266,41 @@ function checkPublishers(publishers: unknown, bad: (field: string, problem: stri
   });
 }
 
-/** The handler's own coverage text is read by buyers in the discovery documents. */
-function checkCoverageText(
+const COVERAGE_KINDS: readonly string[] = ['snapshot', 'live', 'live_with_snapshot_fallback'];
+
+/**
+ * The handler's own coverage is read by buyers in the discovery documents, and tells the MCP
+ * tool's hints (core/mcp/tools.ts): its kind must be one the kernel knows, and a plugin whose data
+ * comes from a live upstream cannot promise the same answer to the same query (cacheableAnswers).
+ */
+function checkCoverage(
+  m: PluginManifest,
   handler: EndpointHandler<object, EndpointPayload>,
   bad: (field: string, problem: string) => void,
 ): void {
   if (typeof handler.coverage !== 'function') return;
-  let summary: unknown;
+  let coverage: { summary?: unknown; kind?: unknown };
   try {
-    summary = handler.coverage(new Date()).summary;
+    coverage = handler.coverage(new Date());
   } catch {
     return; // a live source may not answer at boot; its payloads are checked when served
   }
+  const { summary, kind } = coverage;
   if (typeof summary === 'string' && SCAFFOLD_PLACEHOLDER.test(summary)) {
     bad(
       'handler.coverage()',
       `still holds a placeholder ("${summary.slice(0, 60)}"): say what the data covers before selling it`,
+    );
+  }
+  if (typeof kind !== 'string' || !COVERAGE_KINDS.includes(kind)) {
+    bad(
+      'handler.coverage()',
+      `kind must be one of ${COVERAGE_KINDS.join(', ')} (got ${JSON.stringify(kind)})`,
+    );
+  } else if (m.cacheableAnswers === true && kind !== 'snapshot') {
+    bad(
+      'cacheableAnswers',
+      `is true, but handler.coverage() says the data is "${kind}": answers from a live upstream are not the same for the same query; remove cacheableAnswers`,
     );
   }
 }

@@ -12,4 +12,9 @@ export interface ProductDefinition {
   notice: string;
   /** Inclusive price band per call, in micro-USDC; a plugin priced outside it refuses to boot. */
   priceRangeMicroUsdc: { min: number; max: number };
+  /**
+   * Topical tags x402 catalogues file the product's endpoints under (`resource.tags` of their
+   * 402s): at most 5, each printable ASCII of at most 32 characters, no two alike.
+   */
+  tags: string[];
 }

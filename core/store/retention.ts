@@ -3,7 +3,8 @@
  * minute, the same on SQLite and MongoDB (no TTL index is relied on):
  *   credit holds older than the recovery age: given back (their process stopped mid-call);
  *   closed-call records (usage audit): 400 days (a year of audits and some);
- *   x402 payment entries: 30 days after the authorization expires;
+ *   x402 payment entries: 30 days after the authorization expires; the answers kept for their
+ *   payment identifiers: when the authorization expires, at most 24 hours;
  *   idempotency records: 24 hours; rate-limit hits: once they are a window old;
  *   the daily trial-credit budget's days: as long as the usage audit.
  * Memory does not grow with what is stored: everything lives in the store.

@@ -89,7 +89,8 @@ export class EndpointExecutor {
   async run(
     plugin: RegisteredPlugin,
     query: object,
-    req: Request,
+    // Only the request id and logger reach the handler (the x402 offers run examples at boot).
+    req: Pick<Request, 'id' | 'log'>,
     lookup: CacheLookup = this.lookup(plugin, query),
   ): Promise<EndpointPayload> {
     if (lookup.answer) return lookup.answer;

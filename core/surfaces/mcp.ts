@@ -15,6 +15,8 @@ import { ERROR_REF, jsonResponse, mount, type OperationDoc } from '../http/api-c
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError } from '../http/errors';
 import type { GatewayServices } from '../services';
+import { paymentsConfigured } from '../config';
+import { mcpAuthSchemes } from '../discovery/mcp-card';
 import type { KeyIdentity } from '../keys/key-ledger';
 import { MCP_PATH, PREVIEW_MCP_PATH } from '../discovery/paths';
 import { callWithKeyCredit } from '../mcp/key-credit-binding';
@@ -90,8 +92,9 @@ function operationDoc(s: GatewayServices, tools: ToolCatalog, preview: boolean):
       name: 'X-API-Key',
       in: 'header',
       required: false,
-      description:
-        "An API key: tool calls are charged to its credit. Without it, tool calls are paid per call with x402 (PaymentRequired in the tool result, payment in params._meta['x402/payment']).",
+      description: paymentsConfigured(s.config)
+        ? "An API key: tool calls are charged to its credit. Without it, tool calls are paid per call with x402 (PaymentRequired in the tool result, payment in params._meta['x402/payment'])."
+        : 'An API key: tool calls are charged to its credit. Without it, tool calls answer payments_not_configured: x402 is not configured on this deployment.',
       schema: { type: 'string' },
     });
   }
@@ -127,11 +130,14 @@ function operationDoc(s: GatewayServices, tools: ToolCatalog, preview: boolean):
           'One tool per sold endpoint, named by its endpoint id; arguments are its query parameters (the same JSON Schema as the GET operation), results its payload with the _gateway block.',
           'With X-API-Key each tool call is charged to the key (as POST /broker/call; idempotent retries with params._meta["' +
             IDEMPOTENCY_META_KEY +
-            '"]). Without a key, an unpaid tool call answers isError with an x402 v2 PaymentRequired; repeat it with the PaymentPayload in params._meta["' +
-            PAYMENT_META_KEY +
-            '"]. The settlement comes back in result._meta["' +
-            PAYMENT_RESPONSE_META_KEY +
-            '"].',
+            '"]). ' +
+            (paymentsConfigured(s.config)
+              ? 'Without a key, an unpaid tool call answers isError with an x402 v2 PaymentRequired; repeat it with the PaymentPayload in params._meta["' +
+                PAYMENT_META_KEY +
+                '"]. The settlement comes back in result._meta["' +
+                PAYMENT_RESPONSE_META_KEY +
+                '"].'
+              : 'Without a key, a tool call answers isError with payments_not_configured: x402 is not configured on this deployment.'),
         ].join('\n\n'),
     tags: ['mcp'],
     parameters: headers,
@@ -156,7 +162,7 @@ function operationDoc(s: GatewayServices, tools: ToolCatalog, preview: boolean):
         stateless: true,
         url: `${base}${preview ? PREVIEW_MCP_PATH : MCP_PATH}`,
         tools: tools.names(),
-        auth: preview ? ['none'] : ['api_key', 'x402'],
+        auth: preview ? ['none'] : mcpAuthSchemes(s),
       },
     },
   };
@@ -175,7 +181,11 @@ export function instructionsOf(s: GatewayServices, preview: boolean): string {
   const base = s.config.baseUrl;
   const how = preview
     ? `Free preview of every tool, for evaluation only; answers say _gateway.preview = true. For production use ${base}${MCP_PATH}.`
-    : `Each tool call is priced (see the tool description). Pay with the credit of an API key: send X-API-Key on every HTTP request (create a key with POST ${base}/keys/create; it comes with free trial credit). Or pay per call with x402: an unpaid call answers isError with an x402 PaymentRequired; repeat it with the PaymentPayload in params._meta["${PAYMENT_META_KEY}"]. Free previews of the same tools: ${base}${PREVIEW_MCP_PATH}.`;
+    : `Each tool call is priced (see the tool description). Pay with the credit of an API key: send X-API-Key on every HTTP request (create a key with POST ${base}/keys/create; it comes with free trial credit). ${
+        paymentsConfigured(s.config)
+          ? `Or pay per call with x402: an unpaid call answers isError with an x402 PaymentRequired; repeat it with the PaymentPayload in params._meta["${PAYMENT_META_KEY}"].`
+          : 'x402 per call is not configured on this deployment: a call without a key answers payments_not_configured.'
+      } Free previews of the same tools: ${base}${PREVIEW_MCP_PATH}.`;
   return `${s.service.summary} ${how} Invalid arguments answer isError with correction_hints and cost nothing. ${s.service.disclaimer}`;
 }
 
@@ -185,7 +195,7 @@ export function mountMcpSurface(
   cap: ConcurrencyCap,
   paid: PaidSurface,
 ): void {
-  const tools = new ToolCatalog(s.registry);
+  const tools = new ToolCatalog(s.registry, { x402: paymentsConfigured(s.config), now: s.clock.now() });
   const x402 = new X402ToolBinding(s, paid);
 
   const previewExtras = new Map(

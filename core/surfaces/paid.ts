@@ -4,8 +4,9 @@
  * whose problems it lists, because crawlers probe paid paths without parameters); a payment over
  * the client's rate (PAID_PAYMENTS_PER_MINUTE) → 429; a payment with an invalid query → 422, the
  * payment untouched; then the checkout (core/payments/checkout.ts), and 200 with
- * `_gateway.payment` and the settlement headers. The concurrency cap holds its slot until the
- * checkout ends, also when the client went away.
+ * `_gateway.payment` and the settlement headers (an answer given again to a payment identifier
+ * also says `Idempotent-Replayed: true`, as the broker's replays do). The concurrency cap holds
+ * its slot until the checkout ends, also when the client went away.
  */
 import type { Request, Router } from 'express';
 import type { PaymentOutcome } from '../http/metrics';
@@ -23,6 +24,7 @@ import { REDEMPTION_TICKET_HEADER, requestFingerprint, X402Checkout } from '../p
 import { TransferSignatureVerifier } from '../payments/eip3009-signature';
 import { FacilitatorClient } from '../payments/facilitator-client';
 import { NonceLedger } from '../payments/nonce-ledger';
+import { buildPaymentOffers, type PaymentOffers } from '../payments/offers';
 import { readPayment } from '../payments/payment-header';
 import { paymentTerms, type PaymentTerms } from '../payments/requirements';
 import { paymentsNotConfiguredError } from '../payments/runbook';
@@ -34,6 +36,8 @@ export const DEFAULT_FACILITATOR_TIMEOUT_MS = 30_000;
 export interface PaidSurface {
   /** Undefined when payments are not configured. */
   checkout: X402Checkout | undefined;
+  /** What each endpoint's payment requests offer (undefined when payments are not configured). */
+  offers: PaymentOffers | undefined;
   /** Requests carrying a payment per client per minute (PAID_PAYMENTS_PER_MINUTE), on every surface. */
   paymentRate: TokenBuckets;
 }
@@ -55,6 +59,7 @@ export async function mountPaidSurface(
     s.catalog.add('get', `${PAID_PATH_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'x402', { terms }));
   }
   const checkout = terms.configured ? await createCheckout(s, terms) : undefined;
+  const offers = terms.configured ? await buildPaymentOffers(s, terms) : undefined;
   const paymentRate = new TokenBuckets(s.config.limits.paidPaymentsPerMinute, 60_000);
 
   router.get(
@@ -62,7 +67,7 @@ export async function mountPaidSurface(
     ...cap.guard(async (req, res) => {
       res.setHeader('Cache-Control', 'no-store');
       res.locals.surface = 'x402';
-      if (!checkout) {
+      if (!checkout || !offers) {
         const plugin = s.registry.soldByTail(tailOf(req));
         throw paymentsNotConfiguredError(s.config, plugin, plugin && previewPathOf(plugin));
       }
@@ -75,6 +80,7 @@ export async function mountPaidSurface(
         resourcePath,
         resourceUrl: `${s.config.baseUrl}${resourcePath}`,
         previewPath: previewPathOf(plugin),
+        offer: offers.http(plugin),
       };
       const log = (req.log as HandlerLogger | undefined) ?? s.logger;
       const parsed = plugin.query.parse(req.query);
@@ -136,16 +142,17 @@ export async function mountPaidSurface(
         s.metrics.payment(paymentOutcomeOf(err, handlerFailed));
         throw err;
       }
-      s.metrics.payment('settled');
+      s.metrics.payment(result.replayed ? 'replayed' : 'settled');
       res.setHeader('PAYMENT-RESPONSE', result.settlementHeader);
       res.setHeader('X-PAYMENT-RESPONSE', result.settlementHeader);
+      if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
       s.executor.sendJson(
         res,
         s.executor.json(plugin, result.payload, 'x402', req, { payment: result.receipt }),
       );
     }),
   );
-  return { checkout, paymentRate };
+  return { checkout, paymentRate, offers };
 }
 
 export function paymentRateLimited(perMinute: number, retryAfterSeconds: number): HttpError {

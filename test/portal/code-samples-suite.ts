@@ -2,8 +2,10 @@
  * The code samples of the endpoint pages, run as a buyer copies them against a real gateway: curl,
  * JavaScript (fetch) and Python (requests, where python3 has it) for the free preview and the
  * broker, and the x402 samples (curl's 402, and @x402/fetch paying through the facilitator
- * stand-in). Written once; run on the kernel's fixture plugins (code-samples.test.ts) and on
- * every endpoint of plugins/ (test/products/portal-code-samples.test.ts), counting nothing.
+ * stand-in). On a deployment without x402, the x402 samples say, and get, 503
+ * payments_not_configured, never a 402. Written once; run on the kernel's fixture plugins
+ * (code-samples.test.ts) and on every endpoint of plugins/ (test/products/portal-code-samples.test.ts),
+ * counting nothing.
  */
 import { expect } from 'chai';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -25,6 +27,16 @@ export interface CodeSamplesRun {
   slowSamplesOn: 'every' | 'cheapest_of_each_product';
 }
 
+/** The endpoints the samples that cost a process each run on (CodeSamplesRun.slowSamplesOn). */
+function slowChoice(gw: TestGateway, o: CodeSamplesRun): readonly RegisteredPlugin[] {
+  const { registry } = gw.gateway;
+  if (o.slowSamplesOn === 'every') return registry.sold();
+  return registry.products.flatMap((product) => {
+    const own = registry.soldOfProduct(product.id);
+    return own.length === 0 ? [] : [own.reduce((a, p) => (p.priceMicroUsdc < a.priceMicroUsdc ? p : a))];
+  });
+}
+
 export function describeCodeSamples(o: CodeSamplesRun): void {
   describe(o.title, function () {
     this.timeout(o.timeoutMs);
@@ -34,19 +46,8 @@ export function describeCodeSamples(o: CodeSamplesRun): void {
     let pages: Map<string, Samples>;
     const env = () => ({ ...process.env, API_KEY: apiKey });
     /** The endpoints the slow samples run on, with their samples. */
-    const slowOnes = (): Array<[RegisteredPlugin, Samples]> => {
-      const sold = gw.gateway.registry.sold();
-      const chosen =
-        o.slowSamplesOn === 'every'
-          ? sold
-          : gw.gateway.registry.products.flatMap((product) => {
-              const own = gw.gateway.registry.soldOfProduct(product.id);
-              return own.length === 0
-                ? []
-                : [own.reduce((a, p) => (p.priceMicroUsdc < a.priceMicroUsdc ? p : a))];
-            });
-      return chosen.map((p) => [p, pages.get(p.endpointId)!]);
-    };
+    const slowOnes = (): Array<[RegisteredPlugin, Samples]> =>
+      slowChoice(gw, o).map((p) => [p, pages.get(p.endpointId)!]);
 
     before(async () => {
       standin = await startFacilitatorStandin();
@@ -128,6 +129,56 @@ export function describeCodeSamples(o: CodeSamplesRun): void {
           expect(out, `${p.endpointId} ${surface}`).to.match(/^200 /);
           expect(out, `${p.endpointId} ${surface}`).to.include(`'surface': '${surface}'`);
         }
+      }
+    });
+  });
+
+  describe(`${o.title}, on a deployment without x402`, function () {
+    this.timeout(o.timeoutMs);
+    let gw: TestGateway;
+    let pages: Map<string, Samples>;
+    before(async () => {
+      gw = await startTestGateway({
+        ...(o.pluginDirs ? { pluginDirs: o.pluginDirs } : {}),
+        clock: '2026-11-23T03:00:00Z',
+      });
+      pages = await samplesOfEverySold(gw);
+    });
+    after(() => gw?.close());
+
+    it('every x402 sample says first that it gets 503 payments_not_configured, how x402 is switched on, and how to buy meanwhile', () => {
+      for (const [id, s] of pages) {
+        for (const [language, code] of Object.entries(s.x402 ?? {})) {
+          const head = code.split('\n').slice(0, 3).join('\n');
+          expect(head, `${id} ${language}`)
+            .to.include('x402 is not configured on this deployment')
+            .and.include('503 payments_not_configured')
+            .and.include('no 402 challenge')
+            .and.include('X402_PAY_TO and X402_FACILITATOR_URL')
+            .and.include('an API key');
+          expect(code, `${id} ${language}`).to.not.include('answers 402');
+        }
+      }
+    });
+
+    it('the x402 curl sample answers 503 payments_not_configured on every endpoint, as it says', async () => {
+      for (const [id, s] of pages) {
+        const out = (await run('sh', ['-c', s.x402!.curl!])).stdout;
+        expect(out, id).to.match(/^HTTP\/1\.1 503/);
+        expect(JSON.parse(out.slice(out.indexOf('\r\n\r\n') + 4)).error, id).to.equal(
+          'payments_not_configured',
+        );
+      }
+    });
+
+    it('the x402 JavaScript sample (@x402/fetch) prints 503 payments_not_configured, as it says', async () => {
+      for (const p of slowChoice(gw, o)) {
+        const out = await runJs(`${p.endpointId}-x402-off`, pages.get(p.endpointId)!.x402!.javascript!, {
+          ...process.env,
+          EVM_PRIVATE_KEY: generatePrivateKey(),
+        });
+        expect(out, p.endpointId).to.match(/^503 /);
+        expect(out, p.endpointId).to.include("error: 'payments_not_configured'");
       }
     });
   });

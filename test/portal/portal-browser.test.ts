@@ -49,7 +49,7 @@ describe('buyer portal in headless chromium', function () {
     const problems = watch(page);
     await page.goto(`${gw.url}/portal`);
     const links = await page.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    for (const p of ['/portal/keys', '/portal/mcp', '/portal/errors', '/portal/reference'])
+    for (const p of ['/portal/keys', '/portal/mcp', '/portal/x402', '/portal/errors', '/portal/reference'])
       expect(links).to.include(p);
     for (const p of gw.gateway.registry.sold()) expect(links).to.include(`/portal/endpoints/${p.endpointId}`);
     const filter = page.locator('#endpoint-filter');

@@ -55,6 +55,7 @@ export function portalPages(gw: TestGateway): string[] {
     '/portal/errors',
     '/portal/keys',
     '/portal/mcp',
+    '/portal/x402',
     '/portal/reference',
     ...products.map((id) => `/portal/products/${id}`),
     ...reg.sold().map((p) => `/portal/endpoints/${p.endpointId}`),

@@ -2,7 +2,9 @@
  * Code samples for one endpoint, generated from its description: curl, JavaScript and Python, for
  * the free preview, the key-metered broker and x402 pay-per-call. The samples read secrets from
  * the environment (API_KEY, EVM_PRIVATE_KEY) so that they run as printed (test/portal/code-samples.test.ts
- * runs the curl and JavaScript ones against a gateway).
+ * runs the curl and JavaScript ones against a gateway). Where the deployment takes no x402
+ * payments, the x402 samples say first what they get instead (503 payments_not_configured), how
+ * the operator switches payments on and how to buy meanwhile.
  */
 import type { EndpointDescription } from '../describe';
 import { queryString } from '../describe';
@@ -45,7 +47,28 @@ function pyDict(query: Record<string, string | number | boolean>): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${pyValue(v)}`).join(', ')}}`;
 }
 
-export function codeSamples(e: EndpointDescription, baseUrl: string, network: string): CodeSample[] {
+/** What the x402 samples need to know of the deployment. */
+export interface X402SampleContext {
+  network: string;
+  /** Whether this deployment takes x402 payments (X402_PAY_TO and X402_FACILITATOR_URL set). */
+  configured: boolean;
+  /** The settings that switch x402 on, and the other ways to buy, for the samples' notice. */
+  switches: string;
+  otherWays: string;
+}
+
+/** The notice at the top of an x402 sample where payments are off, as comment lines. */
+function offNotice(x: X402SampleContext, comment: string, prints: string): string[] {
+  if (x.configured) return [];
+  return [
+    `${comment} x402 is not configured on this deployment: this ${prints} 503 payments_not_configured`,
+    `${comment} (no 402 challenge, nothing charged) until the operator sets ${x.switches}.`,
+    `${comment} Meanwhile buy with ${x.otherWays}: see the API key (broker) samples.`,
+  ];
+}
+
+export function codeSamples(e: EndpointDescription, baseUrl: string, x: X402SampleContext): CodeSample[] {
+  const network = x.network;
   const query = e.examples[0]?.query ?? {};
   const qs = queryString(query);
   const previewUrl = `${baseUrl}${e.paths.preview}${qs}`;
@@ -113,7 +136,9 @@ export function codeSamples(e: EndpointDescription, baseUrl: string, network: st
       surface: 'x402',
       language: 'curl',
       code: [
-        '# answers 402 with the payment requirements; an x402 client signs them and retries',
+        ...(x.configured
+          ? ['# answers 402 with the payment requirements; an x402 client signs them and retries']
+          : offNotice(x, '#', 'answers')),
         `curl -i ${sh(paidUrl)}`,
       ].join('\n'),
     },
@@ -121,6 +146,7 @@ export function codeSamples(e: EndpointDescription, baseUrl: string, network: st
       surface: 'x402',
       language: 'javascript',
       code: [
+        ...offNotice(x, '//', 'prints'),
         '// npm install @x402/fetch @x402/evm viem',
         "import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';",
         "import { ExactEvmScheme } from '@x402/evm';",
@@ -138,6 +164,7 @@ export function codeSamples(e: EndpointDescription, baseUrl: string, network: st
       surface: 'x402',
       language: 'python',
       code: [
+        ...offNotice(x, '#', 'prints'),
         '# pip install "x402[requests,evm]" eth-account',
         'import os',
         'from eth_account import Account',

@@ -9,7 +9,7 @@ import { Marked } from 'marked';
 import type { GatewayServices } from '../../services';
 import { examplePlugin } from '../../plugins/example-plugin';
 import { formatUsd } from '../../util/money';
-import { channelStatuses } from '../channels';
+import { channelStatuses, waysToBuyWithoutX402, X402_SWITCHES } from '../channels';
 import {
   describeEndpoint,
   queryString,
@@ -18,7 +18,8 @@ import {
 } from '../describe';
 import { mcpClientConfig } from '../mcp-card';
 import { MCP_PATH, PREVIEW_MCP_PATH } from '../paths';
-import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../../mcp/meta-keys';
+import { IDEMPOTENCY_META_KEY } from '../../mcp/meta-keys';
+import { mcpX402Markdown, x402GuideMarkdown } from '../x402-guide';
 import { codeSamples, LANGUAGE_LABELS, SURFACE_LABELS, type SampleSurface } from './code-samples';
 import { html, raw, type Html, type HtmlValue } from './html';
 import { exampleFromSchema } from './schema-example';
@@ -26,10 +27,15 @@ import { exampleFromSchema } from './schema-example';
 /** One row of the errors page: status, code, where, what to do (inline Markdown). */
 export type ErrorRow = [string, string, string, string];
 
-const inlineMarkdown = new Marked({ gfm: true });
+const markdown = new Marked({ gfm: true });
 /** Inline Markdown of our own text (backticks, emphasis), trusted. */
 function md(text: string): Html {
-  return raw(inlineMarkdown.parseInline(text, { async: false }) as string);
+  return raw(markdown.parseInline(text, { async: false }) as string);
+}
+
+/** Block Markdown of our own text (paragraphs, lists), trusted: the texts /portal.md shares. */
+function mdBlock(lines: string[]): Html {
+  return raw(markdown.parse(lines.join('\n'), { async: false }) as string);
 }
 
 /** A real answer to an endpoint's first example, shown on its page. */
@@ -104,8 +110,9 @@ export class PortalPages {
             <nav class="top-links" aria-label="Portal">
               ${link('/portal', 'Home')}
               <a href="/portal#endpoints">Endpoints</a>
-              ${link('/portal/keys', 'API keys')} ${link('/portal/mcp', 'MCP')}
-              ${link('/portal/errors', 'Errors')} ${link('/portal/reference', 'API reference')}
+              ${link('/portal/keys', 'API keys')} ${link('/portal/x402', 'x402')}
+              ${link('/portal/mcp', 'MCP')} ${link('/portal/errors', 'Errors')}
+              ${link('/portal/reference', 'API reference')}
             </nav>
           </header>
           <div class="layout">
@@ -141,10 +148,10 @@ export class PortalPages {
   private waysToPay(): Html {
     const c = channelStatuses(this.s.config);
     const cfg = this.s.config;
-    const rows: Array<[string, HtmlValue, string, string]> = [
+    const rows: Array<[HtmlValue, HtmlValue, string, string]> = [
       ['Free preview (evaluation only)', html`<code>GET /preview/v1/{tail}</code>`, 'none', c.preview],
       [
-        `Pay per call with x402 (USDC on ${cfg.x402.network})`,
+        html`<a href="/portal/x402">Pay per call with x402</a> (USDC on ${cfg.x402.network})`,
         html`<code>GET /v1/{tail}</code>`,
         'X-PAYMENT (signed EIP-3009 authorization)',
         c.x402,
@@ -215,6 +222,7 @@ export class PortalPages {
         ${this.waysToPay()}
         <p>
           Details: <a href="/portal/keys">API keys and the broker</a> ·
+          <a href="/portal/x402">pay per call with x402</a> ·
           <a href="/portal/mcp">MCP server for AI agents</a> ·
           <a href="/portal/errors">errors and what to do</a>.
         </p>
@@ -228,10 +236,17 @@ export class PortalPages {
             Get an API key with ${formatUsd(s.config.trialCreditMicroUsdc)} USD of trial credit on the
             <a href="/portal/keys">keys page</a>, and try any endpoint with it from its page.
           </li>
-          <li>
-            Pay per call without an account with x402: every endpoint page has an
-            <code>@x402/fetch</code> sample.
-          </li>
+          ${
+            channelStatuses(s.config).x402 === 'open'
+              ? html`<li>
+                  Pay per call without an account with <a href="/portal/x402">x402</a>: every endpoint page
+                  has an <code>@x402/fetch</code> sample.
+                </li>`
+              : html`<li>
+                  Pay per call with x402: <a href="/portal/x402">not configured on this deployment</a>; paid
+                  paths answer 503 <code>payments_not_configured</code> until the operator switches it on.
+                </li>`
+          }
           <li>AI agents: add the <a href="/portal/mcp">MCP server</a>; every endpoint is a tool.</li>
         </ol>
         <h2 id="endpoints">Endpoints</h2>
@@ -326,7 +341,7 @@ export class PortalPages {
         'MCP',
         html`tool <code>${e.endpoint_id}</code> on <code>${MCP_PATH}</code> (<code>${PREVIEW_MCP_PATH}</code>
           free)`,
-        `${price} from key credit or by x402`,
+        `${price} from key credit${c.x402 === 'open' ? ' or by x402' : ''}`,
         c.broker,
       ],
       [
@@ -340,12 +355,20 @@ export class PortalPages {
   }
 
   private samples(e: EndpointDescription): Html {
-    const all = codeSamples(e, this.base, this.s.config.x402.network);
+    const open = channelStatuses(this.s.config).x402 === 'open';
+    const all = codeSamples(e, this.base, {
+      network: this.s.config.x402.network,
+      configured: open,
+      switches: X402_SWITCHES,
+      otherWays: waysToBuyWithoutX402(this.s.config),
+    });
     const surfaces: SampleSurface[] = ['preview', 'broker', 'x402'];
     return html`${surfaces.map(
       (surface, i) =>
         html`<details class="samples" data-surface="${surface}" ${raw(i === 0 ? ' open' : '')}>
-          <summary>${SURFACE_LABELS[surface]}</summary>
+          <summary>
+            ${SURFACE_LABELS[surface]}${surface === 'x402' && !open ? ': not configured on this deployment' : ''}
+          </summary>
           ${all
             .filter((x) => x.surface === surface)
             .map(
@@ -585,12 +608,7 @@ curl '${base}/keys/status' -H "X-API-Key: $API_KEY"</code></pre>
             charged its price from the key credit, exactly as <code>POST /broker/call</code>.
             <code>params._meta["${IDEMPOTENCY_META_KEY}"]</code> makes a retry safe.
           </li>
-          <li>
-            <strong>x402</strong>: without a key, a tool call answers <code>isError: true</code> with an x402
-            PaymentRequired in <code>structuredContent</code>. Sign it and repeat the call with the
-            PaymentPayload in <code>params._meta["${PAYMENT_META_KEY}"]</code>; the settlement comes back in
-            <code>result._meta["${PAYMENT_RESPONSE_META_KEY}"]</code>.
-          </li>
+          <li>${md(mcpX402Markdown(this.s))}</li>
           <li>
             <strong>Free preview</strong>: the same tools at <code>${base}${PREVIEW_MCP_PATH}</code>, no
             credential.
@@ -609,6 +627,20 @@ curl '${base}/keys/status' -H "X-API-Key: $API_KEY"</code></pre>
             `${e.price_usdc} USD`,
           ]),
         )}`,
+    };
+  }
+
+  x402(): PortalPage {
+    return {
+      title: 'Pay per call (x402)',
+      body: html`<h1>Pay per call (x402)</h1>
+        <p>
+          Status here: <strong>${channelStatuses(this.s.config).x402}</strong>. USDC on
+          <code>${this.s.config.x402.network}</code>, scheme <code>exact</code>, at each endpoint's price.
+        </p>
+        ${mdBlock(x402GuideMarkdown(this.s))}
+        <h2>On MCP</h2>
+        <p>${md(mcpX402Markdown(this.s))}</p>`,
     };
   }
 

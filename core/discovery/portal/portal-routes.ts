@@ -13,7 +13,7 @@ import { HttpError } from '../../http/errors';
 import type { GatewayServices } from '../../services';
 import { examplePlugin } from '../../plugins/example-plugin';
 import { describeEndpoint } from '../describe';
-import { ERRORS } from '../portal';
+import { errorRows } from '../portal';
 import { PORTAL_CSS, PORTAL_SCRIPT, REFERENCE_SCRIPT } from '../portal-assets';
 import { html } from './html';
 import { PortalPages, type ExampleAnswer, type PortalPage } from './pages';
@@ -57,7 +57,7 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
   const exampleProduct = example?.product.id ?? s.registry.products[0]?.id;
   let pages: PortalPages | undefined;
   // Built on first use, after every route has been mounted.
-  const site = () => (pages ??= new PortalPages(s, ERRORS));
+  const site = () => (pages ??= new PortalPages(s, errorRows(s.config)));
   const cache = new Map<string, DiscoveryDocument>();
   // Keyed by the page's own path (the one its navigation marks as current).
   const page = (key: string, build: (p: PortalPages) => PortalPage | undefined) => {
@@ -179,6 +179,19 @@ export function mountPortalRoutes(router: Router, s: GatewayServices): void {
     '/portal/mcp',
     { operationId: 'getPortalMcp', ...htmlPage('The MCP server: configuration, payment, tools') },
     (req, res) => sendPage(req, res, '/portal/mcp', (p) => p.mcp()),
+  );
+  mount(
+    router,
+    s.catalog,
+    'get',
+    '/portal/x402',
+    {
+      operationId: 'getPortalX402',
+      ...htmlPage(
+        'Pay per call with x402: the handshake, or what paid paths answer while this deployment takes no payments',
+      ),
+    },
+    (req, res) => sendPage(req, res, '/portal/x402', (p) => p.x402()),
   );
   mount(
     router,

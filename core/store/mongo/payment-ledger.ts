@@ -1,13 +1,19 @@
 /**
  * The x402 payment ledger in MongoDB: one document per authorization. `claim` is a short
- * sequence of conditional single-document steps (insert; take over a released or abandoned
- * verify; take over an unknown or abandoned settle; read), each atomic and each taking the entry
- * only if it is still in the state that step decides on, so two gateways never both take it.
- * A step that finds the entry changed by another claim meanwhile starts the sequence again.
+ * sequence of conditional single-document steps (with a payment identifier, first: read its
+ * holder, and free it from one that settled nothing; then insert; take over a released or
+ * abandoned verify; take over an unknown or abandoned settle; read), each atomic and each taking
+ * the entry only if it is still in the state that step decides on, so two gateways never both take
+ * it. A sparse unique index holds each payment identifier on one document at most (the field is
+ * absent, never null, where there is none). A step that finds the entry changed by another claim
+ * meanwhile starts the sequence again.
  */
 import type { Collection, Db, Filter, IndexDescription } from 'mongodb';
 import {
+  answersTo,
+  identifierConflict,
   redemptionRefusal,
+  settledNothing,
   type FinishDetail,
   type NewPayment,
   type PaymentClaim,
@@ -43,6 +49,11 @@ interface PaymentDoc {
   payment_hash?: string | null;
   request_hash?: string | null;
   ticket_hash?: string | null;
+  /** Absent (never null) without a payment identifier: the unique index is sparse. */
+  payment_id_hash?: string;
+  /** The answer kept for replays to the payment identifier, until answer_expires_at. */
+  answer?: string;
+  answer_expires_at?: Date;
 }
 
 export const PAYMENTS_COLLECTION = 'payments';
@@ -52,6 +63,9 @@ export const PAYMENT_LEDGER_INDEXES: Record<string, IndexDescription[]> = {
     { name: 'payments_expires_at', key: { expires_at: 1 } }, // pruneExpired
     { name: 'payments_payer', key: { payer: 1 } }, // operators' look-ups by payer
     { name: 'payments_state', key: { state: 1, phase: 1 } }, // listUnresolved (reconciliation)
+    // One entry per payment identifier (issue 27); sparse, as most payments carry none.
+    { name: 'payments_payment_id', key: { payment_id_hash: 1 }, unique: true, sparse: true },
+    { name: 'payments_answer_expires_at', key: { answer_expires_at: 1 }, sparse: true }, // pruneExpired
   ],
 };
 
@@ -84,6 +98,7 @@ function toEntry(d: PaymentDoc): PaymentEntry {
     paymentHash: d.payment_hash ?? null,
     requestHash: d.request_hash ?? null,
     ticketHash: d.ticket_hash ?? null,
+    paymentIdHash: d.payment_id_hash ?? null,
   };
 }
 
@@ -102,8 +117,9 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
     leaseUntil: Date,
   ): Promise<PaymentClaim> {
     const leaseOver = { state: 'pending' as const, lease_until: { $lt: now } };
-    // Nothing was settled: a released entry, or a verify phase whose process stopped.
+    // Nothing was settled: a released entry, or a verify phase whose process stopped (settledNothing).
     const retry: Filter<PaymentDoc> = { $or: [{ state: 'released' }, { ...leaseOver, phase: 'verify' }] };
+    const pid = pay.paymentIdHash;
     // A settle call may have gone through: settle again (the facilitator is idempotent per payment).
     const resettle: Filter<PaymentDoc> = {
       $and: [
@@ -113,30 +129,64 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
         { $or: [{ request_hash: null }, { request_hash: pay.requestHash }] },
         {
           $or: [
-            { ticket_hash: null },
-            ...(redemption.ticketHash !== undefined ? [{ ticket_hash: redemption.ticketHash }] : []),
+            ...(pid !== undefined ? [{ payment_id_hash: pid }] : []),
+            {
+              payment_id_hash: { $exists: false },
+              $or: [
+                { ticket_hash: null },
+                ...(redemption.ticketHash !== undefined ? [{ ticket_hash: redemption.ticketHash }] : []),
+              ],
+            },
           ],
         },
       ],
     };
     for (let round = 0; round < MAX_ROUNDS; round++) {
+      if (pid !== undefined) {
+        const holder = await this.payments.findOne({ payment_id_hash: pid }, opts);
+        if (holder) {
+          const entry = toEntry(holder);
+          if (identifierConflict(entry, pay, now)) return { kind: 'conflict', entry };
+          if (holder._id !== pay.id && settledNothing(entry, now)) {
+            // Only while it still settled nothing: a retry of it that took it back keeps the id.
+            await this.payments.updateOne(
+              { _id: holder._id, payment_id_hash: pid, ...retry },
+              { $unset: { payment_id_hash: '' } },
+              opts,
+            );
+          }
+        }
+      }
       const fresh = await this.insert(pay, token, now, leaseUntil);
       if (fresh) return { kind: 'fresh', entry: fresh };
-      const retried = await this.take(pay.id, retry, 'verify', token, now, leaseUntil, {
-        // A payment that settled nothing may be tried again by any request: it binds the new one.
-        payment_hash: pay.paymentHash,
-        request_hash: pay.requestHash,
-        endpoint_id: pay.endpointId,
-        resource: pay.resource,
-        ticket_hash: null,
-        expires_at: pay.expiresAt,
-      });
+      const retried = await this.take(
+        pay.id,
+        retry,
+        'verify',
+        token,
+        now,
+        leaseUntil,
+        {
+          // A payment that settled nothing may be tried again by any request: it binds the new one.
+          payment_hash: pay.paymentHash,
+          request_hash: pay.requestHash,
+          endpoint_id: pay.endpointId,
+          resource: pay.resource,
+          ticket_hash: null,
+          expires_at: pay.expiresAt,
+          ...(pid !== undefined ? { payment_id_hash: pid } : {}),
+        },
+        pid === undefined ? { payment_id_hash: '' } : {},
+      );
       if (retried) return { kind: 'fresh', entry: retried };
       const resettled = await this.take(pay.id, resettle, 'settle', token, now, leaseUntil);
       if (resettled) return { kind: 'resettle', entry: resettled };
       const doc = await this.payments.findOne({ _id: pay.id }, opts);
-      // Gone (pruned) or changed into a state a step above takes: go round again.
+      // Gone (pruned), changed into a state a step above takes, or its identifier held elsewhere
+      // (a step above found it taken meanwhile): go round again.
       if (!doc || doc.state === 'released') continue;
+      const entry = toEntry(doc);
+      if (identifierConflict(entry, pay, now)) return { kind: 'conflict', entry };
       const awaitsRedemption =
         doc.state === 'settle_unknown' ||
         (doc.state === 'pending' &&
@@ -144,12 +194,15 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
           doc.lease_until < now &&
           doc.phase === 'settle');
       if (awaitsRedemption) {
-        const refused = redemptionRefusal(toEntry(doc), pay, redemption);
-        if (refused) return { kind: 'refused', reason: refused, entry: toEntry(doc) };
+        const refused = redemptionRefusal(entry, pay, redemption);
+        if (refused) return { kind: 'refused', reason: refused, entry };
         continue;
       }
       if (doc.state === 'pending' && doc.lease_until !== null && doc.lease_until < now) continue;
-      return { kind: doc.state === 'settled' ? 'used' : 'in_progress', entry: toEntry(doc) };
+      if (doc.answer !== undefined && doc.answer_expires_at! > now && answersTo(entry, pay)) {
+        return { kind: 'replay', entry, answer: doc.answer };
+      }
+      return { kind: doc.state === 'settled' ? 'used' : 'in_progress', entry };
     }
     throw new Error(`payment ${pay.id}: claim lost to concurrent claims ${MAX_ROUNDS} times`);
   }
@@ -188,6 +241,9 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
         ...(detail.reason !== undefined ? { reason: detail.reason } : {}),
         ...(detail.ticketHash !== undefined ? { ticket_hash: detail.ticketHash } : {}),
         ...(to === 'released' && detail.expiresAt !== undefined ? { expires_at: detail.expiresAt } : {}),
+        ...(detail.answer !== undefined
+          ? { answer: detail.answer.json, answer_expires_at: detail.answer.expiresAt }
+          : {}),
       },
     });
     const held = { _id: id, claim: token, state: 'pending' as const };
@@ -231,7 +287,12 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
   }
 
   async pruneExpired(now: Date): Promise<number> {
-    return (await this.payments.deleteMany({ expires_at: { $lte: now } })).deletedCount;
+    const removed = (await this.payments.deleteMany({ expires_at: { $lte: now } })).deletedCount;
+    const dropped = await this.payments.updateMany(
+      { answer_expires_at: { $lte: now } },
+      { $unset: { answer: '', answer_expires_at: '' } },
+    );
+    return removed + dropped.modifiedCount;
   }
 
   /** The entry of a payment never seen, or null when it exists. */
@@ -264,6 +325,7 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
       payment_hash: p.paymentHash,
       request_hash: p.requestHash,
       ticket_hash: null,
+      ...(p.paymentIdHash !== undefined ? { payment_id_hash: p.paymentIdHash } : {}),
     };
     try {
       await this.payments.insertOne(doc, opts);
@@ -274,7 +336,10 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
     }
   }
 
-  /** Takes the entry into `phase` when it matches `when`; null when it does not. */
+  /**
+   * Takes the entry into `phase` when it matches `when`; null when it does not, or when the
+   * payment identifier it would bind is held by another entry.
+   */
   private async take(
     id: string,
     when: Filter<PaymentDoc>,
@@ -283,15 +348,29 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
     now: Date,
     leaseUntil: Date,
     rebind: Partial<PaymentDoc> = {},
+    unset: Partial<Record<keyof PaymentDoc, ''>> = {},
   ): Promise<PaymentEntry | null> {
-    const doc = await this.payments.findOneAndUpdate(
-      { _id: id, ...when },
-      {
-        $set: { state: 'pending', phase, claim: token, lease_until: leaseUntil, updated_at: now, ...rebind },
-        $inc: { attempts: 1 },
-      },
-      { returnDocument: 'after', ...opts },
-    );
-    return doc ? toEntry(doc) : null;
+    try {
+      const doc = await this.payments.findOneAndUpdate(
+        { _id: id, ...when },
+        {
+          $set: {
+            state: 'pending',
+            phase,
+            claim: token,
+            lease_until: leaseUntil,
+            updated_at: now,
+            ...rebind,
+          },
+          $inc: { attempts: 1 },
+          ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
+        },
+        { returnDocument: 'after', ...opts },
+      );
+      return doc ? toEntry(doc) : null;
+    } catch (err) {
+      if (isDuplicateKey(err)) return null;
+      throw err;
+    }
   }
 }

@@ -1,10 +1,14 @@
 /**
  * The x402 payment ledger in SQLite: a row per authorization; `claim` reads and takes the row in
- * one IMMEDIATE transaction, so the decision and the take cannot be split by another process.
+ * one IMMEDIATE transaction, so the decision and the take cannot be split by another process. A
+ * partial unique index holds each payment identifier on one row at most.
  */
 import type { Statement } from 'better-sqlite3';
 import {
+  answersTo,
+  identifierConflict,
   redemptionRefusal,
+  settledNothing,
   type FinishDetail,
   type NewPayment,
   type PaymentClaim,
@@ -40,6 +44,9 @@ interface Row {
   payment_hash: string | null;
   request_hash: string | null;
   ticket_hash: string | null;
+  payment_id_hash: string | null;
+  answer: string | null;
+  answer_expires_at: number | null;
 }
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
@@ -68,12 +75,24 @@ function toEntry(r: Row): PaymentEntry {
     paymentHash: r.payment_hash,
     requestHash: r.request_hash,
     ticketHash: r.ticket_hash,
+    paymentIdHash: r.payment_id_hash,
   };
 }
 
 export class SqlitePaymentLedger implements PaymentLedgerRepository {
   private readonly q: Record<
-    'get' | 'insert' | 'take' | 'rebind' | 'advance' | 'finish' | 'prune' | 'unresolved' | 'settling',
+    | 'get'
+    | 'byPaymentId'
+    | 'insert'
+    | 'take'
+    | 'rebind'
+    | 'unbindPaymentId'
+    | 'advance'
+    | 'finish'
+    | 'prune'
+    | 'dropAnswers'
+    | 'unresolved'
+    | 'settling',
     Statement
   >;
   private readonly claimTx: (
@@ -90,16 +109,19 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
     const p = (sql: string) => db.prepare(sql);
     this.q = {
       get: p('SELECT * FROM payments WHERE id = ?'),
+      byPaymentId: p('SELECT * FROM payments WHERE payment_id_hash = ?'),
       insert:
         p(`INSERT INTO payments (id, chain_id, asset, payer, nonce, endpoint_id, resource, amount, valid_before,
                    state, phase, claim, lease_until, attempts, created_at, updated_at, expires_at,
-                   payment_hash, request_hash)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 'verify', ?, ?, 1, ?, ?, ?, ?, ?)`),
+                   payment_hash, request_hash, payment_id_hash)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 'verify', ?, ?, 1, ?, ?, ?, ?, ?, ?)`),
       take: p(`UPDATE payments SET state = 'pending', phase = ?, claim = ?, lease_until = ?, updated_at = ?,
                  attempts = attempts + 1 WHERE id = ?`),
       // A payment that settled nothing may be tried again by any request: it binds the new one.
-      rebind: p(`UPDATE payments SET payment_hash = ?, request_hash = ?, endpoint_id = ?, resource = ?,
-                   ticket_hash = NULL, expires_at = ? WHERE id = ?`),
+      rebind: p(`UPDATE payments SET payment_hash = ?, request_hash = ?, payment_id_hash = ?, endpoint_id = ?,
+                   resource = ?, ticket_hash = NULL, expires_at = ? WHERE id = ?`),
+      // An entry that settled nothing gives its payment identifier up to another payment.
+      unbindPaymentId: p('UPDATE payments SET payment_id_hash = NULL WHERE id = ?'),
       advance: p(`UPDATE payments SET phase = ?, lease_until = ?, updated_at = ?
                     WHERE id = ? AND claim = ? AND state = 'pending'`),
       // An entry holding a transaction is never released: money may have moved (issue 15).
@@ -108,11 +130,15 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
                                 ELSE @state END,
                    tx = coalesce(@tx, tx), reason = coalesce(@reason, reason),
                    ticket_hash = coalesce(@ticket, ticket_hash),
+                   answer = coalesce(@answer, answer),
+                   answer_expires_at = coalesce(@answerExpires, answer_expires_at),
                    expires_at = CASE WHEN @state = 'released' AND coalesce(@tx, tx) IS NULL
                                      THEN coalesce(@expires, expires_at) ELSE expires_at END,
                    updated_at = @now, claim = NULL, lease_until = NULL, phase = NULL
                  WHERE id = @id AND claim = @token AND state = 'pending'`),
       prune: p('DELETE FROM payments WHERE expires_at <= ?'),
+      dropAnswers: p(`UPDATE payments SET answer = NULL, answer_expires_at = NULL
+                        WHERE answer_expires_at <= ?`),
       unresolved: p(`SELECT * FROM payments
                        WHERE state = 'settle_unknown' OR (state = 'pending' AND phase = 'settle' AND lease_until < ?)
                        ORDER BY created_at, id`),
@@ -132,6 +158,15 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
       (pay: NewPayment, redemption: Redemption, token: string, now: number, lease: number) => {
         const row = this.q.get.get(pay.id) as Row | undefined;
         const reread = () => toEntry(this.q.get.get(pay.id) as Row);
+        const at = new Date(now);
+        if (pay.paymentIdHash !== undefined) {
+          const holder = this.q.byPaymentId.get(pay.paymentIdHash) as Row | undefined;
+          if (holder) {
+            const entry = toEntry(holder);
+            if (identifierConflict(entry, pay, at)) return { kind: 'conflict', entry };
+            if (holder.id !== pay.id && settledNothing(entry, at)) this.q.unbindPaymentId.run(holder.id);
+          }
+        }
         if (!row) {
           const e = pay;
           this.q.insert.run(
@@ -151,16 +186,18 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
             e.expiresAt.getTime(),
             e.paymentHash,
             e.requestHash,
+            e.paymentIdHash ?? null,
           );
           return { kind: 'fresh', entry: reread() };
         }
-        const leaseOver = row.lease_until !== null && row.lease_until < now;
+        const entry = toEntry(row);
         // Nothing was settled: a released entry, or a verify phase whose process stopped.
-        if (row.state === 'released' || (row.state === 'pending' && row.phase === 'verify' && leaseOver)) {
+        if (settledNothing(entry, at)) {
           this.q.take.run('verify', token, lease, now, row.id);
           this.q.rebind.run(
             pay.paymentHash,
             pay.requestHash,
+            pay.paymentIdHash ?? null,
             pay.endpointId,
             pay.resource,
             pay.expiresAt.getTime(),
@@ -168,17 +205,21 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
           );
           return { kind: 'fresh', entry: reread() };
         }
+        const leaseOver = row.lease_until !== null && row.lease_until < now;
         // A settle call may have gone through: settle again (the facilitator is idempotent per payment).
         if (
           row.state === 'settle_unknown' ||
           (row.state === 'pending' && row.phase === 'settle' && leaseOver)
         ) {
-          const refused = redemptionRefusal(toEntry(row), pay, redemption);
-          if (refused) return { kind: 'refused', reason: refused, entry: toEntry(row) };
+          const refused = redemptionRefusal(entry, pay, redemption);
+          if (refused) return { kind: 'refused', reason: refused, entry };
           this.q.take.run('settle', token, lease, now, row.id);
           return { kind: 'resettle', entry: reread() };
         }
-        return { kind: row.state === 'settled' ? 'used' : 'in_progress', entry: toEntry(row) };
+        if (row.answer !== null && row.answer_expires_at! > now && answersTo(entry, pay)) {
+          return { kind: 'replay', entry, answer: row.answer };
+        }
+        return { kind: row.state === 'settled' ? 'used' : 'in_progress', entry };
       },
     );
   }
@@ -221,6 +262,8 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
           reason: detail.reason ?? null,
           ticket: detail.ticketHash ?? null,
           expires: detail.expiresAt?.getTime() ?? null,
+          answer: detail.answer?.json ?? null,
+          answerExpires: detail.answer?.expiresAt.getTime() ?? null,
           now: now.getTime(),
           id,
           token,
@@ -242,6 +285,8 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
   }
 
   async pruneExpired(now: Date): Promise<number> {
-    return this.relaxed(() => this.q.prune.run(now.getTime()).changes);
+    return this.relaxed(
+      () => this.q.prune.run(now.getTime()).changes + this.q.dropAnswers.run(now.getTime()).changes,
+    );
   }
 }

@@ -151,4 +151,15 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX payments_unresolved ON payments (state, phase) WHERE state IN ('pending', 'settle_unknown');
     `,
   },
+  {
+    version: 8,
+    description: 'payment identifiers (one entry per identifier) and the answers kept for their replays',
+    sql: `
+      ALTER TABLE payments ADD COLUMN payment_id_hash TEXT;
+      ALTER TABLE payments ADD COLUMN answer TEXT;
+      ALTER TABLE payments ADD COLUMN answer_expires_at INTEGER;
+      CREATE UNIQUE INDEX payments_payment_id ON payments (payment_id_hash) WHERE payment_id_hash IS NOT NULL;
+      CREATE INDEX payments_answer_expires ON payments (answer_expires_at) WHERE answer_expires_at IS NOT NULL;
+    `,
+  },
 ];

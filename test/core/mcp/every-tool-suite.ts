@@ -198,12 +198,25 @@ export function describeEveryToolPaidWithX402(set: PluginSet): void {
   });
 }
 
-/** The MCP server in the discovery documents: every tool with its price, named everywhere. */
+/**
+ * The MCP server in the discovery documents: every tool with its price and hints, named
+ * everywhere; x402 offered where payments are configured, and said to be off where not.
+ */
 export function describeMcpDiscovery(set: PluginSet): void {
-  describe(`MCP in the discovery documents of ${set.label}`, () => {
+  for (const x402 of [false, true]) describeMcpDiscoveryWith(set, x402);
+}
+
+function describeMcpDiscoveryWith(set: PluginSet, x402: boolean): void {
+  describe(`MCP in the discovery documents of ${set.label}, x402 ${x402 ? 'configured' : 'not configured'}`, () => {
     let gw: TestGateway;
     before(async () => {
-      gw = await startTestGateway({ pluginDirs: set.pluginDirs, env: { TRIAL_CREDIT_MICRO_USDC: '123000' } });
+      gw = await startTestGateway({
+        pluginDirs: set.pluginDirs,
+        env: {
+          TRIAL_CREDIT_MICRO_USDC: '123000',
+          ...(x402 ? { X402_PAY_TO: randomAddress(), X402_FACILITATOR_URL: 'http://127.0.0.1:9' } : {}),
+        },
+      });
     });
     after(() => gw.close());
 
@@ -214,6 +227,7 @@ export function describeMcpDiscovery(set: PluginSet): void {
       const card = res.body;
       const client = await connectMcp(gw, '/preview/mcp');
       const info = client.getServerVersion()!;
+      const { tools } = await client.listTools();
       await client.close();
       expect(card.serverInfo).to.deep.equal({ name: info.name, title: info.title, version: info.version });
       expect(card.serverInfo.version).to.equal(gw.gateway.services.config.version);
@@ -222,14 +236,17 @@ export function describeMcpDiscovery(set: PluginSet): void {
         endpoint: 'http://gateway.test/mcp',
         stateless: true,
       });
-      expect(card.authentication.schemes).to.deep.equal(['api_key', 'x402']);
+      expect(card.authentication.schemes).to.deep.equal(x402 ? ['api_key', 'x402'] : ['api_key']);
       expect(card.authentication.api_key).to.include({ header: 'X-API-Key' });
       expect(card.authentication.api_key.trial_credit).to.deep.equal({ micro_usdc: 123000, usdc: '0.123' });
       expect(card.authentication.x402).to.include({
-        status: 'not_configured',
+        status: x402 ? 'live' : 'not_configured',
         network: 'eip155:8453',
         scheme: 'exact',
       });
+      expect(card.authentication.x402.payment_required).to.match(
+        x402 ? /x402 PaymentRequired/ : /not configured.*payments_not_configured/,
+      );
       expect(card.preview.endpoint).to.equal('http://gateway.test/preview/mcp');
       const sold = gw.gateway.registry.sold();
       expect(sold.length, 'sold endpoints').to.be.above(0);
@@ -238,8 +255,10 @@ export function describeMcpDiscovery(set: PluginSet): void {
           name: p.endpointId,
           title: p.manifest.summary,
           price: { micro_usdc: p.priceMicroUsdc, usdc: p.priceUsd },
+          annotations: tools.find((t) => t.name === p.endpointId)!.annotations,
         })),
       );
+      expect(card.documents.mcp_registry_server).to.equal('http://gateway.test/.well-known/mcp/server.json');
       expect(card.client_config.mcpServers[info.name]).to.deep.equal({
         type: 'http',
         url: 'http://gateway.test/mcp',
@@ -256,7 +275,7 @@ export function describeMcpDiscovery(set: PluginSet): void {
       const names = gw.gateway.registry.sold().map((p) => p.endpointId);
       expect(mcp['x-mcp']).to.deep.include({
         transport: 'streamable-http',
-        auth: ['api_key', 'x402'],
+        auth: x402 ? ['api_key', 'x402'] : ['api_key'],
         tools: names,
       });
       expect(preview['x-mcp']).to.deep.include({ auth: ['none'], tools: names });
@@ -272,7 +291,8 @@ export function describeMcpDiscovery(set: PluginSet): void {
         'MCP server (Model Context Protocol, Streamable HTTP, stateless): http://gateway.test/mcp',
       );
       expect(llms).to.include('"headers": {"X-API-Key": "jpgw_..."}');
-      expect(llms).to.include('params._meta["x402/payment"]');
+      if (x402) expect(llms).to.include('params._meta["x402/payment"]');
+      else expect(llms).to.include('a tool call without an API key answers payments_not_configured');
       expect(llms).to.include('http://gateway.test/preview/mcp');
       expect(llms).to.include('http://gateway.test/.well-known/mcp.json');
       for (const p of gw.gateway.registry.sold())
@@ -282,7 +302,8 @@ export function describeMcpDiscovery(set: PluginSet): void {
       expect(md).to.include('### MCP server (AI agents)');
       expect(md).to.include('"url": "http://gateway.test/mcp"');
       expect(md).to.include('"X-API-Key": "<API_KEY>"');
-      expect(md).to.include('`params._meta["x402/payment"]`');
+      if (x402) expect(md).to.include('`params._meta["x402/payment"]`');
+      else expect(md).to.include('answers `isError: true` with `payments_not_configured`');
       for (const p of gw.gateway.registry.sold())
         expect(md).to.include(`| MCP tool | \`${p.endpointId}\` on \`/mcp\``);
       const html = (await gw.get('/portal/mcp')).text;

@@ -19,17 +19,27 @@ const now = () => Math.floor(Date.now() / 1000);
 describeMcpDiscovery(FIXTURE_PLUGINS);
 
 describe('MCP initialize', () => {
-  it('tells an agent how to pay in the initialize instructions', async () => {
-    const gw = await startTestGateway(fixtures(ECHO));
-    const paid = await connectMcp(gw, '/mcp');
-    const preview = await connectMcp(gw, '/preview/mcp');
-    try {
-      expect(paid.getInstructions()).to.include('X-API-Key').and.include('params._meta["x402/payment"]');
-      expect(preview.getInstructions()).to.include('Free preview');
-    } finally {
-      await paid.close();
-      await preview.close();
-      await gw.close();
+  it('tells an agent how to pay in the initialize instructions: x402 only where payments are configured', async () => {
+    for (const x402 of [false, true]) {
+      const gw = await startTestGateway({
+        ...fixtures(ECHO),
+        env: x402 ? { X402_PAY_TO: randomAddress(), X402_FACILITATOR_URL: 'http://127.0.0.1:9' } : {},
+      });
+      const paid = await connectMcp(gw, '/mcp');
+      const preview = await connectMcp(gw, '/preview/mcp');
+      try {
+        expect(paid.getInstructions()).to.include('X-API-Key');
+        if (x402) expect(paid.getInstructions()).to.include('params._meta["x402/payment"]');
+        else
+          expect(paid.getInstructions())
+            .to.include('x402 per call is not configured on this deployment')
+            .and.not.include('PaymentRequired');
+        expect(preview.getInstructions()).to.include('Free preview');
+      } finally {
+        await paid.close();
+        await preview.close();
+        await gw.close();
+      }
     }
   });
 });

@@ -214,7 +214,13 @@ describe('MCP /mcp paid per call with x402 (tool-result binding)', () => {
     expect(body).to.include({ x402Version: 2, error: 'settlement_failed' });
     expect(body).to.not.have.property('_gateway');
     expect(body).to.not.have.property('n');
-    expect(JSON.stringify(r)).to.not.include(FIXTURE_ATTRIBUTION);
+    // The only answer it holds is the bazaar declaration's example (the tool's documented example).
+    const { extensions, ...required } = body;
+    expect(extensions.bazaar.info.output.example).to.be.an('object');
+    expect(JSON.stringify({ ...r, structuredContent: required, content: [] })).to.not.include(
+      FIXTURE_ATTRIBUTION,
+    );
+    expect(r.content).to.deep.equal([{ type: 'text', text: JSON.stringify(body) }]);
     expect(r._meta?.['x402/payment-response']).to.include({ success: false });
     expect(standin.transfersFrom(payer.address)).to.have.length(0);
     // Nothing moved: the payment can be sent again once the facilitator settles.

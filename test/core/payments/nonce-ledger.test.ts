@@ -62,7 +62,7 @@ describe('payment ledger (nonce claims in the store)', () => {
     const c = await ledger.claim(k, info);
     if (c.kind !== 'fresh') throw new Error(c.kind);
     expect(await ledger.advance(c.id, c.token, 'settle')).to.equal(true);
-    await ledger.settled(c.id, c.token, '0xtx');
+    await ledger.settled(c, '0xtx');
     const entry = await ledger.get(c.id);
     expect(entry).to.include({
       state: 'settled',
@@ -83,7 +83,7 @@ describe('payment ledger (nonce claims in the store)', () => {
     expect(again.kind).to.equal('fresh');
     expect(again.entry.attempts).to.equal(2);
     // The old claim can no longer change the entry.
-    await ledger.settled(c.id, c.token, '0xstale');
+    await ledger.settled(c, '0xstale');
     expect((await ledger.get(c.id))?.state).to.equal('pending');
   });
 
@@ -116,11 +116,48 @@ describe('payment ledger (nonce claims in the store)', () => {
     expect(await ledger.advance(a.id, a.token, 'settle')).to.equal(false);
   });
 
+  it('scopes a payment identifier to its payer: the same id from another payer is another id', async () => {
+    const paymentId = 'pay_0123456789abcdef0123456789abcdef';
+    const mine = key();
+    expect((await ledger.claim(mine, { ...info, paymentId })).kind).to.equal('fresh');
+    expect((await ledger.claim(key(), { ...info, paymentId })).kind).to.equal('fresh');
+    const myOtherPayment = { ...mine, nonce: randomNonce() };
+    const conflict = await ledger.claim(myOtherPayment, { ...info, paymentId, paymentHash: 'c'.repeat(64) });
+    expect(conflict.kind).to.equal('conflict');
+    // Stored as a hash only.
+    expect(conflict.entry.paymentIdHash).to.match(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(conflict.entry)).to.not.include(paymentId);
+  });
+
+  it('keeps an answer until the authorization expires, and never longer than 24 hours', async () => {
+    const settleWithAnswer = async (validBefore: bigint) => {
+      const k = key();
+      const i = { ...info, validBefore, paymentId: `pay_${randomNonce().slice(2, 34)}` };
+      const c = await ledger.claim(k, i);
+      if (c.kind !== 'fresh') throw new Error(c.kind);
+      await ledger.advance(c.id, c.token, 'settle');
+      await ledger.settled(c, '0xtx', { answer: '{"n":1}' });
+      return () => ledger.claim(k, i).then((r) => r.kind);
+    };
+    const start = now;
+    const longLived = await settleWithAnswer(BigInt(start / 1000 + 30 * 86_400));
+    const shortLived = await settleWithAnswer(BigInt(start / 1000 + 300));
+    now = start + 299_000;
+    expect([await longLived(), await shortLived()]).to.deep.equal(['replay', 'replay']);
+    now = start + 300_000;
+    expect([await longLived(), await shortLived()]).to.deep.equal(['replay', 'used']);
+    now = start + 24 * 3_600_000 - 1;
+    expect(await longLived()).to.equal('replay');
+    now = start + 24 * 3_600_000;
+    expect(await longLived()).to.equal('used');
+    now = start;
+  });
+
   it('keeps entries in the store across a reopen (restart)', async () => {
     const k = key();
     const c = await ledger.claim(k, info);
     if (c.kind !== 'fresh') throw new Error(c.kind);
-    await ledger.settled(c.id, c.token, '0xtx');
+    await ledger.settled(c, '0xtx');
     await store.close();
     store = openSqliteStore(dir);
     ledger = new NonceLedger(store.payments, clock, 60);

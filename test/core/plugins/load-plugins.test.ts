@@ -157,6 +157,27 @@ describe('plugin boot checks', () => {
       /plugins\/local-echo: handler\.coverage\(\): still holds a placeholder/,
     ],
     [
+      "a coverage kind the kernel does not know (the MCP tool's openWorldHint is read from it)",
+      [
+        {
+          folder: 'local-echo',
+          coverageBody: "return { kind: 'cached', as_of: '2026-01-01', summary: 'A table.' };",
+        },
+      ],
+      /plugins\/local-echo: handler\.coverage\(\): kind must be one of snapshot, live, live_with_snapshot_fallback \(got "cached"\)/,
+    ],
+    [
+      'cacheable answers from a live upstream (the same query would not get the same answer)',
+      [
+        {
+          folder: 'local-echo',
+          fields: { cacheableAnswers: 'true' },
+          coverageBody: "return { kind: 'live', as_of: '2026-01-01', summary: 'The live register.' };",
+        },
+      ],
+      /plugins\/local-echo: cacheableAnswers: is true, but handler\.coverage\(\) says the data is "live"/,
+    ],
+    [
       'a missing source',
       [{ folder: 'local-echo', fields: { source: 'undefined' } }],
       /plugins\/local-echo: source\.name: must name the public source/,

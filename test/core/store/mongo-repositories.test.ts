@@ -154,6 +154,24 @@ describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
       await store.payments.advance('p1', 'tok', 'settle', at(2), at(62));
       await store.payments.finish('p1', 'tok', 'settle_unknown', { reason: 'timeout' }, at(3));
       await store.payments.claim(pay, {}, 'tok3', at(4), at(64));
+      // A payment identifier: its holder is read, the answer kept and given again.
+      const withId = { ...pay, id: 'p2', nonce: '0x02', paymentIdHash: 'pid' };
+      await store.payments.claim(withId, {}, 'tok4', at(5), at(65));
+      await store.payments.finish(
+        'p2',
+        'tok4',
+        'settled',
+        { answer: { json: '{}', expiresAt: at(99) } },
+        at(6),
+      );
+      await store.payments.claim(withId, {}, 'tok5', at(7), at(67));
+      await store.payments.claim(
+        { ...pay, id: 'p3', nonce: '0x03', paymentIdHash: 'pid' },
+        {},
+        't',
+        at(7),
+        at(67),
+      );
       await store.payments.listUnresolved(at(5));
       await store.payments.get('p1');
       const rules = { windowMs: 86_400_000, abandonedAfterMs: 120_000 };
@@ -316,7 +334,12 @@ describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
       expect(Object.keys(await indexes('payments'))).to.include.members([
         'payments_expires_at',
         'payments_payer',
+        'payments_answer_expires_at',
       ]);
+      expect((await indexes('payments')).payments_payment_id).to.deep.equal({
+        key: { payment_id_hash: 1 },
+        unique: true,
+      });
       expect(Object.keys(await indexes('idempotency'))).to.include('idempotency_created_at');
       expect(Object.keys(await indexes('rate_logs'))).to.include('rate_logs_ends_at');
       expect(Object.keys(await indexes('feedback'))).to.include('feedback_received_at');

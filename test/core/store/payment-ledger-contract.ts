@@ -6,7 +6,8 @@ import type { NewPayment, PaymentLedgerRepository } from '../../../core/payments
  * The behaviour every PaymentLedgerRepository gives: one signed payment buys one response. A
  * settled payment is used for good; a released one may be tried again; an abandoned claim is
  * taken over after its lease, from verify as a fresh claim and from settle as a re-settlement;
- * a claim that lost its lease writes nothing.
+ * a claim that lost its lease writes nothing. A payment identifier names one payment at a time,
+ * and a settled one's kept answer goes to the same payment, request and identifier only.
  */
 export function paymentLedgerContract(open: Opener<PaymentLedgerRepository>): void {
   const repo = withRepo(open);
@@ -223,6 +224,136 @@ export function paymentLedgerContract(open: Opener<PaymentLedgerRepository>): vo
     expect((await repo().listSettling(at(600))).map((e) => e.id)).to.deep.equal([running.id]);
     expect(await repo().listSettling(at(601))).to.deep.equal([]);
     expect((await repo().listUnresolved(at(601))).map((e) => e.id)).to.include(running.id);
+  });
+
+  describe('payment identifiers', () => {
+    let ids = 0;
+    const withId = (pid = `pid-${++ids}`): NewPayment => ({ ...payment(), paymentIdHash: pid });
+    const settle = async (p: NewPayment, answer?: { json: string; expiresAt: Date }) => {
+      await repo().claim(p, {}, 'tok', at(0), at(60));
+      await repo().advance(p.id, 'tok', 'settle', at(1), at(61));
+      await repo().finish(
+        p.id,
+        'tok',
+        'settled',
+        { transaction: '0xtx', ...(answer ? { answer } : {}) },
+        at(2),
+      );
+    };
+
+    it('binds the identifier to its payment: another payment with it conflicts, held, unknown or settled', async () => {
+      const first = withId();
+      const other = () => ({ ...payment(), paymentIdHash: first.paymentIdHash });
+      const sameNonceOtherSignature = { ...first, paymentHash: 'pay-resigned' };
+      expect((await repo().claim(first, {}, 'tok', at(0), at(60))).kind).to.equal('fresh');
+      const held = await repo().claim(other(), {}, 'x', at(1), at(61));
+      expect(held.kind).to.equal('conflict');
+      expect(held.entry.id).to.equal(first.id);
+      await repo().advance(first.id, 'tok', 'settle', at(1), at(61));
+      await repo().finish(first.id, 'tok', 'settle_unknown', { reason: 'timeout' }, at(2));
+      expect((await repo().claim(other(), {}, 'x', at(3), at(63))).kind).to.equal('conflict');
+      expect((await repo().claim(sameNonceOtherSignature, {}, 'x', at(3), at(63))).kind).to.equal('conflict');
+      await repo().claim(first, {}, 'again', at(4), at(64));
+      await repo().finish(first.id, 'again', 'settled', { transaction: '0xtx' }, at(5));
+      const late = other();
+      expect((await repo().claim(late, {}, 'x', at(6), at(66))).kind).to.equal('conflict');
+      expect((await repo().claim(sameNonceOtherSignature, {}, 'x', at(6), at(66))).kind).to.equal('conflict');
+      // A conflict writes nothing.
+      expect(await repo().get(late.id)).to.equal(null);
+      expect((await repo().get(first.id))!).to.deep.include({ state: 'settled', paymentHash: 'pay-1' });
+    });
+
+    it('gives the kept answer to the same payment, request and identifier until it expires; the rest is used', async () => {
+      const p = withId();
+      await settle(p, { json: '{"n":3}', expiresAt: at(100) });
+      const replay = await repo().claim(p, {}, 'r', at(3), at(63));
+      expect(replay.kind).to.equal('replay');
+      expect(replay.kind === 'replay' && replay.answer).to.equal('{"n":3}');
+      expect(replay.entry).to.deep.include({
+        state: 'settled',
+        transaction: '0xtx',
+        claim: null,
+        attempts: 1,
+      });
+      const kinds = [
+        await repo().claim({ ...p, requestHash: 'another-query' }, {}, 'x', at(4), at(64)),
+        await repo().claim({ ...p, paymentIdHash: undefined }, {}, 'x', at(4), at(64)),
+        await repo().claim({ ...p, paymentIdHash: 'pid-unknown' }, {}, 'x', at(4), at(64)),
+        await repo().claim(p, {}, 'x', at(100), at(160)),
+      ].map((c) => c.kind);
+      expect(kinds).to.deep.equal(['used', 'used', 'used', 'used']);
+      // An answer is dropped once past its retention; the entry stays for its own.
+      expect((await repo().claim(p, {}, 'x', at(50), at(110))).kind).to.equal('replay');
+      expect(await repo().pruneExpired(at(101))).to.be.at.least(1);
+      expect((await repo().claim(p, {}, 'x', at(50), at(110))).kind).to.equal('used');
+      expect((await repo().get(p.id))!.state).to.equal('settled');
+    });
+
+    it('keeps no answer for a payment settled without one', async () => {
+      const p = withId();
+      await settle(p);
+      expect((await repo().claim(p, {}, 'x', at(3), at(63))).kind).to.equal('used');
+    });
+
+    it('an unknown settlement claimed with an identifier is redeemed by that identifier, without a ticket', async () => {
+      const p = withId();
+      await repo().claim(p, {}, 'tok', at(0), at(60));
+      await repo().advance(p.id, 'tok', 'settle', at(1), at(61));
+      await repo().finish(p.id, 'tok', 'settle_unknown', { reason: 'timeout', transaction: '0xtx' }, at(2));
+      const refused = [
+        await repo().claim({ ...p, paymentIdHash: undefined }, {}, 'x', at(3), at(63)),
+        await repo().claim({ ...p, paymentIdHash: 'pid-guess' }, { ticketHash: 'any' }, 'x', at(3), at(63)),
+        await repo().claim({ ...p, requestHash: 'another-query' }, {}, 'x', at(3), at(63)),
+      ];
+      expect(refused.map((c) => (c.kind === 'refused' ? c.reason : c.kind))).to.deep.equal([
+        'identifier_mismatch',
+        'identifier_mismatch',
+        'request_mismatch',
+      ]);
+      const owner = await repo().claim(p, {}, 'owner', at(4), at(64));
+      expect(owner.kind).to.equal('resettle');
+      expect(owner.entry).to.deep.include({ transaction: '0xtx', paymentIdHash: p.paymentIdHash });
+    });
+
+    it('an entry that settled nothing gives its identifier up to the next payment carrying it', async () => {
+      const released = withId();
+      await repo().claim(released, {}, 'tok', at(0), at(60));
+      await repo().finish(released.id, 'tok', 'released', { reason: 'verify: invalid' }, at(1));
+      const next = { ...payment(), paymentIdHash: released.paymentIdHash };
+      expect((await repo().claim(next, {}, 'next', at(2), at(62))).kind).to.equal('fresh');
+      expect((await repo().get(released.id))!.paymentIdHash).to.equal(null);
+      // The released payment, sent again with the identifier, now meets the payment holding it.
+      expect((await repo().claim(released, {}, 'x', at(3), at(63))).kind).to.equal('conflict');
+      // An abandoned verify phase settled nothing either, once its lease is over.
+      const abandoned = withId();
+      await repo().claim(abandoned, {}, 'dead', at(0), at(60));
+      const after = { ...payment(), paymentIdHash: abandoned.paymentIdHash };
+      expect((await repo().claim(after, {}, 'early', at(30), at(90))).kind).to.equal('conflict');
+      expect((await repo().claim(after, {}, 'late', at(61), at(121))).kind).to.equal('fresh');
+    });
+
+    it('a payment that settled nothing, claimed again without its identifier, drops it', async () => {
+      const p = withId();
+      await repo().claim(p, {}, 'tok', at(0), at(60));
+      await repo().finish(p.id, 'tok', 'released', { reason: 'handler failed' }, at(1));
+      const again = await repo().claim({ ...p, paymentIdHash: undefined }, {}, 'again', at(2), at(62));
+      expect(again.kind).to.equal('fresh');
+      expect(again.entry.paymentIdHash).to.equal(null);
+      expect(
+        (await repo().claim({ ...payment(), paymentIdHash: p.paymentIdHash }, {}, 'x', at(3), at(63))).kind,
+      ).to.equal('fresh');
+    });
+
+    it('20 payments claimed at once with one identifier: exactly one is fresh, the others conflict', async () => {
+      const pid = `pid-${++ids}`;
+      const claims = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          repo().claim({ ...payment(), paymentIdHash: pid }, {}, `t${i}`, at(0), at(60)),
+        ),
+      );
+      expect(claims.filter((c) => c.kind === 'fresh')).to.have.length(1);
+      expect(claims.filter((c) => c.kind === 'conflict')).to.have.length(19);
+    });
   });
 
   it('does not list a claim still verifying as being settled', async () => {

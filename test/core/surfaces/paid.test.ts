@@ -3,6 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
 import { ECHO, fixtures, PRICED, SLOW } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { SERVICE } from '../../../config/service';
 import {
   fromBase64,
   randomAddress,
@@ -95,13 +96,17 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
     it('also speaks x402 v2: PAYMENT-REQUIRED is base64 JSON with x402Version 2, resource and accepts with amount', async () => {
       const res = await gw.get(PATH);
       const required = fromBase64(res.headers.get('payment-required'));
+      const plugin = gw.gateway.registry.soldByTail(ECHO.tail)!;
       expect(required).to.deep.equal({
         x402Version: 2,
         error: 'payment_required',
         resource: {
           url: `http://gateway.test${RESOURCE}`,
-          description: res.body.x402.accepts[0].description,
+          description: plugin.manifest.summary,
           mimeType: 'application/json',
+          serviceName: SERVICE.listing.serviceName,
+          tags: plugin.product.tags,
+          iconUrl: 'http://gateway.test/icon.svg',
         },
         accepts: [
           {
@@ -114,7 +119,9 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
             extra: { name: 'USD Coin', version: '2' },
           },
         ],
+        extensions: required.extensions,
       });
+      expect(required.extensions).to.have.keys('bazaar', 'payment-identifier');
     });
 
     it('prices each endpoint from its manifest', async () => {
