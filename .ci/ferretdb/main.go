@@ -13,6 +13,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -40,7 +41,7 @@ func main() {
 		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	if handler == "postgresql" {
-		config.PostgreSQLURL = url
+		config.PostgreSQLURL = fmt.Sprintf("%s&pool_max_conns=%d", url, poolConns)
 	} else {
 		config.SQLiteURL = url
 	}
@@ -73,6 +74,7 @@ func main() {
 }
 
 const (
+	opQuery     = 2004
 	opMsg       = 2013
 	moreToCome  = 1 << 1
 	headerBytes = 16
@@ -93,16 +95,20 @@ func gate(client net.Conn, socket string, one *sync.Mutex) {
 		if err != nil {
 			return
 		}
-		one.Lock()
-		err = relay(request, client, server)
-		one.Unlock()
+		if free(request) {
+			err = relay(request, client, server, true)
+		} else {
+			one.Lock()
+			err = relay(request, client, server, false)
+			one.Unlock()
+		}
 		if err != nil {
 			return
 		}
 	}
 }
 
-func relay(request []byte, client, server net.Conn) error {
+func relay(request []byte, client, server net.Conn, handshake bool) error {
 	if _, err := server.Write(request); err != nil {
 		return err
 	}
@@ -112,12 +118,68 @@ func relay(request []byte, client, server net.Conn) error {
 		if err != nil {
 			return err
 		}
+		if handshake {
+			limitWriteBatches(reply)
+		}
 		if _, err := client.Write(reply); err != nil {
 			return err
 		}
 		expectReply = hasMoreToCome(reply)
 	}
 	return nil
+}
+
+// free: a request that changes no data and is not held up behind another command: the handshake
+// (OP_QUERY) and hello, isMaster and ping, so that the driver's monitor (hello every few seconds,
+// with a timeout) never sees the server as gone; and killCursors, which gives back the PostgreSQL
+// connection an open cursor holds (FerretDB keeps one per cursor, even after a findOne), so that
+// a command waiting for a connection behind the gate is never waiting for a killCursors queued
+// behind it.
+func free(msg []byte) bool {
+	switch binary.LittleEndian.Uint32(msg[12:]) {
+	case opQuery:
+		return true
+	case opMsg:
+		// flag bits (4 bytes), section kind 0 (1 byte), the body: its length (4), the type of its
+		// first element (1), then the command's name.
+		const name = headerBytes + 4 + 1 + 4 + 1
+		if len(msg) <= name || msg[headerBytes+4] != 0 {
+			return false
+		}
+		end := bytes.IndexByte(msg[name:], 0)
+		if end < 0 {
+			return false
+		}
+		switch string(msg[name : name+end]) {
+		case "hello", "isMaster", "ismaster", "ping", "killCursors":
+			return true
+		}
+	}
+	return false
+}
+
+// FerretDB 1.x holds one PostgreSQL connection for each update of an update command until the
+// whole command ends (its loop defers each query's close), and its pool has poolConns of them: a
+// command of more updates than that waits forever for a connection. Its hello announces
+// maxWriteBatchSize 100,000; the driver splits bulk writes at that size, so the gate announces
+// maxWriteBatch instead. MongoDB has no such limit; the gateway's code does not know of it.
+const (
+	poolConns     = 120
+	maxWriteBatch = 100
+)
+
+var writeBatchField = []byte("\x10maxWriteBatchSize\x00")
+
+// limitWriteBatches lowers the int32 maxWriteBatchSize of a hello or isMaster reply, in place.
+func limitWriteBatches(reply []byte) {
+	at := bytes.Index(reply, writeBatchField)
+	if at < 0 || at+len(writeBatchField)+4 > len(reply) {
+		return
+	}
+	value := reply[at+len(writeBatchField):]
+	if binary.LittleEndian.Uint32(value) > maxWriteBatch {
+		binary.LittleEndian.PutUint32(value, maxWriteBatch)
+	}
 }
 
 // readMessage reads one wire protocol message: a little-endian int32 length (itself included),

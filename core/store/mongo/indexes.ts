@@ -36,8 +36,8 @@ export async function ensureIndexes(db: Db, collection: string, wanted: IndexDes
     });
   for (const want of wanted) {
     if (!want.name) throw new Error(`an index of "${collection}" has no name: give every index one`);
-    // Compared here as well: not every server refuses a name reused for other keys (mongo-java-server)
-    // or with other options (FerretDB 1.x).
+    // Compared here as well: not every server refuses a name reused for other keys or options
+    // (FerretDB 1.x accepts other options).
     const sameName = existing.find((i) => i.name === want.name);
     if (sameName && (keyOf(sameName.key) !== keyOf(want.key) || optionsOf(sameName) !== optionsOf(want))) {
       throw new IndexConflictError(collection, want, sameName);
@@ -55,8 +55,12 @@ export async function ensureIndexes(db: Db, collection: string, wanted: IndexDes
 const keyOf = (key: IndexDescription['key']): string =>
   JSON.stringify(key instanceof Map ? [...key] : Object.entries(key));
 
-/** The options that change what an index does (an absent one and false are the same). */
-const OPTIONS = ['unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds'] as const;
+/**
+ * The options that change what an index does (an absent one and false are the same). Not
+ * `sparse`: MongoDB refuses a change of it itself (code 85), and FerretDB 1.x accepts and drops it
+ * (its unique indexes never count a missing field: PostgreSQL and SQLite keep NULLs distinct).
+ */
+const OPTIONS = ['unique', 'partialFilterExpression', 'expireAfterSeconds'] as const;
 const optionsOf = (index: Document): string =>
   JSON.stringify(OPTIONS.map((o) => [o, index[o] === false ? undefined : index[o]]));
 
