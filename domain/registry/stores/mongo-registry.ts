@@ -60,6 +60,9 @@ interface CorporationDoc {
   name_shorts: string[];
   reading_key: string;
   english_key: string;
+  /** The first one, two and three characters of reading_key and english_key (see KeySearch.heads). */
+  reading_heads: string[];
+  english_heads: string[];
   prefecture_code: string;
   closed: boolean;
   searchable: boolean;
@@ -99,6 +102,11 @@ const trigramsOf = (text: string): string[] => gramsOfSize(text, TRIGRAM);
 /** The trigrams of name keys (a key of fewer characters has none). */
 const gramsOf = (names: readonly string[]): string[] => [...new Set(names.flatMap(trigramsOf))];
 
+/** The first one, two and three characters of a key: what a prefix's start can be. */
+const headsOf = (key: string): string[] => [
+  ...new Set([1, 2, TRIGRAM].map((n) => Array.from(key).slice(0, n).join('')).filter((h) => h !== '')),
+];
+
 /** The substrings of one and two characters of name keys: what a shorter key can be. */
 const shortsOf = (names: readonly string[]): string[] => [
   ...new Set(names.flatMap((k) => [...gramsOfSize(k, 1), ...gramsOfSize(k, 2)])),
@@ -115,6 +123,8 @@ function docOf(s: StoredCorporation): Omit<CorporationDoc, '_id'> {
     name_shorts: shortsOf(names),
     reading_key: reading,
     english_key: english,
+    reading_heads: headsOf(reading),
+    english_heads: headsOf(english),
     prefecture_code: s.prefecture_code,
     closed: s.closed,
     searchable: s.searchable,
@@ -133,15 +143,18 @@ function defined<T extends object>(fields: T): Partial<T> {
 /** One kind of key search: the indexed path, and the keys a found document may have matched. */
 interface KeySearch {
   path: 'name_keys' | 'reading_key' | 'english_key';
-  /** Whether the path holds an array (a range on it must apply to one element). */
-  array: boolean;
+  /**
+   * For a single key (not the array of names), the field of its first characters: a prefix
+   * search sets it equal to the prefix's first characters besides the range, an equality
+   * FerretDB 1.x can hand to SQL.
+   */
+  heads?: 'reading_heads' | 'english_heads';
   projection: Record<string, 1>;
   keysOf(doc: CorporationDoc): Array<[MatchField, string]>;
 }
 
 const NAMES: KeySearch = {
   path: 'name_keys',
-  array: true,
   projection: { 'search.name': 1, 'search.former': 1, closed: 1 },
   keysOf: (doc) => [
     ['name', doc.search.name],
@@ -150,13 +163,13 @@ const NAMES: KeySearch = {
 };
 const READINGS: KeySearch = {
   path: 'reading_key',
-  array: false,
+  heads: 'reading_heads',
   projection: { reading_key: 1, closed: 1 },
   keysOf: (doc) => [['furigana', doc.reading_key]],
 };
 const ENGLISH: KeySearch = {
   path: 'english_key',
-  array: false,
+  heads: 'english_heads',
   projection: { english_key: 1, closed: 1 },
   keysOf: (doc) => [['en_name', doc.english_key]],
 };
@@ -296,13 +309,11 @@ export class MongoRegistry implements CorporateRegistryRepository {
     if (mode === 'prefix') {
       const upper = afterPrefix(key);
       const range = upper === null ? { $gte: key } : { $gte: key, $lt: upper };
-      if (!search.array) return { [search.path]: range };
-      // Both bounds on one name key; and an equality the key's start implies (a name starting
-      // with the key holds it), the condition FerretDB 1.x hands to its backend's SQL.
-      return {
-        name_keys: { $elemMatch: range },
-        ...this.holding(Array.from(key).slice(0, TRIGRAM).join('')),
-      };
+      const head = Array.from(key).slice(0, TRIGRAM).join('');
+      if (search.heads) return { [search.path]: range, [search.heads]: head };
+      // Both bounds on one name key (the array), and an equality the key's start implies (a
+      // name starting with the key holds it), the condition FerretDB 1.x hands to SQL.
+      return { name_keys: { $elemMatch: range }, ...this.holding(head) };
     }
     return this.holding(key);
   }
