@@ -85,6 +85,9 @@ interface EdinetFilerDoc {
 /** One per generation; `current` on the one readers use. */
 type EdinetListDoc = EdinetListRecord & { _id: string; current: boolean };
 
+/** Up to this many corporations are read by number one by one (getMany). */
+const POINT_READS = 100;
+
 /** An import or a batch is acknowledged once a majority has it in its journal. */
 const DURABLE = { writeConcern: { w: 'majority', j: true } } as const;
 
@@ -246,13 +249,17 @@ export class MongoRegistry implements CorporateRegistryRepository {
   }
 
   async getMany(corporateNumbers: readonly string[]): Promise<Map<string, Corporation>> {
-    if (corporateNumbers.length === 0) return new Map();
-    const docs = await this.corporations
-      .find(
-        { _id: { $in: [...new Set(corporateNumbers)] } },
-        { projection: { corporation: 1 }, maxTimeMS: this.maxTimeMS },
-      )
-      .toArray();
+    const numbers = [...new Set(corporateNumbers)];
+    if (numbers.length === 0) return new Map();
+    const options = { projection: { corporation: 1 }, maxTimeMS: this.maxTimeMS };
+    // A buyer's page of hits: one read by _id each, which FerretDB 1.x hands to SQL (it reads
+    // every document for an $in). An importer's batch: one $in.
+    const docs =
+      numbers.length <= POINT_READS
+        ? (await Promise.all(numbers.map((n) => this.corporations.findOne({ _id: n }, options)))).filter(
+            (d): d is CorporationDoc => d !== null,
+          )
+        : await this.corporations.find({ _id: { $in: numbers } }, options).toArray();
     return new Map(docs.map((d) => [d._id, d.corporation]));
   }
 
