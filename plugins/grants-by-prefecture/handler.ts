@@ -1,6 +1,7 @@
+import { findPrefecture } from '../../domain/shared/prefectures';
 import { injectable } from 'tsyringe';
 import type { DataCoverage, EndpointHandler, HandlerContext } from '../../core/plugins/contract';
-import { areaMatch, resolvePrefecture } from '../../domain/grants/areas';
+import { areaMatch } from '../../domain/grants/areas';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import { availableIn, byRelevance } from '../../domain/grants/filters';
 import type { GrantSummary } from '../../domain/grants/grant-record';
@@ -21,7 +22,7 @@ export class GrantsByPrefectureHandler implements EndpointHandler<
   }
 
   async handle(q: GrantsByPrefectureQuery, ctx: HandlerContext): Promise<ListingPayload<PrefectureItem>> {
-    const pref = resolvePrefecture(q.pref)!;
+    const pref = findPrefecture(q.pref)!;
     const found = await this.catalogue.find(
       {
         request: { acceptingOnly: q.open_only },

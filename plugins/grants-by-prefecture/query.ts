@@ -1,7 +1,8 @@
-import { LimitParam, OpenOnlyParam, PrefParam } from '../../domain/grants/query-fields';
+import { PrefectureParam } from '../../domain/shared/prefecture-param';
+import { LimitParam, OpenOnlyParam } from '../../domain/grants/query-fields';
 
 export class GrantsByPrefectureQuery {
-  @PrefParam({
+  @PrefectureParam({
     required: true,
     description: 'The prefecture: its own grants plus nationwide ones are listed',
   })

@@ -1,6 +1,6 @@
+import { findPrefecture } from '../../domain/shared/prefectures';
 import { injectable } from 'tsyringe';
 import type { DataCoverage, EndpointHandler, HandlerContext } from '../../core/plugins/contract';
-import { resolvePrefecture } from '../../domain/grants/areas';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import { availableIn, bySoonestDeadline } from '../../domain/grants/filters';
 import type { GrantSummary } from '../../domain/grants/grant-record';
@@ -22,7 +22,7 @@ export class GrantsDeadlinesHandler implements EndpointHandler<
   }
 
   async handle(q: GrantsDeadlinesQuery, ctx: HandlerContext): Promise<ListingPayload<DeadlineItem>> {
-    const pref = q.pref === undefined ? undefined : resolvePrefecture(q.pref);
+    const pref = q.pref === undefined ? undefined : findPrefecture(q.pref);
     const today = tokyoDateOf(ctx.now);
     const last = addDays(today, q.within_days);
     const found = await this.catalogue.find(

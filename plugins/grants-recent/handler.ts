@@ -1,6 +1,6 @@
+import { findPrefecture } from '../../domain/shared/prefectures';
 import { injectable } from 'tsyringe';
 import type { DataCoverage, EndpointHandler, HandlerContext } from '../../core/plugins/contract';
-import { resolvePrefecture } from '../../domain/grants/areas';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import { availableIn, byNewest } from '../../domain/grants/filters';
 import type { GrantSummary } from '../../domain/grants/grant-record';
@@ -19,7 +19,7 @@ export class GrantsRecentHandler implements EndpointHandler<GrantsRecentQuery, L
   }
 
   async handle(q: GrantsRecentQuery, ctx: HandlerContext): Promise<ListingPayload<RecentItem>> {
-    const pref = q.pref === undefined ? undefined : resolvePrefecture(q.pref);
+    const pref = q.pref === undefined ? undefined : findPrefecture(q.pref);
     const today = tokyoDateOf(ctx.now);
     const first = addDays(today, -q.days);
     const found = await this.catalogue.find(

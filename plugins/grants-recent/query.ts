@@ -1,6 +1,7 @@
+import { PrefectureParam } from '../../domain/shared/prefecture-param';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Doc, ToInt } from '../../core/plugins/query-rules';
-import { LimitParam, PrefParam } from '../../domain/grants/query-fields';
+import { LimitParam } from '../../domain/grants/query-fields';
 
 export class GrantsRecentQuery {
   @Doc({
@@ -15,7 +16,7 @@ export class GrantsRecentQuery {
   @Max(90)
   days: number = 14;
 
-  @PrefParam({
+  @PrefectureParam({
     required: false,
     description: 'Only grants available in this prefecture: nationwide ones and its own',
   })

@@ -1,6 +1,6 @@
+import { findPrefecture } from '../../domain/shared/prefectures';
 import { injectable } from 'tsyringe';
 import type { DataCoverage, EndpointHandler, HandlerContext } from '../../core/plugins/contract';
-import { resolvePrefecture } from '../../domain/grants/areas';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import {
   admitsEmployees,
@@ -23,7 +23,7 @@ export class GrantsSearchHandler implements EndpointHandler<GrantsSearchQuery, L
 
   async handle(q: GrantsSearchQuery, ctx: HandlerContext): Promise<ListingPayload> {
     // The DTO has checked these resolve.
-    const pref = q.pref === undefined ? undefined : resolvePrefecture(q.pref);
+    const pref = q.pref === undefined ? undefined : findPrefecture(q.pref);
     const industry = q.industry === undefined ? undefined : findIndustry(q.industry);
     const purpose = q.purpose === undefined ? undefined : findPurpose(q.purpose);
     const keyword = q.keyword?.trim();

@@ -5,7 +5,6 @@ import type {
   EndpointPayload,
   HandlerContext,
 } from '../../core/plugins/contract';
-import { isFlagOn } from '../../core/plugins/query-rules';
 import { answering } from '../../domain/registry/answers/answers';
 import { CorporateRegistry } from '../../domain/registry/sources/corporate-registry';
 import type { EdinetView } from '../../domain/registry/answers/edinet-answers';
@@ -62,7 +61,7 @@ export class HoujinLookupHandler implements EndpointHandler<HoujinLookupQuery, H
       _attribution: source.attribution,
       _provenance: edinet.addTo(await this.registry.provenance(source, ctx.now, numbers, found), numbers),
     };
-    if (isFlagOn(query.verbose)) {
+    if (query.verbose === true) {
       payload.diagnostics = {
         normalized: normalizedNameView(report.query),
         found_by_mode: report.found,

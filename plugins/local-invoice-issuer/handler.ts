@@ -5,7 +5,6 @@ import type {
   EndpointPayload,
   HandlerContext,
 } from '../../core/plugins/contract';
-import { isFlagOn } from '../../core/plugins/query-rules';
 import { answering, combinedProvenance } from '../../domain/registry/answers/answers';
 import { CorporateRegistry } from '../../domain/registry/sources/corporate-registry';
 import { derivedTNumber } from '../../domain/registry/corporate-number';
@@ -68,7 +67,7 @@ export class InvoiceIssuerHandler implements EndpointHandler<InvoiceIssuerQuery,
         'registry',
       ),
     };
-    if (isFlagOn(query.verbose)) {
+    if (query.verbose === true) {
       payload.diagnostics = {
         rules: [
           'Candidates come from the corporate registry by name (five modes, ranked by match_reliability).',
