@@ -1,3 +1,4 @@
+import { CursorParam } from '../../core/plugins/page-cursor';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Doc, ToInt } from '../../core/plugins/query-rules';
 import { IsSearchText } from '../../domain/registry/dto-rules';
@@ -21,4 +22,7 @@ export class CompanyByNameQuery {
 
   @PrefectureParam({ required: false, description: 'Prefecture of the head office' })
   pref?: string;
+
+  @CursorParam()
+  cursor?: string;
 }

@@ -5,6 +5,7 @@ import { areaMatch } from '../../domain/grants/areas';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import { availableIn, byRelevance } from '../../domain/grants/filters';
 import type { GrantSummary } from '../../domain/grants/grant-record';
+import { listingPage } from '../../domain/grants/listing-page';
 import { listingPayload, prefectureView, type ListingPayload } from '../../domain/grants/payloads';
 import type { GrantsByPrefectureQuery } from './query';
 
@@ -29,6 +30,7 @@ export class GrantsByPrefectureHandler implements EndpointHandler<
         keep: (r) => (!q.open_only || r.status === 'open') && availableIn(r, pref.code),
         order: byRelevance,
         limit: q.limit,
+        page: listingPage('grants-by-prefecture', q),
       },
       ctx.now,
     );

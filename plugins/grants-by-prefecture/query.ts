@@ -1,3 +1,4 @@
+import { CursorParam } from '../../core/plugins/page-cursor';
 import { PrefectureParam } from '../../domain/shared/prefecture-param';
 import { LimitParam, OpenOnlyParam } from '../../domain/grants/query-fields';
 
@@ -13,4 +14,7 @@ export class GrantsByPrefectureQuery {
 
   @LimitParam()
   limit: number = 10;
+
+  @CursorParam()
+  cursor?: string;
 }

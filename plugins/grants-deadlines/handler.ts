@@ -4,6 +4,7 @@ import type { DataCoverage, EndpointHandler, HandlerContext } from '../../core/p
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import { availableIn, bySoonestDeadline } from '../../domain/grants/filters';
 import type { GrantSummary } from '../../domain/grants/grant-record';
+import { listingPage } from '../../domain/grants/listing-page';
 import { listingPayload, prefectureView, type ListingPayload } from '../../domain/grants/payloads';
 import { addDays, tokyoDateOf } from '../../domain/grants/tokyo-dates';
 import type { GrantsDeadlinesQuery } from './query';
@@ -37,6 +38,8 @@ export class GrantsDeadlinesHandler implements EndpointHandler<
           (!pref || availableIn(r, pref.code)),
         order: bySoonestDeadline,
         limit: q.limit,
+        // The window starts from today: a page of another day lists another window.
+        page: listingPage('grants-deadlines', q, { today }),
       },
       ctx.now,
     );

@@ -1,3 +1,4 @@
+import { CursorParam } from '../../core/plugins/page-cursor';
 import { PrefectureParam } from '../../domain/shared/prefecture-param';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Doc, ToInt } from '../../core/plugins/query-rules';
@@ -24,4 +25,7 @@ export class GrantsDeadlinesQuery {
 
   @LimitParam()
   limit: number = 10;
+
+  @CursorParam()
+  cursor?: string;
 }

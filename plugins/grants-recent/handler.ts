@@ -4,6 +4,7 @@ import type { DataCoverage, EndpointHandler, HandlerContext } from '../../core/p
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import { availableIn, byNewest } from '../../domain/grants/filters';
 import type { GrantSummary } from '../../domain/grants/grant-record';
+import { listingPage } from '../../domain/grants/listing-page';
 import { listingPayload, prefectureView, type ListingPayload } from '../../domain/grants/payloads';
 import { addDays, daysBetween, tokyoDateOf } from '../../domain/grants/tokyo-dates';
 import type { GrantsRecentQuery } from './query';
@@ -34,6 +35,8 @@ export class GrantsRecentHandler implements EndpointHandler<GrantsRecentQuery, L
           (!pref || availableIn(r, pref.code)),
         order: byNewest,
         limit: q.limit,
+        // The window starts from today: a page of another day lists another window.
+        page: listingPage('grants-recent', q, { today }),
       },
       ctx.now,
     );

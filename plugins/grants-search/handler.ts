@@ -9,6 +9,7 @@ import {
   listsIndustry,
   listsPurpose,
 } from '../../domain/grants/filters';
+import { listingPage } from '../../domain/grants/listing-page';
 import { listingPayload, prefectureView, type ListingPayload } from '../../domain/grants/payloads';
 import { findIndustry, findPurpose } from '../../domain/grants/taxonomy';
 import type { GrantsSearchQuery } from './query';
@@ -43,6 +44,7 @@ export class GrantsSearchHandler implements EndpointHandler<GrantsSearchQuery, L
           (q.employees === undefined || admitsEmployees(r, q.employees)),
         order: byRelevance,
         limit: q.limit,
+        page: listingPage('grants-search', q),
       },
       ctx.now,
     );

@@ -1,3 +1,4 @@
+import { CursorParam } from '../../core/plugins/page-cursor';
 import { PrefectureParam } from '../../domain/shared/prefecture-param';
 import { IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { Doc, Rule } from '../../core/plugins/query-rules';
@@ -64,4 +65,7 @@ export class GrantsSearchQuery {
 
   @LimitParam()
   limit: number = 10;
+
+  @CursorParam()
+  cursor?: string;
 }

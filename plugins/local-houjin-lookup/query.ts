@@ -1,3 +1,4 @@
+import { CursorParam } from '../../core/plugins/page-cursor';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Doc, ToInt, VerboseFlag } from '../../core/plugins/query-rules';
 import { IsSearchText } from '../../domain/registry/dto-rules';
@@ -25,4 +26,7 @@ export class HoujinLookupQuery {
 
   @VerboseFlag('Adds the normalised query, counts per mode and the reliability scale')
   verbose?: boolean;
+
+  @CursorParam()
+  cursor?: string;
 }

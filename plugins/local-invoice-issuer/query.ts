@@ -1,3 +1,4 @@
+import { CursorParam } from '../../core/plugins/page-cursor';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { IsSearchText } from '../../domain/registry/dto-rules';
 import { Doc, ToInt, VerboseFlag } from '../../core/plugins/query-rules';
@@ -21,4 +22,7 @@ export class InvoiceIssuerQuery {
 
   @VerboseFlag('Adds how each registration status was obtained')
   verbose?: boolean;
+
+  @CursorParam()
+  cursor?: string;
 }

@@ -75,11 +75,16 @@ export class StoreRegistry implements RegistrySource {
     return this.registry.getMany(ids);
   }
 
-  async searchByName(query: string, filter: SearchFilter, limit: number): Promise<NameSearchResult> {
+  async searchByName(
+    query: string,
+    filter: SearchFilter,
+    limit: number,
+    skip?: ReadonlySet<string>,
+  ): Promise<NameSearchResult> {
     const matcher = new NameMatcher(this.registry, this.aliases, async (n) => {
       const c = await this.getByNumber(n);
       return c ? { closed: c.status !== 'active', prefectureCode: c.address.prefecture_code } : null;
     });
-    return rankedSearch(matcher, (ids) => this.getMany(ids), query, filter, limit);
+    return rankedSearch(matcher, (ids) => this.getMany(ids), query, filter, limit, skip);
   }
 }
