@@ -16,7 +16,10 @@ import { Doc } from './query-rules';
 
 /** How many items of one list the pages may hold together. */
 export const MAX_PAGED_ITEMS = 500;
-/** A cursor of MAX_PAGED_ITEMS ids of ~20 characters stays below this (URLs end at 8 KiB). */
+/**
+ * The longest cursor written or accepted (URLs end at 8 KiB): 500 corporate numbers take about
+ * 4,700 characters, 500 jGrants ids more, so a list of long ids ends sooner (about 300 grants).
+ */
 export const MAX_CURSOR_CHARS = 6000;
 
 const VERSION = 1;
@@ -80,15 +83,20 @@ export function pageLinks(
   more: boolean,
 ): PageLinks {
   const all = [...answeredBefore, ...answered];
-  const hasMore = more && answered.length > 0 && all.length < MAX_PAGED_ITEMS;
-  return { has_more: hasMore, next_cursor: hasMore ? encodeCursor(scope, all) : null };
+  if (!more || answered.length === 0 || all.length >= MAX_PAGED_ITEMS)
+    return { has_more: false, next_cursor: null };
+  const cursor = encodeCursor(scope, all);
+  // A cursor too long for a URL ends the paging, as MAX_PAGED_ITEMS does.
+  return cursor.length > MAX_CURSOR_CHARS
+    ? { has_more: false, next_cursor: null }
+    : { has_more: true, next_cursor: cursor };
 }
 
 /** The `cursor` query parameter of a paged list. */
 export function CursorParam(): PropertyDecorator {
   const decorators: PropertyDecorator[] = [
     Doc({
-      description: `Continues a list: the next_cursor of the previous answer, with every other parameter unchanged (lists are paged up to ${MAX_PAGED_ITEMS} items)`,
+      description: `Continues a list: the next_cursor of the previous answer, with every other parameter unchanged (lists are paged up to ${MAX_PAGED_ITEMS} items, fewer where the ids are long)`,
     }),
     IsOptional(),
     IsString(),
@@ -102,7 +110,7 @@ export function CursorParam(): PropertyDecorator {
 export const PAGE_LINK_PROPERTIES = {
   has_more: {
     type: 'boolean',
-    description: `True when the list has items beyond this page: ask again with cursor=next_cursor (lists are paged up to ${MAX_PAGED_ITEMS} items).`,
+    description: `True when the list has items beyond this page: ask again with cursor=next_cursor (lists are paged up to ${MAX_PAGED_ITEMS} items, fewer where the ids are long).`,
   },
   next_cursor: {
     type: ['string', 'null'],
