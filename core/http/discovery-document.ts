@@ -1,44 +1,23 @@
 /**
  * Discovery documents (openapi.json, /products, /product-status.json, the well-known documents,
  * llms.txt, the portal) as crawlers and agents fetch them: cacheable for 5 minutes
- * (docs/architecture.md) and compressed with brotli or gzip as Accept-Encoding asks, by Node's own
- * zlib (docs/decisions.md, "Discovery documents are compressed"). A document built once is
- * compressed once per encoding; a document built per request is compressed per request.
+ * (docs/architecture.md), compressed with brotli or gzip as Accept-Encoding asks
+ * (core/http/compression.ts), with a strong ETag per content coding and 304 on If-None-Match. A
+ * document built once is compressed and tagged once per encoding; a document built per request is
+ * compressed per request.
  */
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
+import { encode, encodingFor, type ContentEncoding } from './compression';
+import { ifNoneMatchHit, opaqueTagOf, strongTag } from './entity-tags';
 
 /** What the docs promise: any cache may keep a discovery document for 5 minutes. */
 export const DISCOVERY_CACHE_CONTROL = 'public, max-age=300';
 
-/** Smaller bodies gain nothing worth a Content-Encoding. */
-export const COMPRESS_MIN_BYTES = 1024;
-
-export type ContentEncoding = 'br' | 'gzip';
-
-/** The encoding to answer with: the client's preferred of br and gzip, or none (identity). */
-export function chooseEncoding(req: Request): ContentEncoding | undefined {
-  // Without Accept-Encoding a client has not said it can decode anything: answer identity.
-  if (!req.headers['accept-encoding']) return undefined;
-  const chosen = req.acceptsEncodings('br', 'gzip', 'identity');
-  return chosen === 'br' || chosen === 'gzip' ? chosen : undefined;
-}
-
-function encode(body: Buffer, encoding: ContentEncoding): Buffer {
-  return encoding === 'br'
-    ? brotliCompressSync(body, {
-        params: {
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-          [constants.BROTLI_PARAM_QUALITY]: 6,
-          [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-        },
-      })
-    : gzipSync(body, { level: 6 });
-}
-
 export class DiscoveryDocument {
   private readonly raw: Buffer;
   private readonly encoded = new Map<ContentEncoding, Buffer>();
+  /** Strong tags: the bytes differ per content coding, so does the tag (RFC 9110 8.8.3). */
+  private readonly tags: Record<ContentEncoding | 'identity', string>;
 
   constructor(
     text: string,
@@ -46,13 +25,28 @@ export class DiscoveryDocument {
     readonly contentType: string,
   ) {
     this.raw = Buffer.from(text, 'utf8');
+    const opaque = opaqueTagOf(this.raw);
+    this.tags = {
+      identity: strongTag(opaque),
+      br: strongTag(`${opaque}-br`),
+      gzip: strongTag(`${opaque}-gzip`),
+    };
   }
 
   send(req: Request, res: Response): void {
     res.setHeader('Cache-Control', DISCOVERY_CACHE_CONTROL);
     res.vary('Accept-Encoding');
+    const encoding = encodingFor(req, this.raw.length);
+    const tag = this.tags[encoding ?? 'identity'];
+    // Any coding of the same bytes the client holds is still current: it can decode what it holds.
+    const hit = ifNoneMatchHit(req, [tag, this.tags.identity, this.tags.br, this.tags.gzip]);
+    if (hit !== undefined) {
+      res.setHeader('ETag', hit);
+      res.status(304).end();
+      return;
+    }
+    res.setHeader('ETag', tag);
     res.setHeader('Content-Type', this.contentType);
-    const encoding = this.raw.length >= COMPRESS_MIN_BYTES ? chooseEncoding(req) : undefined;
     if (!encoding) {
       res.send(this.raw);
       return;

@@ -17,7 +17,9 @@ export type PaymentOutcome =
   | 'settle_failed'
   | 'settle_unknown'
   | 'not_settled_handler_failed'
-  | 'not_settled_client_gone';
+  | 'not_settled_client_gone'
+  /** The buyer held the answer (If-None-Match): 304, not settled. */
+  | 'not_settled_not_modified';
 
 export class GatewayMetrics {
   readonly registry = new Registry();

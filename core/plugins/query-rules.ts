@@ -4,7 +4,13 @@
  * code, never silently coerced ("1.5", "1e3", "" and "abc" are not integers).
  */
 import { Transform } from 'class-transformer';
-import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import {
+  IsBoolean,
+  IsOptional,
+  registerDecorator,
+  type ValidationArguments,
+  type ValidationOptions,
+} from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 // Not re-exported by the package index; part of its published build.
 import { getMetadataSchema } from 'class-validator-jsonschema/build/decorators';
@@ -28,15 +34,23 @@ export function Trim(): PropertyDecorator {
 const TRUE_TEXTS = new Set(['true', '1']);
 const FALSE_TEXTS = new Set(['false', '0']);
 
-/** Accepts true/false/1/0 (case-insensitive); anything else stays text and fails @IsBoolean. */
+/**
+ * true/false/1/0 as text (any case), or as JSON (a boolean, the numbers 1 and 0: broker and MCP
+ * queries); anything else is returned as given, to fail @IsBoolean.
+ */
+function readBoolean(value: unknown): unknown {
+  if (value === 1) return true;
+  if (value === 0) return false;
+  if (typeof value !== 'string') return value;
+  const v = value.toLowerCase();
+  if (TRUE_TEXTS.has(v)) return true;
+  if (FALSE_TEXTS.has(v)) return false;
+  return value;
+}
+
+/** Accepts true/false/1/0 (case-insensitive); anything else stays as given and fails @IsBoolean. */
 export function ToBool(): PropertyDecorator {
-  return Transform(({ value }) => {
-    if (typeof value !== 'string') return value;
-    const v = value.toLowerCase();
-    if (TRUE_TEXTS.has(v)) return true;
-    if (FALSE_TEXTS.has(v)) return false;
-    return value;
-  });
+  return Transform(({ value }) => readBoolean(value));
 }
 
 const FLAG_OFF_TEXTS = new Set(['', '0', 'false', 'no', 'off']);
@@ -44,6 +58,38 @@ const FLAG_OFF_TEXTS = new Set(['', '0', 'false', 'no', 'off']);
 /** Reading of an unconstrained "string-flag" parameter: present and not an "off" word means on. */
 export function isFlagOn(value: string | undefined): boolean {
   return value !== undefined && !FLAG_OFF_TEXTS.has(value.trim().toLowerCase());
+}
+
+function compose(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, key) => decorators.forEach((d) => d(target, key));
+}
+
+/**
+ * `verbose`, one reading on every endpoint (issue 29): a boolean, `true/false/1/0` in any case
+ * (JSON booleans on the broker and MCP); anything else is 422 `not_a_boolean`, the same problem on
+ * every endpoint. `adds`: what it adds, as "Adds ...".
+ */
+export function Verbose(adds: string): PropertyDecorator {
+  return compose(Doc({ description: adds, example: true }), IsOptional(), ToBool(), IsBoolean());
+}
+
+/**
+ * `verbose` where the spec makes it a "string-flag" (an unconstrained string): any text is
+ * accepted, and read into the same boolean as Verbose's (`true/false/1/0` mean the same; empty,
+ * `no` and `off` are off too, any other text on). JSON booleans and 1/0 are read as Verbose reads
+ * them; other JSON values fail as not_a_boolean.
+ */
+export function VerboseFlag(adds: string): PropertyDecorator {
+  return compose(
+    Doc({
+      description: `String flag: any value except empty, 0, false, no or off ${adds.replace(/^Adds/, 'adds')}`,
+      example: '1',
+      schema: { type: 'string' },
+    }),
+    IsOptional(),
+    Transform(({ value }) => (typeof value === 'string' ? isFlagOn(value) : readBoolean(value))),
+    IsBoolean(),
+  );
 }
 
 export interface DocOptions {

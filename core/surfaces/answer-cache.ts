@@ -63,7 +63,8 @@ export class AnswerCache {
    * `,"_gateway":`; a payload with a `_gateway` member of its own is not kept.
    */
   put(key: string, payload: EndpointPayload, notice: string | undefined): EndpointPayload {
-    if (!isSnapshot(payload) || Object.prototype.hasOwnProperty.call(payload, '_gateway')) return payload;
+    if (!isSnapshotAnswer(payload) || Object.prototype.hasOwnProperty.call(payload, '_gateway'))
+      return payload;
     const whole = JSON.stringify({ ...payload, _notice: notice });
     if (whole.length <= 2 || !whole.endsWith('}')) return payload;
     const head = whole.slice(0, -1);
@@ -111,7 +112,8 @@ export class AnswerCache {
   }
 }
 
-function isSnapshot(payload: EndpointPayload): boolean {
+/** A snapshot's answer: its provenance, and what it searched if anything, are dated snapshots. */
+export function isSnapshotAnswer(payload: EndpointPayload): boolean {
   const p = payload._provenance as EndpointPayload['_provenance'] | undefined;
   return p?.kind === 'snapshot' && (p.searched === undefined || p.searched.kind === 'snapshot');
 }

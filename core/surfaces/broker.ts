@@ -5,7 +5,7 @@
  * handler runs, and the reservation is committed on success or released if the handler fails
  * (core/surfaces/key-metering.ts, shared with the MCP tools).
  */
-import type { Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { ERROR_REF, INVALID_QUERY_REF, jsonResponse, mount } from '../http/api-catalog';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
@@ -19,6 +19,7 @@ import { Doc } from '../plugins/query-rules';
 import { canonicalJson, sha256Hex } from '../util/canonical-json';
 import { closestMatches } from '../util/closest';
 import { meterKeyCall } from './key-metering';
+import { sendAnswerJson } from './answer-http';
 import {
   BALANCE_HEADER,
   CHARGED_HEADER,
@@ -216,19 +217,20 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
               },
             }),
       });
-      send(s, res, out.response);
+      send(s, req, res, out.response);
     }),
   );
 }
 
-function send(s: GatewayServices, res: Response, out: StoredResponse): void {
+function send(s: GatewayServices, req: Request, res: Response, out: StoredResponse): void {
   for (const [k, v] of Object.entries(out.headers)) res.setHeader(k, v);
+  // A POST answer (it charged the key) is never reused: no ETag, no-store.
   res.setHeader('Cache-Control', 'no-store');
   // Refusals after the reservation (402, a handler's 404/503) are problems like every other error;
   // they are stored as plain error bodies, shared with the MCP tools' results.
   if (out.status >= 400 && isErrorBody(out.body)) return sendErrorBody(res, out.status, out.body, s.problems);
   // The answer's JSON from the cache of deterministic answers when it came from there (issue 18).
-  if (out.body !== undefined) s.executor.sendJson(res.status(out.status), s.executor.jsonOf(out.body));
+  if (out.body !== undefined) sendAnswerJson(req, res.status(out.status), s.executor.jsonOf(out.body));
   else res.status(out.status).json(out.body);
 }
 

@@ -11,7 +11,7 @@
  * payload again. Every body is byte-for-byte what `JSON.stringify(envelope(...))` gives
  * (test/core/surfaces/answer-cache.test.ts compares every example on every surface).
  */
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { EndpointError, InvalidQueryError } from '../plugins/errors';
 import {
   SCAFFOLD_PLACEHOLDER,
@@ -25,7 +25,8 @@ import type { RegisteredPlugin } from '../plugins/registry';
 import { HttpError, invalidQueryError } from '../http/errors';
 import { pluginErrorCode } from '../http/error-catalogue';
 import type { Clock } from '../util/clock';
-import { AnswerCache, DEFAULT_ANSWER_CACHE, type AnswerCacheLimits } from './answer-cache';
+import { opaqueTagOf, weakTag } from '../http/entity-tags';
+import { AnswerCache, DEFAULT_ANSWER_CACHE, isSnapshotAnswer, type AnswerCacheLimits } from './answer-cache';
 
 export type SurfaceName = 'preview' | 'x402' | 'marketplace' | 'broker' | 'mcp';
 
@@ -94,7 +95,7 @@ export class EndpointExecutor {
     req: Pick<Request, 'id' | 'log'>,
     lookup: CacheLookup = this.lookup(plugin, query),
   ): Promise<EndpointPayload> {
-    if (lookup.answer) return lookup.answer;
+    if (lookup.answer) return lookup.answer; // kept only when its handler did not read the clock
     // The clock is read only if the handler asks (once per call): an answer that used it is not kept.
     const clock = this.clock;
     let now: Date | undefined;
@@ -121,9 +122,30 @@ export class EndpointExecutor {
         { hint: 'Try again after the endpoint is released; /product-status.json lists what is sold.' },
       );
     }
-    if (lookup.key !== undefined && now === undefined)
-      return this.answers!.put(lookup.key, payload, plugin.product.notice);
-    return payload;
+    if (now !== undefined) return payload;
+    this.clockFree.add(payload);
+    return lookup.key !== undefined ? this.answers!.put(lookup.key, payload, plugin.product.notice) : payload;
+  }
+
+  /** Payloads whose handler did not read the clock (run() records them). */
+  private readonly clockFree = new WeakSet<object>();
+  private readonly tags = new WeakMap<object, string>();
+
+  /**
+   * The weak entity tag of a deterministic answer (a snapshot's, whose handler did not read the
+   * clock), over its data: the payload and notice, not the per-exchange `_gateway` block. Undefined
+   * for any other answer.
+   */
+  tagOf(plugin: RegisteredPlugin, payload: EndpointPayload): string | undefined {
+    if (!this.clockFree.has(payload) || !isSnapshotAnswer(payload)) return undefined;
+    let tag = this.tags.get(payload);
+    if (tag === undefined) {
+      const head =
+        this.answers?.headOf(payload) ?? JSON.stringify({ ...payload, _notice: plugin.product.notice });
+      tag = weakTag(opaqueTagOf(head));
+      this.tags.set(payload, tag);
+    }
+    return tag;
   }
 
   /**
@@ -180,12 +202,6 @@ export class EndpointExecutor {
   }
 
   private readonly writers = new WeakMap<object, () => string>();
-
-  /** Sends `json(...)` as `res.json` would (Content-Type application/json unless already set). */
-  sendJson(res: Response, body: string): void {
-    if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
-    res.send(body);
-  }
 
   envelope(
     plugin: RegisteredPlugin,

@@ -13,6 +13,7 @@ import { dataOperationDoc } from '../discovery/operations';
 import { marketplacePathPrefix } from '../discovery/paths';
 import { paymentTerms } from '../payments/requirements';
 import { soldPluginFor } from './lookup';
+import { answerCaching, answeredNotModified, sendAnswerJson } from './answer-http';
 
 export const MARKETPLACE_SECRET_HEADERS = [
   'x-marketplace-proxy-secret',
@@ -102,6 +103,8 @@ export function mountMarketplaceSurface(router: Router, s: GatewayServices): voi
     res.locals.endpointId = plugin.endpointId;
     const query = s.executor.parse(plugin, req.query);
     const payload = await s.executor.run(plugin, query, req);
-    s.executor.sendJson(res, s.executor.json(plugin, payload, 'marketplace', req, extra, true));
+    // The marketplace bills its buyers; a 304 carries no data, whatever it bills for one.
+    if (answeredNotModified(req, res, answerCaching(s.executor, plugin, payload, 'private'))) return;
+    sendAnswerJson(req, res, s.executor.json(plugin, payload, 'marketplace', req, extra, true));
   });
 }

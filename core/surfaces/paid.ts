@@ -30,6 +30,14 @@ import { readPayment } from '../payments/payment-header';
 import { paymentTerms, type PaymentTerms } from '../payments/requirements';
 import { paymentsNotConfiguredError } from '../payments/runbook';
 import { soldPluginFor, tailOf } from './lookup';
+import {
+  AnswerNotModified,
+  answerCaching,
+  answeredNotModified,
+  sendAnswerJson,
+  setAnswerCaching,
+} from './answer-http';
+import { ifNoneMatchHit } from '../http/entity-tags';
 
 export const DEFAULT_FACILITATOR_TIMEOUT_MS = 30_000;
 
@@ -139,12 +147,26 @@ export async function mountPaidSurface(
           log,
           clientGone: () => clientGone(res),
           run: () =>
-            s.executor.run(plugin, parsed.value, req).catch((err: unknown) => {
-              handlerFailed = true;
-              throw err;
-            }),
+            s.executor.run(plugin, parsed.value, req).then(
+              (payload) => {
+                // The buyer holds this answer: a 304 without data, and the payment is not settled.
+                const caching = answerCaching(s.executor, plugin, payload, 'private');
+                if (caching.etag !== undefined && ifNoneMatchHit(req, [caching.etag]) !== undefined)
+                  throw new AnswerNotModified(caching);
+                return payload;
+              },
+              (err: unknown) => {
+                handlerFailed = true;
+                throw err;
+              },
+            ),
         });
       } catch (err) {
+        if (err instanceof AnswerNotModified) {
+          s.metrics.payment('not_settled_not_modified');
+          answeredNotModified(req, res, err.caching);
+          return;
+        }
         s.metrics.payment(paymentOutcomeOf(err, handlerFailed));
         throw err;
       }
@@ -152,7 +174,10 @@ export async function mountPaidSurface(
       res.setHeader('PAYMENT-RESPONSE', result.settlementHeader);
       res.setHeader('X-PAYMENT-RESPONSE', result.settlementHeader);
       if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
-      s.executor.sendJson(
+      // A replay's payload was read back from the payment's record: no tag, no-store.
+      setAnswerCaching(res, answerCaching(s.executor, plugin, result.payload, 'private'));
+      sendAnswerJson(
+        req,
         res,
         s.executor.json(plugin, result.payload, 'x402', req, { payment: result.receipt }),
       );

@@ -9,6 +9,7 @@ import { PREVIEW_POLICY, PreviewRate } from './preview-rate';
 import { tokenBucketsOf } from '../http/token-buckets';
 import { dataOperationDoc } from '../discovery/operations';
 import { paymentTerms } from '../payments/requirements';
+import { answerCaching, answeredNotModified, sendAnswerJson } from './answer-http';
 
 import { MCP_PATH, PREVIEW_PATH_PREFIX as PREVIEW_PREFIX } from '../discovery/paths';
 import type { RegisteredPlugin } from '../plugins/registry';
@@ -47,8 +48,9 @@ export function mountPreviewSurface(router: Router, s: GatewayServices): Preview
     res.locals.endpointId = plugin.endpointId;
     const query = s.executor.parse(plugin, req.query);
     const payload = await s.executor.run(plugin, query, req);
-    res.setHeader('Cache-Control', 'no-store');
-    s.executor.sendJson(
+    if (answeredNotModified(req, res, answerCaching(s.executor, plugin, payload, 'public'))) return;
+    sendAnswerJson(
+      req,
       res,
       s.executor.json(plugin, payload, 'preview', req, extras.get(plugin.endpointId), true),
     );

@@ -6,25 +6,6 @@
  */
 import { PREFECTURES, type Prefecture } from '../shared/prefectures';
 
-const BY_FORM = new Map<string, Prefecture>();
-for (const p of PREFECTURES) {
-  BY_FORM.set(p.code, p);
-  BY_FORM.set(p.name_ja, p);
-  BY_FORM.set(p.name_en.toLowerCase(), p);
-  // 東京都 → 東京, 大阪府 → 大阪, 青森県 → 青森; 北海道 has no suffix to drop.
-  const short = p.name_ja.replace(/[都府県]$/, '');
-  if (short !== p.name_ja) BY_FORM.set(short, p);
-}
-
-export const PREFECTURE_FORMS_TEXT =
-  'a JIS X 0401 prefecture code 01..47, a Japanese prefecture name with or without 都/府/県 (東京都, 東京), or a romaji name (tokyo)';
-
-export function resolvePrefecture(input: unknown): Prefecture | undefined {
-  if (typeof input !== 'string') return undefined;
-  const t = input.normalize('NFKC').trim();
-  return BY_FORM.get(t) ?? BY_FORM.get(t.toLowerCase());
-}
-
 export function prefectureByCode(code: string): Prefecture | undefined {
   return PREFECTURES.find((p) => p.code === code);
 }

@@ -12,6 +12,7 @@ import { mergeProvenance } from './attribution';
 import { GrantsData } from './grants-data';
 import type { ListRequest } from './grants-source';
 import { normaliseGrant, type GrantRecord } from './grant-record';
+import type { ListingPage } from './listing-page';
 import { detailCapped } from './searched';
 import { tokyoDateOf } from './tokyo-dates';
 
@@ -23,6 +24,8 @@ export interface FindSpec {
   keep(record: GrantRecord, level: RecordLevel): boolean;
   order(a: GrantRecord, b: GrantRecord): number;
   limit: number;
+  /** The page asked for (a listing with a cursor): its grants answered before are left out. */
+  page?: ListingPage;
 }
 
 export interface Found {
@@ -30,7 +33,13 @@ export interface Found {
   /** Records matching the filters (in live mode: list-level matches before the detail check). */
   total_matched: number;
   provenance: DataProvenance;
+  /** The page asked for, if any. */
+  page?: ListingPage;
+  /** Whether matches beyond `records` (and the page's earlier ones) may remain. */
+  more: boolean;
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 /** At most this many detail fetches per listing call, whatever the limit. */
 const MAX_DETAIL_FETCHES = 100;
@@ -43,16 +52,20 @@ export class GrantsCatalogue {
   async find(spec: FindSpec, now: Date): Promise<Found> {
     const listed = await this.data.list(spec.request, now);
     const level: RecordLevel = listed.value.detailed ? 'detail' : 'list';
-    const matched = listed.value.items
+    const all = listed.value.items
       .map((item) => normaliseGrant(item, now))
-      .filter((r) => spec.keep(r, level))
-      .sort(spec.order);
+      .filter((r) => spec.keep(r, level));
+    const skip = spec.page?.skip ?? NONE;
+    const matched = (skip.size === 0 ? all : all.filter((r) => !skip.has(r.grant_id))).sort(spec.order);
+    const page = spec.page ? { page: spec.page } : {};
     if (level === 'detail') {
       const records = matched.slice(0, spec.limit);
       return {
         records,
-        total_matched: matched.length,
+        total_matched: all.length,
         provenance: this.checked(listed.provenance, records),
+        ...page,
+        more: matched.length > spec.limit,
       };
     }
     const records: GrantRecord[] = [];
@@ -80,7 +93,14 @@ export class GrantsCatalogue {
         provenance = { ...provenance, searched: detailCapped(provenance.searched, next) };
     }
     const kept = records.slice(0, spec.limit);
-    return { records: kept, total_matched: matched.length, provenance: this.checked(provenance, kept) };
+    return {
+      records: kept,
+      total_matched: all.length,
+      provenance: this.checked(provenance, kept),
+      ...page,
+      // Matches not checked in detail yet may qualify too.
+      more: records.length > spec.limit || next < matched.length,
+    };
   }
 
   async detail(id: string, now: Date): Promise<{ record: GrantRecord | null; provenance: DataProvenance }> {

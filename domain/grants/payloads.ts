@@ -3,6 +3,7 @@ import type { DataProvenance, EndpointPayload } from '../../core/plugins/contrac
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
 import { PREFECTURE_SCHEMA, type Prefecture } from '../shared/prefectures';
 import { grantsAttribution } from './attribution';
+import { pageLinks, PAGE_LINK_PROPERTIES, type PageLinks } from '../../core/plugins/page-cursor';
 import type { Found } from './catalogue';
 import { summarise, type GrantSummary } from './grant-record';
 import { tokyoDateOf } from './tokyo-dates';
@@ -14,6 +15,8 @@ export interface ListingPayload<Item = GrantSummary> extends EndpointPayload {
   query: Record<string, unknown>;
   count: number;
   total_matched: number;
+  has_more: PageLinks['has_more'];
+  next_cursor: PageLinks['next_cursor'];
   grants: Item[];
 }
 
@@ -30,6 +33,14 @@ export function listingPayload<Item = GrantSummary>(
     query,
     count: found.records.length,
     total_matched: found.total_matched,
+    ...(found.page
+      ? pageLinks(
+          found.page.scope,
+          found.page.skip,
+          found.records.map((r) => r.grant_id),
+          found.more,
+        )
+      : { has_more: false, next_cursor: null }),
     grants: found.records.map((r, i) => item(summarise(r), i)),
     _attribution: grantsAttribution(provenance),
     _provenance: provenance,
@@ -221,7 +232,17 @@ export function listingSchema(
 ) {
   return {
     type: 'object',
-    required: ['today', 'query', 'count', 'total_matched', 'grants', '_attribution', '_provenance'],
+    required: [
+      'today',
+      'query',
+      'count',
+      'total_matched',
+      'has_more',
+      'next_cursor',
+      'grants',
+      '_attribution',
+      '_provenance',
+    ],
     properties: {
       today: { type: 'string', format: 'date', description: 'The request date in Asia/Tokyo.' },
       query: {
@@ -230,7 +251,11 @@ export function listingSchema(
         properties: QUERY_ECHO_PROPERTIES,
       },
       count: { type: 'integer', description: "The number of items in the answer's list." },
-      total_matched: { type: 'integer', description: 'How many matched before the limit was applied.' },
+      total_matched: {
+        type: 'integer',
+        description: 'How many matched before the limit was applied (earlier pages included).',
+      },
+      ...PAGE_LINK_PROPERTIES,
       grants: { type: 'array', description: 'Grants in the listing.', items: itemSchema },
       ...extra,
       _attribution: {

@@ -4,8 +4,7 @@
  * from one place.
  */
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { Doc, Rule, ToBool, ToInt } from '../../core/plugins/query-rules';
-import { PREFECTURE_FORMS_TEXT, resolvePrefecture } from './areas';
+import { Doc, ToBool, ToInt } from '../../core/plugins/query-rules';
 import { acceptedValues, INDUSTRIES, PURPOSES } from './taxonomy';
 
 function compose(...decorators: PropertyDecorator[]): PropertyDecorator {
@@ -13,23 +12,6 @@ function compose(...decorators: PropertyDecorator[]): PropertyDecorator {
   return (target, key) => {
     for (const d of [...decorators].reverse()) d(target, key);
   };
-}
-
-export function PrefParam(options: { required: boolean; description: string }): PropertyDecorator {
-  return compose(
-    Doc({
-      description: `${options.description}. Accepts ${PREFECTURE_FORMS_TEXT}`,
-      example: '13',
-      schema: { type: 'string', minLength: 1, maxLength: 20 },
-    }),
-    ...(options.required ? [] : [IsOptional()]),
-    IsString(),
-    Rule('isPrefecture', (v) => resolvePrefecture(v) !== undefined, {
-      code: 'unknown_prefecture',
-      accepted: PREFECTURE_FORMS_TEXT,
-      message: 'is not a prefecture code or name',
-    }),
-  );
 }
 
 export function IndustryParam(description: string): PropertyDecorator {

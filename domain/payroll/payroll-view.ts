@@ -4,11 +4,11 @@
  * clerk recognises, and with verbose the rates and the exact amounts before rounding.
  */
 import type { DataCoverage, DataProvenance, SourceRef } from '../../core/plugins/contract';
-import { snapshotProvenance, type TableProvenance } from '../shared/data-file';
+import { provenanceForPeriods, snapshotProvenance, type TableProvenance } from '../shared/data-file';
 import { prefectureByCode } from '../shared/prefectures';
 import { exactYenText, unitsToPerMilleText, unitsToPercentText } from './fixed-point';
 import type { PayrollCalculator, PayrollComponent, PayrollResult, TableUse } from './payroll-calculator';
-import type { MonthlyWithholdingTable, WithholdingResult } from './withholding';
+import type { WithholdingResult } from './withholding';
 
 /** Tokyo: the prefecture applied when none is given (said so in every answer). */
 export const DEFAULT_PREF_CODE = '13';
@@ -330,32 +330,55 @@ const PAYROLL_CHECK_NOTE =
   'The official files named in sources could not be opened when the tables were built: every figure was checked against the independent transcriptions in cross_checked_against (each withholding-table cell against two per year, each Kyokai rate against at least two full lists).';
 
 /**
- * Provenance of payroll answers: the tables an answer used, official sources first, the
- * transcriptions they were checked against separately. One block per income-tax year, built once.
+ * Provenance of payroll answers: the documents of the tables an answer used, for the periods it
+ * used them (issue 29: an answer for one month cites that month's rate documents, not every
+ * fiscal year's), official sources first, the transcriptions they were checked against
+ * separately. One block per combination of periods, built on first use.
  */
 export class PayrollProvenance {
-  private readonly byTaxTable = new Map<MonthlyWithholdingTable, DataProvenance>();
+  private readonly byPeriods = new Map<string, DataProvenance>();
+  /** The table of each component but income tax (its table is the year's: PayrollResult says which). */
+  private readonly tables: Record<Exclude<PayrollComponent, 'income_tax'>, TableProvenance>;
   /** The oldest as-of date of the tables (when they were last checked against their sources). */
   readonly asOf: string;
 
-  constructor(calculator: PayrollCalculator, extra: TableProvenance[] = []) {
+  constructor(
+    calculator: PayrollCalculator,
+    private readonly extra: TableProvenance[] = [],
+  ) {
     const { rates, grades } = calculator;
-    const others = [
-      grades.provenance,
-      rates.provenance.health,
-      rates.provenance.child_support,
-      rates.provenance.pension,
-      rates.provenance.employment_insurance,
+    this.tables = {
+      health_insurance: rates.provenance.health,
+      child_support: rates.provenance.child_support,
+      pension: rates.provenance.pension,
+      employment_insurance: rates.provenance.employment_insurance,
+      health_grades: grades.provenance,
+      pension_grades: grades.provenance,
+    };
+    const all = [
+      ...calculator.withholding.tables.map((t) => t.provenance),
+      ...Object.values(this.tables),
       ...extra,
     ];
-    for (const t of calculator.withholding.tables) {
-      this.byTaxTable.set(t, mergedProvenance([t.provenance, ...others], [PAYROLL_CHECK_NOTE]));
-    }
-    this.asOf = [...this.byTaxTable.values()].map((p) => p.as_of).sort()[0];
+    this.asOf = all.map((p) => p.as_of).sort()[0];
   }
 
   for(r: PayrollResult): DataProvenance {
-    return this.byTaxTable.get(r.income_tax_table)!;
+    const key = r.tables.map((t) => `${t.component}\u0000${t.table}`).join('\u0000');
+    let provenance = this.byPeriods.get(key);
+    if (!provenance) {
+      const used = new Map<TableProvenance, Set<string>>();
+      for (const t of r.tables) {
+        const table = t.component === 'income_tax' ? r.income_tax_table.provenance : this.tables[t.component];
+        let labels = used.get(table);
+        if (!labels) used.set(table, (labels = new Set()));
+        labels.add(t.table);
+      }
+      const tables = [...used].map(([table, labels]) => provenanceForPeriods(table, labels));
+      provenance = mergedProvenance([...tables, ...this.extra], [PAYROLL_CHECK_NOTE]);
+      this.byPeriods.set(key, provenance);
+    }
+    return provenance;
   }
 }
 

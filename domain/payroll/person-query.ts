@@ -2,9 +2,9 @@
  * The query parameters the payroll endpoints share (spec 4.2: monthly_salary, dependents, age,
  * pref_code, verbose, with the same bounds on each), as one class-validator base class.
  */
-import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { Doc, ToBool, ToInt } from '../../core/plugins/query-rules';
-import { PREFECTURE_CODE_PATTERN } from '../shared/prefectures';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Doc, ToInt, Verbose } from '../../core/plugins/query-rules';
+import { PrefectureParam } from '../shared/prefecture-param';
 
 export class PayrollPersonQuery {
   @Doc({ description: 'Gross monthly salary in yen (including commuting allowance)', example: 300000 })
@@ -37,19 +37,13 @@ export class PayrollPersonQuery {
   @Max(100)
   age: number = 40;
 
-  @Doc({
-    description: 'Prefecture of the Kyokai Kenpo branch, two-digit JIS X 0401 code',
-    example: '13',
+  @PrefectureParam({
+    required: false,
+    description: 'Prefecture of the Kyokai Kenpo branch',
     defaultText: '13 (Tokyo), stated in the answer',
   })
-  @IsOptional()
-  @IsString()
-  @Matches(PREFECTURE_CODE_PATTERN)
   pref_code?: string;
 
-  @Doc({ description: 'Adds the rates, exact amounts before rounding and the withholding-table lookup' })
-  @IsOptional()
-  @ToBool()
-  @IsBoolean()
+  @Verbose('Adds the rates, exact amounts before rounding and the withholding-table lookup')
   verbose: boolean = false;
 }

@@ -4,7 +4,6 @@ import { Rule } from '../../core/plugins/query-rules';
 import { isValidCorporateNumber } from './corporate-number';
 import { parseHost } from './sources/domain-map';
 import { isBlank } from './search/normalize';
-import { isPrefecture } from './search/prefecture-filter';
 
 const THIRTEEN = /^[0-9]{13}$/;
 
@@ -27,23 +26,6 @@ export function IsCorporateNumber(): PropertyDecorator {
           'is not a corporate number: its first digit is not the check digit of the other twelve (a digit was probably mistyped)',
       },
     ),
-  ];
-  return (target, key) => decorators.forEach((d) => d(target, key));
-}
-
-/**
- * A prefecture: JIS code, Japanese or romanised name (unknown_prefecture otherwise). Only the empty
- * string is left to IsNotEmpty: whitespace alone is no prefecture, not a search without a filter.
- */
-export function IsPrefectureFilter(): PropertyDecorator {
-  const decorators: PropertyDecorator[] = [
-    IsString(),
-    IsNotEmpty(),
-    Rule('isPrefecture', (v) => typeof v !== 'string' || v === '' || isPrefecture(v), {
-      code: 'unknown_prefecture',
-      accepted: 'a prefecture: JIS X 0401 code 01..47, or a name such as 東京都, 東京 or Tokyo',
-      message: 'is not a Japanese prefecture',
-    }),
   ];
   return (target, key) => decorators.forEach((d) => d(target, key));
 }

@@ -7,11 +7,18 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../../config/paths';
 import type { DataProvenance } from '../../core/plugins/contract';
 
+/** A document a table cites; `periods` when it is about some of the table's periods only (their labels). */
+export interface TableSourceRef {
+  name: string;
+  url?: string;
+  periods?: string[];
+}
+
 export interface TableProvenance {
   /** The official publishers' documents the rows come from. */
-  sources: Array<{ name: string; url?: string }>;
+  sources: TableSourceRef[];
   /** Independent transcriptions the rows were checked against; never the source. */
-  cross_checked_against?: Array<{ name: string; url?: string }>;
+  cross_checked_against?: TableSourceRef[];
   /** The span of dates the table applies to, and which date that is (payment, premium month...). */
   applies?: { from: string; to: string | null; basis: string };
   /** The date the table was last checked against its sources (YYYY-MM-DD). */
@@ -42,6 +49,19 @@ export function loadDataFile<Body extends object>(relativePath: string): DataFil
   }
   cache.set(relativePath, file);
   return file;
+}
+
+/**
+ * The provenance of a table as an answer used it, for the periods labelled `used`: documents about
+ * other periods only are left out (an answer for May 2026 cites the FY2026 rates, not FY2024's).
+ */
+export function provenanceForPeriods(p: TableProvenance, used: ReadonlySet<string>): TableProvenance {
+  const cited = (s: TableSourceRef) => s.periods === undefined || s.periods.some((label) => used.has(label));
+  return {
+    ...p,
+    sources: p.sources.filter(cited),
+    ...(p.cross_checked_against ? { cross_checked_against: p.cross_checked_against.filter(cited) } : {}),
+  };
 }
 
 /** The payload's provenance block for answers served from a dated table. */

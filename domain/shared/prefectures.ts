@@ -68,13 +68,44 @@ export const PREFECTURES: readonly Prefecture[] = NAMES.map(([name_ja, name_en],
   name_en,
 }));
 
-/** The JIS X 0401 code pattern ('01'..'47'), as the spec writes it for pref_code parameters. */
+/** The JIS X 0401 code pattern ('01'..'47'), as the spec writes it; answers show codes of this form. */
 export const PREFECTURE_CODE_PATTERN = /^(0[1-9]|[1-3][0-9]|4[0-7])$/;
 
 const BY_CODE = new Map(PREFECTURES.map((p) => [p.code, p]));
 
 export function prefectureByCode(code: string): Prefecture | undefined {
   return BY_CODE.get(code);
+}
+
+/**
+ * Every way a query may name a prefecture (issue 29: one rule for every `pref` and `pref_code`):
+ * its two-digit JIS code (13), its Japanese name with or without 都/府/県 (東京都, 東京), its romaji
+ * name in any case, also with -to/-fu/-ken or "prefecture" (Tokyo, tokyo-to, Osaka Prefecture);
+ * full-width characters and spaces are folded.
+ */
+export const PREFECTURE_FORMS_TEXT =
+  'a two-digit JIS X 0401 prefecture code 01..47 (13), a Japanese prefecture name with or without 都/府/県 (東京都, 東京), or a romaji name (Tokyo)';
+
+function fold(text: string): string {
+  return text.normalize('NFKC').trim().toLowerCase().replace(/\s+/g, '');
+}
+
+const BY_FORM = new Map<string, Prefecture>();
+for (const p of PREFECTURES) {
+  BY_FORM.set(p.code, p);
+  BY_FORM.set(fold(p.name_ja), p);
+  // 東京都 -> 東京, 大阪府 -> 大阪, 愛知県 -> 愛知 (北海道 has no suffix to drop).
+  const short = p.name_ja.replace(/[都府県]$/, '');
+  if (short !== p.name_ja) BY_FORM.set(fold(short), p);
+  BY_FORM.set(fold(p.name_en), p);
+  for (const suffix of ['-to', '-fu', '-ken', ' prefecture', '-prefecture', ' metropolis']) {
+    BY_FORM.set(fold(`${p.name_en}${suffix}`), p);
+  }
+}
+
+/** The prefecture a query value names (PREFECTURE_FORMS_TEXT), or undefined. */
+export function findPrefecture(value: unknown): Prefecture | undefined {
+  return typeof value === 'string' ? BY_FORM.get(fold(value)) : undefined;
 }
 
 /** JSON Schema of a prefecture as answers show it: a coded value (code, name_ja, name_en). */
@@ -84,7 +115,7 @@ export const PREFECTURE_SCHEMA = {
   properties: {
     code: {
       type: 'string',
-      pattern: '^(0[1-9]|[1-3][0-9]|4[0-7])$',
+      pattern: PREFECTURE_CODE_PATTERN.source,
       description: "The prefecture's JIS X 0401 code, two digits.",
     },
     name_ja: { type: 'string', description: 'The Japanese name of a coded value, holiday or phase.' },

@@ -1,3 +1,4 @@
+import { decodeCursor, pageLinks, pageScope, type PageLinks } from '../../core/plugins/page-cursor';
 import { injectable } from 'tsyringe';
 import type {
   DataCoverage,
@@ -20,6 +21,8 @@ export interface CompanyByNameCandidate extends CandidateView {
 export interface CompanyByNamePayload extends EndpointPayload {
   query: { name: string; search_key: string; pref: Prefecture | null; limit: number };
   count: number;
+  has_more: PageLinks['has_more'];
+  next_cursor: PageLinks['next_cursor'];
   candidates: CompanyByNameCandidate[];
   found_by_mode: Record<MatchMode, number>;
 }
@@ -37,18 +40,21 @@ export class CompanyByNameHandler implements EndpointHandler<CompanyByNameQuery,
   }
 
   private async answer(query: CompanyByNameQuery, ctx: HandlerContext): Promise<CompanyByNamePayload> {
+    const scope = pageScope('enrich-company-by-name', { name: query.name, pref: query.pref ?? null });
+    const skip = decodeCursor(scope, query.cursor);
     const {
       source,
       prefecture: pref,
       report,
       candidates,
       found,
-    } = await this.registry.searchByName(query.name, query.pref, query.limit);
+    } = await this.registry.searchByName(query.name, query.pref, query.limit, { skip });
     const numbers = candidates.map((c) => c.corporation.corporate_number);
     const edinet = await this.registry.edinet(numbers);
     return {
       query: { name: query.name, search_key: report.query.key, pref: pref ?? null, limit: query.limit },
       count: candidates.length,
+      ...pageLinks(scope, skip, numbers, found.more),
       candidates: candidates.map((c) => ({
         ...candidateView(c.match, c.corporation, source.sourceTag),
         edinet: edinet.of(c.corporation.corporate_number),

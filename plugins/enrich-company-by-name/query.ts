@@ -1,6 +1,8 @@
+import { CursorParam } from '../../core/plugins/page-cursor';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Doc, ToInt } from '../../core/plugins/query-rules';
-import { IsPrefectureFilter, IsSearchText } from '../../domain/registry/dto-rules';
+import { IsSearchText } from '../../domain/registry/dto-rules';
+import { PrefectureParam } from '../../domain/shared/prefecture-param';
 
 export class CompanyByNameQuery {
   @Doc({
@@ -18,11 +20,9 @@ export class CompanyByNameQuery {
   @Max(20)
   limit: number = 5;
 
-  @Doc({
-    description: 'Prefecture of the head office: JIS code, name (東京都, 東京) or romanised name (Tokyo)',
-    example: 'Tokyo',
-  })
-  @IsOptional()
-  @IsPrefectureFilter()
+  @PrefectureParam({ required: false, description: 'Prefecture of the head office' })
   pref?: string;
+
+  @CursorParam()
+  cursor?: string;
 }

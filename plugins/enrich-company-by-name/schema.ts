@@ -1,10 +1,20 @@
+import { PAGE_LINK_PROPERTIES } from '../../core/plugins/page-cursor';
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
 import { CANDIDATE_SCHEMA, EDINET_SCHEMA, MODE_COUNTS } from '../../domain/registry/answers/schemas';
 import { PREFECTURE_SCHEMA } from '../../domain/shared/prefectures';
 
 export const companyByNamePayloadSchema = {
   type: 'object',
-  required: ['query', 'count', 'candidates', 'found_by_mode', '_attribution', '_provenance'],
+  required: [
+    'query',
+    'count',
+    'has_more',
+    'next_cursor',
+    'candidates',
+    'found_by_mode',
+    '_attribution',
+    '_provenance',
+  ],
   properties: {
     query: {
       type: 'object',
@@ -27,6 +37,7 @@ export const companyByNamePayloadSchema = {
       },
     },
     count: { type: 'integer', description: "The number of items in the answer's list." },
+    ...PAGE_LINK_PROPERTIES,
     candidates: {
       type: 'array',
       description: 'Ranked candidates: corporations (or grants) that may be the one meant.',

@@ -74,7 +74,7 @@ export class CompanyByNumberHandler implements EndpointHandler<CompanyByNumberQu
       corporation: corporationView(corporation, source.sourceTag),
       names: {
         legal_name: corporation.name,
-        name_without_legal_form: n.core,
+        name_without_legal_form: n.core_as_written,
         legal_form: n.legal_form,
         furigana: corporation.furigana || null,
         legal_name_en: corporation.en_name || null,

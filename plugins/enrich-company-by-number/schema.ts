@@ -42,7 +42,11 @@ export const companyByNumberPayloadSchema = {
       ],
       properties: {
         legal_name: LEGAL_NAME,
-        name_without_legal_form: { type: 'string', description: 'The name with its legal form removed.' },
+        name_without_legal_form: {
+          type: 'string',
+          description:
+            "The name with its legal form removed, in the characters it is written with (the register's full-width letters stay full width); widths are folded only in the search keys.",
+        },
         legal_form: LEGAL_FORM_SCHEMA,
         furigana: FURIGANA,
         legal_name_en: LEGAL_NAME_EN,

@@ -14,7 +14,7 @@ describe('enrich-name-normalize (enrich/name-normalize)', () => {
   it('answers the key, the legal form and where it stands, and both widths', async () => {
     const res = await get(gw, '㈱ｻｶﾀのﾀﾈ');
     expect(res.status).to.equal(200);
-    expect(res.body).to.include({ search_key: 'サカタノタネ', name_without_legal_form: 'サカタのタネ' });
+    expect(res.body).to.include({ search_key: 'サカタノタネ', name_without_legal_form: 'ｻｶﾀのﾀﾈ' });
     expect(res.body.legal_form).to.include({
       form: '株式会社',
       written: '(株)',

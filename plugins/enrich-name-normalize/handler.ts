@@ -72,12 +72,12 @@ export class NameNormalizeHandler implements EndpointHandler<NameNormalizeQuery,
       legal_form: n.legal_form
         ? { ...n.legal_form, kind_code: KIND_OF_FORM[n.legal_form.form] ?? null }
         : null,
-      name_without_legal_form: n.core,
+      name_without_legal_form: n.core_as_written,
       widths: { half_width: n.half_width, full_width: n.full_width },
       reading_key: kana ?? null,
       english_key: latin ? englishKey(n.half_width) || null : null,
       rules: [
-        'NFKC width normalisation: full-width Latin and digits to half width, half-width kana to full width, ㈱ to (株)',
+        'NFKC width normalisation for the keys: full-width Latin and digits to half width, half-width kana to full width, ㈱ to (株); name_without_legal_form keeps the characters as written',
         `legal forms recognised before or after the name: ${LEGAL_FORMS.map((f) => f.form).join(', ')} and their abbreviations ((株), (有) ...) and katakana readings`,
         'search key: no spaces, middle dots, punctuation or long vowel marks; hiragana as katakana; Latin lower case; old kanji forms folded (國 -> 国, 髙 -> 高)',
         'reading key: katakana with small kana written large and long vowels collapsed (トウキョウ = トキョ), for matching furigana and romaji',

@@ -39,7 +39,11 @@ export const nameNormalizePayloadSchema = {
         },
       },
     },
-    name_without_legal_form: { type: 'string', description: 'The name with its legal form removed.' },
+    name_without_legal_form: {
+      type: 'string',
+      description:
+        "The name with its legal form removed, in the characters it is written with (the register's full-width letters stay full width); widths are folded only in the search keys.",
+    },
     widths: {
       type: 'object',
       description: 'The name in half-width and full-width forms.',

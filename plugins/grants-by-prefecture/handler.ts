@@ -1,9 +1,11 @@
+import { findPrefecture } from '../../domain/shared/prefectures';
 import { injectable } from 'tsyringe';
 import type { DataCoverage, EndpointHandler, HandlerContext } from '../../core/plugins/contract';
-import { areaMatch, resolvePrefecture } from '../../domain/grants/areas';
+import { areaMatch } from '../../domain/grants/areas';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import { availableIn, byRelevance } from '../../domain/grants/filters';
 import type { GrantSummary } from '../../domain/grants/grant-record';
+import { listingPage } from '../../domain/grants/listing-page';
 import { listingPayload, prefectureView, type ListingPayload } from '../../domain/grants/payloads';
 import type { GrantsByPrefectureQuery } from './query';
 
@@ -21,13 +23,14 @@ export class GrantsByPrefectureHandler implements EndpointHandler<
   }
 
   async handle(q: GrantsByPrefectureQuery, ctx: HandlerContext): Promise<ListingPayload<PrefectureItem>> {
-    const pref = resolvePrefecture(q.pref)!;
+    const pref = findPrefecture(q.pref)!;
     const found = await this.catalogue.find(
       {
         request: { acceptingOnly: q.open_only },
         keep: (r) => (!q.open_only || r.status === 'open') && availableIn(r, pref.code),
         order: byRelevance,
         limit: q.limit,
+        page: listingPage('grants-by-prefecture', q),
       },
       ctx.now,
     );

@@ -1,7 +1,9 @@
-import { LimitParam, OpenOnlyParam, PrefParam } from '../../domain/grants/query-fields';
+import { CursorParam } from '../../core/plugins/page-cursor';
+import { PrefectureParam } from '../../domain/shared/prefecture-param';
+import { LimitParam, OpenOnlyParam } from '../../domain/grants/query-fields';
 
 export class GrantsByPrefectureQuery {
-  @PrefParam({
+  @PrefectureParam({
     required: true,
     description: 'The prefecture: its own grants plus nationwide ones are listed',
   })
@@ -12,4 +14,7 @@ export class GrantsByPrefectureQuery {
 
   @LimitParam()
   limit: number = 10;
+
+  @CursorParam()
+  cursor?: string;
 }

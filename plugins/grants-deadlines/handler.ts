@@ -1,9 +1,10 @@
+import { findPrefecture } from '../../domain/shared/prefectures';
 import { injectable } from 'tsyringe';
 import type { DataCoverage, EndpointHandler, HandlerContext } from '../../core/plugins/contract';
-import { resolvePrefecture } from '../../domain/grants/areas';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import { availableIn, bySoonestDeadline } from '../../domain/grants/filters';
 import type { GrantSummary } from '../../domain/grants/grant-record';
+import { listingPage } from '../../domain/grants/listing-page';
 import { listingPayload, prefectureView, type ListingPayload } from '../../domain/grants/payloads';
 import { addDays, tokyoDateOf } from '../../domain/grants/tokyo-dates';
 import type { GrantsDeadlinesQuery } from './query';
@@ -22,7 +23,7 @@ export class GrantsDeadlinesHandler implements EndpointHandler<
   }
 
   async handle(q: GrantsDeadlinesQuery, ctx: HandlerContext): Promise<ListingPayload<DeadlineItem>> {
-    const pref = q.pref === undefined ? undefined : resolvePrefecture(q.pref);
+    const pref = q.pref === undefined ? undefined : findPrefecture(q.pref);
     const today = tokyoDateOf(ctx.now);
     const last = addDays(today, q.within_days);
     const found = await this.catalogue.find(
@@ -37,6 +38,8 @@ export class GrantsDeadlinesHandler implements EndpointHandler<
           (!pref || availableIn(r, pref.code)),
         order: bySoonestDeadline,
         limit: q.limit,
+        // The window starts from today: a page of another day lists another window.
+        page: listingPage('grants-deadlines', q, { today }),
       },
       ctx.now,
     );

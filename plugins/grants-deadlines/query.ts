@@ -1,6 +1,8 @@
+import { CursorParam } from '../../core/plugins/page-cursor';
+import { PrefectureParam } from '../../domain/shared/prefecture-param';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Doc, ToInt } from '../../core/plugins/query-rules';
-import { LimitParam, PrefParam } from '../../domain/grants/query-fields';
+import { LimitParam } from '../../domain/grants/query-fields';
 
 export class GrantsDeadlinesQuery {
   @Doc({
@@ -15,7 +17,7 @@ export class GrantsDeadlinesQuery {
   @Max(365)
   within_days: number = 30;
 
-  @PrefParam({
+  @PrefectureParam({
     required: false,
     description: 'Only grants available in this prefecture: nationwide ones and its own',
   })
@@ -23,4 +25,7 @@ export class GrantsDeadlinesQuery {
 
   @LimitParam()
   limit: number = 10;
+
+  @CursorParam()
+  cursor?: string;
 }

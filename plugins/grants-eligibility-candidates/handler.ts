@@ -1,3 +1,4 @@
+import { findPrefecture } from '../../domain/shared/prefectures';
 import { injectable } from 'tsyringe';
 import type {
   DataCoverage,
@@ -5,7 +6,6 @@ import type {
   EndpointPayload,
   HandlerContext,
 } from '../../core/plugins/contract';
-import { resolvePrefecture } from '../../domain/grants/areas';
 import { grantsAttribution } from '../../domain/grants/attribution';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import { bySoonestDeadline } from '../../domain/grants/filters';
@@ -68,7 +68,7 @@ export class GrantsEligibilityCandidatesHandler implements EndpointHandler<
 
   async handle(q: GrantsEligibilityCandidatesQuery, ctx: HandlerContext): Promise<CandidatesPayload> {
     const profile: CompanyProfile = {
-      pref: resolvePrefecture(q.pref)!,
+      pref: findPrefecture(q.pref)!,
       industry: q.industry === undefined ? undefined : findIndustry(q.industry),
       employees: q.employees,
       capital_jpy: q.capital_jpy,

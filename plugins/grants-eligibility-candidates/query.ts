@@ -1,15 +1,10 @@
+import { PrefectureParam } from '../../domain/shared/prefecture-param';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Doc, ToInt } from '../../core/plugins/query-rules';
-import {
-  EmployeesParam,
-  IndustryParam,
-  LimitParam,
-  PrefParam,
-  PurposeParam,
-} from '../../domain/grants/query-fields';
+import { EmployeesParam, IndustryParam, LimitParam, PurposeParam } from '../../domain/grants/query-fields';
 
 export class GrantsEligibilityCandidatesQuery {
-  @PrefParam({
+  @PrefectureParam({
     required: true,
     description: "The company's prefecture (head office or the place of the project)",
   })

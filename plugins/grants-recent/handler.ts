@@ -1,9 +1,10 @@
+import { findPrefecture } from '../../domain/shared/prefectures';
 import { injectable } from 'tsyringe';
 import type { DataCoverage, EndpointHandler, HandlerContext } from '../../core/plugins/contract';
-import { resolvePrefecture } from '../../domain/grants/areas';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import { availableIn, byNewest } from '../../domain/grants/filters';
 import type { GrantSummary } from '../../domain/grants/grant-record';
+import { listingPage } from '../../domain/grants/listing-page';
 import { listingPayload, prefectureView, type ListingPayload } from '../../domain/grants/payloads';
 import { addDays, daysBetween, tokyoDateOf } from '../../domain/grants/tokyo-dates';
 import type { GrantsRecentQuery } from './query';
@@ -19,7 +20,7 @@ export class GrantsRecentHandler implements EndpointHandler<GrantsRecentQuery, L
   }
 
   async handle(q: GrantsRecentQuery, ctx: HandlerContext): Promise<ListingPayload<RecentItem>> {
-    const pref = q.pref === undefined ? undefined : resolvePrefecture(q.pref);
+    const pref = q.pref === undefined ? undefined : findPrefecture(q.pref);
     const today = tokyoDateOf(ctx.now);
     const first = addDays(today, -q.days);
     const found = await this.catalogue.find(
@@ -34,6 +35,8 @@ export class GrantsRecentHandler implements EndpointHandler<GrantsRecentQuery, L
           (!pref || availableIn(r, pref.code)),
         order: byNewest,
         limit: q.limit,
+        // The window starts from today: a page of another day lists another window.
+        page: listingPage('grants-recent', q, { today }),
       },
       ctx.now,
     );

@@ -1,6 +1,6 @@
+import { findPrefecture } from '../../domain/shared/prefectures';
 import { injectable } from 'tsyringe';
 import type { DataCoverage, EndpointHandler, HandlerContext } from '../../core/plugins/contract';
-import { resolvePrefecture } from '../../domain/grants/areas';
 import { GrantsCatalogue } from '../../domain/grants/catalogue';
 import {
   admitsEmployees,
@@ -9,6 +9,7 @@ import {
   listsIndustry,
   listsPurpose,
 } from '../../domain/grants/filters';
+import { listingPage } from '../../domain/grants/listing-page';
 import { listingPayload, prefectureView, type ListingPayload } from '../../domain/grants/payloads';
 import { findIndustry, findPurpose } from '../../domain/grants/taxonomy';
 import type { GrantsSearchQuery } from './query';
@@ -23,7 +24,7 @@ export class GrantsSearchHandler implements EndpointHandler<GrantsSearchQuery, L
 
   async handle(q: GrantsSearchQuery, ctx: HandlerContext): Promise<ListingPayload> {
     // The DTO has checked these resolve.
-    const pref = q.pref === undefined ? undefined : resolvePrefecture(q.pref);
+    const pref = q.pref === undefined ? undefined : findPrefecture(q.pref);
     const industry = q.industry === undefined ? undefined : findIndustry(q.industry);
     const purpose = q.purpose === undefined ? undefined : findPurpose(q.purpose);
     const keyword = q.keyword?.trim();
@@ -43,6 +44,7 @@ export class GrantsSearchHandler implements EndpointHandler<GrantsSearchQuery, L
           (q.employees === undefined || admitsEmployees(r, q.employees)),
         order: byRelevance,
         limit: q.limit,
+        page: listingPage('grants-search', q),
       },
       ctx.now,
     );

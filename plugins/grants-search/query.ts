@@ -1,3 +1,5 @@
+import { CursorParam } from '../../core/plugins/page-cursor';
+import { PrefectureParam } from '../../domain/shared/prefecture-param';
 import { IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { Doc, Rule } from '../../core/plugins/query-rules';
 import {
@@ -5,7 +7,6 @@ import {
   IndustryParam,
   LimitParam,
   OpenOnlyParam,
-  PrefParam,
   PurposeParam,
 } from '../../domain/grants/query-fields';
 
@@ -44,7 +45,7 @@ export class GrantsSearchQuery {
   })
   keyword?: string;
 
-  @PrefParam({
+  @PrefectureParam({
     required: false,
     description: 'Grants available in this prefecture: nationwide ones and its own',
   })
@@ -64,4 +65,7 @@ export class GrantsSearchQuery {
 
   @LimitParam()
   limit: number = 10;
+
+  @CursorParam()
+  cursor?: string;
 }

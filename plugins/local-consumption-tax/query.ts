@@ -1,5 +1,5 @@
-import { IsBoolean, IsOptional } from 'class-validator';
-import { Doc, IsCalendarDate, ToBool } from '../../core/plugins/query-rules';
+import { IsOptional } from 'class-validator';
+import { Doc, IsCalendarDate, Verbose } from '../../core/plugins/query-rules';
 
 export class ConsumptionTaxQuery {
   @Doc({ description: 'The date to answer for', example: '2026-11-22', defaultText: 'today in Asia/Tokyo' })
@@ -7,9 +7,6 @@ export class ConsumptionTaxQuery {
   @IsCalendarDate()
   date?: string;
 
-  @Doc({ description: 'Adds the full rate history and the invoice-system schedule' })
-  @IsOptional()
-  @ToBool()
-  @IsBoolean()
+  @Verbose('Adds the full rate history and the invoice-system schedule')
   verbose: boolean = false;
 }

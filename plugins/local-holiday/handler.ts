@@ -6,7 +6,6 @@ import type {
   HandlerContext,
 } from '../../core/plugins/contract';
 import { InvalidQueryError } from '../../core/plugins/errors';
-import { isFlagOn } from '../../core/plugins/query-rules';
 import { HolidayCalendar, type HolidayKind } from '../../domain/holidays/calendar';
 import { snapshotProvenance } from '../../domain/shared/data-file';
 import { tokyoDate, type Weekday } from '../../domain/shared/tokyo-time';
@@ -78,7 +77,7 @@ export class HolidayHandler implements EndpointHandler<HolidayQuery, HolidayPayl
         'Cabinet Office of Japan (内閣府), national holiday list under the Act on National Holidays',
       _provenance: snapshotProvenance(this.calendar.provenance),
     };
-    if (isFlagOn(query.verbose)) {
+    if (query.verbose === true) {
       const counts: Record<HolidayKind, number> = {
         national_holiday: 0,
         substitute_holiday: 0,

@@ -1,5 +1,5 @@
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { Doc, ToInt } from '../../core/plugins/query-rules';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Doc, ToInt, VerboseFlag } from '../../core/plugins/query-rules';
 
 export class HolidayQuery {
   @Doc({
@@ -14,11 +14,6 @@ export class HolidayQuery {
   @Max(2027)
   year?: number;
 
-  @Doc({
-    description: 'String flag: any value except empty, 0, false, no or off adds the sources and diagnostics',
-    example: '1',
-  })
-  @IsOptional()
-  @IsString()
-  verbose?: string;
+  @VerboseFlag('Adds the sources and diagnostics')
+  verbose?: boolean;
 }

@@ -1,6 +1,8 @@
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { Doc, ToInt } from '../../core/plugins/query-rules';
-import { IsPrefectureFilter, IsSearchText } from '../../domain/registry/dto-rules';
+import { CursorParam } from '../../core/plugins/page-cursor';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Doc, ToInt, VerboseFlag } from '../../core/plugins/query-rules';
+import { IsSearchText } from '../../domain/registry/dto-rules';
+import { PrefectureParam } from '../../domain/shared/prefecture-param';
 
 export class HoujinLookupQuery {
   @Doc({
@@ -19,21 +21,12 @@ export class HoujinLookupQuery {
   @Max(50)
   limit: number = 10;
 
-  @Doc({
-    description:
-      'Prefecture of the head office: JIS code (13), name (東京都, 東京) or romanised name (Tokyo)',
-    example: '13',
-  })
-  @IsOptional()
-  @IsPrefectureFilter()
+  @PrefectureParam({ required: false, description: 'Prefecture of the head office' })
   pref?: string;
 
-  @Doc({
-    description:
-      'String flag: any value except empty, 0, false, no or off adds the normalised query, counts per mode and the reliability scale',
-    example: '1',
-  })
-  @IsOptional()
-  @IsString()
-  verbose?: string;
+  @VerboseFlag('Adds the normalised query, counts per mode and the reliability scale')
+  verbose?: boolean;
+
+  @CursorParam()
+  cursor?: string;
 }

@@ -1,3 +1,4 @@
+import { PAGE_LINK_PROPERTIES } from '../../core/plugins/page-cursor';
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
 import {
   CANDIDATE_SCHEMA,
@@ -9,7 +10,7 @@ import { PREFECTURE_SCHEMA } from '../../domain/shared/prefectures';
 
 export const houjinLookupPayloadSchema = {
   type: 'object',
-  required: ['query', 'count', 'candidates', '_attribution', '_provenance'],
+  required: ['query', 'count', 'has_more', 'next_cursor', 'candidates', '_attribution', '_provenance'],
   properties: {
     query: {
       type: 'object',
@@ -30,6 +31,7 @@ export const houjinLookupPayloadSchema = {
       },
     },
     count: { type: 'integer', description: "The number of items in the answer's list." },
+    ...PAGE_LINK_PROPERTIES,
     candidates: {
       type: 'array',
       description: 'Ranked candidates: corporations (or grants) that may be the one meant.',

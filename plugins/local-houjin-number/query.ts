@@ -1,5 +1,4 @@
-import { IsBoolean, IsOptional } from 'class-validator';
-import { Doc, ToBool } from '../../core/plugins/query-rules';
+import { Doc, Verbose } from '../../core/plugins/query-rules';
 import { IsCorporateNumber } from '../../domain/registry/dto-rules';
 
 export class HoujinNumberQuery {
@@ -10,9 +9,6 @@ export class HoujinNumberQuery {
   @IsCorporateNumber()
   number!: string;
 
-  @Doc({ description: 'Adds the sources checked for this corporation and how the answer was found' })
-  @IsOptional()
-  @ToBool()
-  @IsBoolean()
+  @Verbose('Adds the sources checked for this corporation and how the answer was found')
   verbose: boolean = false;
 }

@@ -1,3 +1,4 @@
+import { decodeCursor, pageLinks, pageScope, type PageLinks } from '../../core/plugins/page-cursor';
 import { injectable } from 'tsyringe';
 import type {
   DataCoverage,
@@ -5,7 +6,6 @@ import type {
   EndpointPayload,
   HandlerContext,
 } from '../../core/plugins/contract';
-import { isFlagOn } from '../../core/plugins/query-rules';
 import { answering, combinedProvenance } from '../../domain/registry/answers/answers';
 import { CorporateRegistry } from '../../domain/registry/sources/corporate-registry';
 import { derivedTNumber } from '../../domain/registry/corporate-number';
@@ -21,6 +21,8 @@ export interface IssuerCandidate extends CandidateView {
 export interface InvoiceIssuerPayload extends EndpointPayload {
   query: { name: string; limit: number };
   count: number;
+  has_more: PageLinks['has_more'];
+  next_cursor: PageLinks['next_cursor'];
   candidates: IssuerCandidate[];
   diagnostics?: { rules: string[] };
 }
@@ -42,16 +44,27 @@ export class InvoiceIssuerHandler implements EndpointHandler<InvoiceIssuerQuery,
   }
 
   private async answer(query: InvoiceIssuerQuery, ctx: HandlerContext): Promise<InvoiceIssuerPayload> {
+    const scope = pageScope('local-invoice-issuer', { name: query.name });
+    const skip = decodeCursor(scope, query.cursor);
     const { source, candidates, found } = await this.registry.searchByName(
       query.name,
       undefined,
       query.limit,
+      {
+        skip,
+      },
     );
     const tNumbers = candidates.map((c) => derivedTNumber(c.corporation.corporate_number));
     const registrations = await this.invoices.lookupMany(tNumbers, ctx.now, ctx.log);
     const payload: InvoiceIssuerPayload = {
       query: { name: query.name, limit: query.limit },
       count: candidates.length,
+      ...pageLinks(
+        scope,
+        skip,
+        candidates.map((c) => c.corporation.corporate_number),
+        found.more,
+      ),
       candidates: candidates.map((c, i) => ({
         ...candidateView(c.match, c.corporation, source.sourceTag),
         registration: registrations.get(tNumbers[i])!,
@@ -68,7 +81,7 @@ export class InvoiceIssuerHandler implements EndpointHandler<InvoiceIssuerQuery,
         'registry',
       ),
     };
-    if (isFlagOn(query.verbose)) {
+    if (query.verbose === true) {
       payload.diagnostics = {
         rules: [
           'Candidates come from the corporate registry by name (five modes, ranked by match_reliability).',

@@ -1,6 +1,7 @@
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { CursorParam } from '../../core/plugins/page-cursor';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { IsSearchText } from '../../domain/registry/dto-rules';
-import { Doc, ToInt } from '../../core/plugins/query-rules';
+import { Doc, ToInt, VerboseFlag } from '../../core/plugins/query-rules';
 
 export class InvoiceIssuerQuery {
   @Doc({
@@ -19,12 +20,9 @@ export class InvoiceIssuerQuery {
   @Max(50)
   limit: number = 10;
 
-  @Doc({
-    description:
-      'String flag: any value except empty, 0, false, no or off adds how each registration status was obtained',
-    example: '1',
-  })
-  @IsOptional()
-  @IsString()
-  verbose?: string;
+  @VerboseFlag('Adds how each registration status was obtained')
+  verbose?: boolean;
+
+  @CursorParam()
+  cursor?: string;
 }

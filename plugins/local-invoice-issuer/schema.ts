@@ -1,9 +1,10 @@
+import { PAGE_LINK_PROPERTIES } from '../../core/plugins/page-cursor';
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
 import { CANDIDATE_SCHEMA, REGISTRATION_SCHEMA } from '../../domain/registry/answers/schemas';
 
 export const invoiceIssuerPayloadSchema = {
   type: 'object',
-  required: ['query', 'count', 'candidates', '_attribution', '_provenance'],
+  required: ['query', 'count', 'has_more', 'next_cursor', 'candidates', '_attribution', '_provenance'],
   properties: {
     query: {
       type: 'object',
@@ -19,6 +20,7 @@ export const invoiceIssuerPayloadSchema = {
       },
     },
     count: { type: 'integer', description: "The number of items in the answer's list." },
+    ...PAGE_LINK_PROPERTIES,
     candidates: {
       type: 'array',
       description: 'Ranked candidates: corporations (or grants) that may be the one meant.',

@@ -1,5 +1,5 @@
-import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { Doc, ToBool, ToInt } from '../../core/plugins/query-rules';
+import { IsInt, Max, Min } from 'class-validator';
+import { Doc, ToInt, Verbose } from '../../core/plugins/query-rules';
 
 export class StandardRemunerationQuery {
   @Doc({
@@ -13,9 +13,6 @@ export class StandardRemunerationQuery {
   @Max(99_999_999)
   monthly_salary!: number;
 
-  @Doc({ description: 'Adds the whole grade table of both schemes' })
-  @IsOptional()
-  @ToBool()
-  @IsBoolean()
+  @Verbose('Adds the whole grade table of both schemes')
   verbose: boolean = false;
 }

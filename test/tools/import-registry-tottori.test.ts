@@ -148,6 +148,10 @@ const count = <T>(xs: readonly T[], key: (x: T) => string) => {
         // One prefecture's file is not the whole register.
         complete: false,
       });
+      // The edition read is the one published: Shift_JIS, recorded by the import, said by the answer.
+      const cited = answer.provenance.sources.map((s: { name: string }) => s.name).join('\n');
+      expect(cited).to.include('Shift_JIS CSV').and.not.include('Unicode');
+      expect(answer.provenance.notes!.join('\n')).to.include('read as Shift_JIS');
     });
 
     it('a corporation closed by merger, with its close date and cause', async () => {

@@ -242,6 +242,10 @@ describe('registry importer (npm run import:registry)', () => {
         const one = await registers.byNumber(closing.corporateNumber);
         expect(one.corporation).to.include({ status: 'closed', _source: 'registry_import' });
         expect(one.provenance).to.include({ kind: 'snapshot', as_of: '2026-11-15' });
+        // Every file here was written as UTF-8: the answer names the Unicode edition, nothing else.
+        expect(one.provenance.sources.map((s: { name: string }) => s.name)).to.deep.equal([
+          '国税庁法人番号公表サイト 基本3情報ダウンロード (NTA corporate-number bulk download, Unicode CSV)',
+        ]);
         // A nationwide full file was imported (00_zenkoku_all_...): the whole register as of that date.
         expect(one.provenance.searched).to.include({
           kind: 'snapshot',

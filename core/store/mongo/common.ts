@@ -26,3 +26,17 @@ export const toNumber = (v: Int64): number => (typeof v === 'number' ? v : v.toN
 export function isDuplicateKey(err: unknown): boolean {
   return err instanceof MongoServerError && err.code === 11000;
 }
+
+/**
+ * The documents an unordered insertMany refused as duplicate keys (each already held), from its
+ * error; the error itself when anything else failed.
+ */
+export function duplicatesOf<T>(err: unknown, docs: readonly T[]): T[] {
+  const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+  const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as Array<{
+    index: number;
+    code?: number;
+  }>;
+  if (list.length === 0 || list.some((e) => e.code !== 11000)) throw err;
+  return list.map((e) => docs[e.index]);
+}

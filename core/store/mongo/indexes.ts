@@ -36,9 +36,10 @@ export async function ensureIndexes(db: Db, collection: string, wanted: IndexDes
     });
   for (const want of wanted) {
     if (!want.name) throw new Error(`an index of "${collection}" has no name: give every index one`);
-    // The key pattern is compared here as well: not every server refuses a name reused for other keys.
+    // Compared here as well: not every server refuses a name reused for other keys or options
+    // (FerretDB 1.x accepts other options).
     const sameName = existing.find((i) => i.name === want.name);
-    if (sameName && keyOf(sameName.key) !== keyOf(want.key)) {
+    if (sameName && (keyOf(sameName.key) !== keyOf(want.key) || optionsOf(sameName) !== optionsOf(want))) {
       throw new IndexConflictError(collection, want, sameName);
     }
     try {
@@ -53,6 +54,15 @@ export async function ensureIndexes(db: Db, collection: string, wanted: IndexDes
 
 const keyOf = (key: IndexDescription['key']): string =>
   JSON.stringify(key instanceof Map ? [...key] : Object.entries(key));
+
+/**
+ * The options that change what an index does (an absent one and false are the same). Not
+ * `sparse`: MongoDB refuses a change of it itself (code 85), and FerretDB 1.x accepts and drops it
+ * (its unique indexes never count a missing field: PostgreSQL and SQLite keep NULLs distinct).
+ */
+const OPTIONS = ['unique', 'partialFilterExpression', 'expireAfterSeconds'] as const;
+const optionsOf = (index: Document): string =>
+  JSON.stringify(OPTIONS.map((o) => [o, index[o] === false ? undefined : index[o]]));
 
 /** A definition without the fields the server adds on its own. */
 function describe(index: Document): string {

@@ -2,18 +2,22 @@
  * API keys and credit in MongoDB, without transactions (the deployment need not be a replica
  * set). A key is one document holding its balance, its open holds and its newest closed calls, so
  * every change to it is one atomic single-document update:
- * - reserve: the balance goes down and the hold is pushed, on condition the balance suffices;
- * - charge (an answer known before it): the balance goes down, on condition it suffices, and the
- *   call record is pushed, in one findOneAndUpdate, then copied as below;
- * - commit / release: one findOneAndUpdate matching the open hold pulls it, moves the amount to
- *   spent (or back to the balance) and pushes the call record both into `recent` (capped) and
- *   into `outbox`. The outbox is then copied into the `usage` collection (_id = hold id, so a
- *   repeated copy changes nothing) and pulled. A process that stops in between leaves the record
- *   in the key document, where every read of that key's calls (usage, callState), the sweeps of
- *   holdsBefore and pruneCalls, and the boot of the store copy it over.
- * The key's credit check (checkCredit) is part of each change's filter (ADDS_UP), so a document
- * that fails it is never changed; a change that matched nothing reads the document once more to
- * say why, and every document read or returned is checked. See docs/storage-mongodb.md.
+ * - reserve: the balance goes down and the hold is added;
+ * - charge (an answer known before it): the balance goes down and the call record is added;
+ * - commit / release: the open hold is removed, its amount moved to spent (or back to the
+ *   balance), and the call record added.
+ * A call record goes first into `recent` (capped) and into `outbox`; the outbox is then copied
+ * into the `usage` collection (_id = hold id, so a repeated copy changes nothing) and pulled. A
+ * process that stops in between leaves the record in the key document, where every read of that
+ * key's calls (usage, callState), the sweeps of holdsBefore and pruneCalls, and the boot of the
+ * store copy it over.
+ * Each change reads the key, checks its credit (checkCredit: a key that fails it is refused and
+ * never changed) and works out the key's new holds and recent calls, then writes them on
+ * condition that the key's revision (`rev`, raised by every such write) is still the one read; a
+ * change made meanwhile makes it read again. The check and the arrays are computed here, not in
+ * the update, because FerretDB 1.x implements neither `$expr` arithmetic nor `$pull` conditions
+ * nor `$push` with `$position`/`$slice` (docs/storage-mongodb.md); only the outbox is appended and
+ * pulled by the server (`$push`, `$pullAll`).
  */
 import { Long, type Collection, type Db, type IndexDescription } from 'mongodb';
 import type {
@@ -60,7 +64,15 @@ interface KeyDoc {
   recent: CallDoc[];
   /** Closed calls not yet copied into `usage`. */
   outbox: CallDoc[];
+  /** Raised by every change of credit, holds or `recent`; absent on keys not changed since rev was added. */
+  rev?: number;
 }
+
+/** The condition that a key is still as read: its revision. */
+const revisionOf = (d: Pick<KeyDoc, '_id' | 'rev'>) => ({
+  _id: d._id,
+  rev: d.rev === undefined ? { $exists: false } : d.rev,
+});
 
 /** Every closed call (charged and released), like SQLite's `calls` table. */
 type UsageDoc = Omit<CallDoc, 'hold_id'> & { _id: string; key_id: string };
@@ -107,13 +119,28 @@ const byAtThenId = (a: CreditHold, b: CreditHold): number =>
 const amountOf = (v: unknown): number =>
   typeof v === 'number' ? v : v instanceof Long ? v.toNumber() : Number.NaN;
 
-/**
- * The credit check as a query condition: every change that moves credit matches only a key whose
- * credit adds up, and keeps it adding up (each is one atomic update of the document).
- */
-const ADDS_UP = {
-  $expr: { $eq: ['$trial_granted', { $add: ['$balance', '$spent', { $sum: '$holds.amount' }] }] },
-};
+/** A key document with these changes applied: what a write leaves. */
+function changed(d: KeyDoc, by: Change): KeyDoc {
+  return {
+    ...d,
+    balance: toNumber(d.balance) + (by.balance ?? 0),
+    spent: toNumber(d.spent) + (by.spent ?? 0),
+    calls: d.calls + (by.calls ?? 0),
+    holds: by.holds,
+  };
+}
+
+/** What a change of credit does to a key: its holds after it, and the amounts it adds. */
+interface Change {
+  holds: HoldDoc[];
+  balance?: number;
+  spent?: number;
+  calls?: number;
+}
+
+/** A hold or call read back (the driver reads 64-bit integers as numbers), to be stored again. */
+const storedHold = (h: HoldDoc): HoldDoc => ({ ...h, amount: int64(toNumber(h.amount)) });
+const storedCall = (c: CallDoc): CallDoc => ({ ...c, price: int64(toNumber(c.price)) });
 
 /** The key of a document that passes the credit check (else KeyCreditCorruptError). */
 function toKey(d: KeyDoc): KeyRecord {
@@ -150,15 +177,6 @@ function recordOf(holdId: string, brokerId: string, price: number, call: CallRec
     at: call.at,
     request_id: call.requestId,
   };
-}
-
-/**
- * The `$push` that records a closed call: newest first in `recent` in the order calls closed, as
- * SQLite's (at, rowid) order gives (a sort by `at` alone leaves calls closed in the same
- * millisecond in no defined order), and into the outbox.
- */
-function pushRecord(record: CallDoc) {
-  return { recent: { $each: [record], $position: 0, $slice: RECENT_CALLS }, outbox: record };
 }
 
 /** The key's own fields and its open holds: what authenticating, charging and the credit check need. */
@@ -214,18 +232,14 @@ export class MongoKeyCredit implements KeyCreditRepository {
   }
 
   async reserve(keyId: string, hold: CreditHold): Promise<boolean> {
-    const r = await this.keys.updateOne(
+    const held: HoldDoc = { id: hold.id, amount: int64(hold.amount), broker_id: hold.brokerId, at: hold.at };
+    for (;;) {
+      const doc = await this.read(keyId);
       // A hold id is taken once: a repeated reservation must not hold the amount twice.
-      { _id: keyId, balance: { $gte: hold.amount }, 'holds.id': { $ne: hold.id }, ...ADDS_UP },
-      {
-        $inc: { balance: int64(-hold.amount) },
-        $push: { holds: { id: hold.id, amount: int64(hold.amount), broker_id: hold.brokerId, at: hold.at } },
-      },
-      opts,
-    );
-    if (r.modifiedCount === 1) return true;
-    await this.checkRefused(keyId);
-    return false;
+      if (!doc || toNumber(doc.balance) < hold.amount || doc.holds.some((h) => h.id === hold.id))
+        return false;
+      if (await this.write(doc, { holds: [...doc.holds, held], balance: -hold.amount })) return true;
+    }
   }
 
   async commit(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
@@ -234,20 +248,13 @@ export class MongoKeyCredit implements KeyCreditRepository {
 
   async charge(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
     const amount = call.priceMicro;
-    const after = await this.keys.findOneAndUpdate(
-      { _id: keyId, balance: { $gte: amount }, ...ADDS_UP },
-      {
-        $inc: { balance: int64(-amount), spent: int64(amount), calls: 1 },
-        $push: pushRecord(recordOf(call.holdId, call.brokerId, amount, call)),
-      },
-      { returnDocument: 'after', ...opts },
-    );
-    if (!after) {
-      await this.checkRefused(keyId);
-      return null;
+    const record = recordOf(call.holdId, call.brokerId, amount, call);
+    for (;;) {
+      const doc = await this.read(keyId);
+      if (!doc || toNumber(doc.balance) < amount) return null;
+      const change = { holds: doc.holds, balance: -amount, spent: amount, calls: 1 };
+      if (await this.write(doc, change, record)) return this.closed(doc, change, record);
     }
-    await this.copyOutbox(keyId, after.outbox).catch(() => undefined);
-    return toKey(after);
   }
 
   async release(keyId: string, call: CallRecord): Promise<KeyRecord | null> {
@@ -286,10 +293,16 @@ export class MongoKeyCredit implements KeyCreditRepository {
     await this.flushOutboxes(before);
     const r = await this.usageLog.deleteMany({ at: { $lt: before } });
     // `recent` shows closed calls too: past retention they go from there as well.
-    await this.keys.updateMany(
-      { 'recent.at': { $lt: before } },
-      { $pull: { recent: { at: { $lt: before } } } },
-    );
+    const past = { 'recent.at': { $lt: before } };
+    for (const found of await this.keys.find(past, { projection: { recent: 1, rev: 1 } }).toArray()) {
+      let doc: Pick<KeyDoc, '_id' | 'recent' | 'rev'> | null = found;
+      while (doc) {
+        const kept = doc.recent.filter((c) => c.at >= before).map(storedCall);
+        const w = await this.keys.updateOne(revisionOf(doc), { $set: { recent: kept }, $inc: { rev: 1 } });
+        if (w.modifiedCount === 1) break;
+        doc = await this.keys.findOne({ _id: found._id, ...past }, { projection: { recent: 1, rev: 1 } });
+      }
+    }
     return r.deletedCount;
   }
 
@@ -302,40 +315,54 @@ export class MongoKeyCredit implements KeyCreditRepository {
   }
 
   private async close(keyId: string, call: CallRecord, charged: boolean): Promise<KeyRecord | null> {
-    // The hold's amount is read first; an open hold never changes, so the update below, which
-    // matches the hold still being open, is exact.
-    const found = await this.keys.findOne(
-      { _id: keyId, 'holds.id': call.holdId },
-      { projection: { holds: 1 }, ...opts },
-    );
-    const hold = found?.holds.find((h) => h.id === call.holdId);
-    if (!hold) return null;
-    const amount = toNumber(hold.amount);
-    const after = await this.keys.findOneAndUpdate(
-      { _id: keyId, 'holds.id': hold.id, ...ADDS_UP },
-      {
-        $pull: { holds: { id: hold.id } },
-        $inc: charged ? { spent: int64(amount), calls: 1 } : { balance: int64(amount) },
-        $push: pushRecord(recordOf(hold.id, hold.broker_id, charged ? amount : 0, call)),
-      },
-      { returnDocument: 'after', ...opts },
-    );
-    if (!after) {
-      await this.checkRefused(keyId); // a key that fails the check; else closed meanwhile by another call
-      return null;
+    for (;;) {
+      const doc = await this.read(keyId);
+      const hold = doc?.holds.find((h) => h.id === call.holdId);
+      if (!doc || !hold) return null; // no such key or hold, or closed meanwhile by another call
+      const amount = toNumber(hold.amount);
+      const record = recordOf(hold.id, hold.broker_id, charged ? amount : 0, call);
+      const holds = doc.holds.filter((h) => h !== hold);
+      const change = charged ? { holds, spent: amount, calls: 1 } : { holds, balance: amount };
+      if (await this.write(doc, change, record)) return this.closed(doc, change, record);
     }
-    // The charge and its record are committed; if this copy fails, the next read copies it.
-    await this.copyOutbox(keyId, after.outbox).catch(() => undefined);
-    return toKey(after);
+  }
+
+  /** The whole key, its credit checked (KeyCreditCorruptError); null when there is no such key. */
+  private async read(keyId: string): Promise<KeyDoc | null> {
+    const doc = await this.keys.findOne({ _id: keyId }, opts);
+    if (doc) toKey(doc);
+    return doc;
   }
 
   /**
-   * A change that moves credit matched no document: no such key (or hold), too little credit, or
-   * a key that fails the credit check, which throws here (the cold path: one more read).
+   * Writes a change of the key as read, on condition that nothing changed the key since; false
+   * when something did. A closed call's record goes first into `recent` (in the order calls
+   * closed, as SQLite's (at, rowid) order gives) and into the outbox.
    */
-  private async checkRefused(keyId: string): Promise<void> {
-    const doc = await this.keys.findOne({ _id: keyId }, { projection: KEY_FIELDS, ...opts });
-    if (doc) toKey(doc as KeyDoc);
+  private async write(doc: KeyDoc, change: Change, record?: CallDoc): Promise<boolean> {
+    const recent = record ? { recent: [record, ...doc.recent.map(storedCall)].slice(0, RECENT_CALLS) } : {};
+    const r = await this.keys.updateOne(
+      revisionOf(doc),
+      {
+        $set: { holds: change.holds.map(storedHold), ...recent },
+        $inc: {
+          balance: int64(change.balance ?? 0),
+          spent: int64(change.spent ?? 0),
+          calls: change.calls ?? 0,
+          rev: 1,
+        },
+        ...(record ? { $push: { outbox: record } } : {}),
+      },
+      opts,
+    );
+    return r.modifiedCount === 1;
+  }
+
+  /** The key after a written change that closed a call, whose record is then copied to `usage`. */
+  private async closed(doc: KeyDoc, change: Change, record: CallDoc): Promise<KeyRecord> {
+    // The charge and its record are committed; if this copy fails, the next read copies it.
+    await this.copyOutbox(doc._id, [record]).catch(() => undefined);
+    return toKey(changed(doc, change));
   }
 
   /** Reads a key's holds and outbox, copying the outbox into `usage` first. */
@@ -354,10 +381,6 @@ export class MongoKeyCredit implements KeyCreditRepository {
         if (!isDuplicateKey(err)) throw err; // copied before: the same record
       }
     }
-    await this.keys.updateOne(
-      { _id: keyId },
-      { $pull: { outbox: { hold_id: { $in: outbox.map((c) => c.hold_id) } } } },
-      opts,
-    );
+    await this.keys.updateOne({ _id: keyId }, { $pullAll: { outbox: outbox.map(storedCall) } }, opts);
   }
 }

@@ -1,12 +1,12 @@
 /**
  * Sliding rate-limit windows in MongoDB: one document per subject holding its newest admitted
- * hits, sorted by time and capped at the limit (`$push` with `$sort` and `$slice`). The window
- * has room when the log holds fewer than `limit` hits or its oldest kept hit is older than the
- * window: that condition is the update's filter, so the check and the push are one atomic
- * single-document update (no transaction needed). A subject without a log is created by the
- * update's upsert; a full log makes that upsert collide with the existing document (E11000),
- * which is answered by one more try without the upsert (the log may have been created by a
- * concurrent take in between) and, if that does not match either, a refusal.
+ * hits, sorted by time and capped at the limit. A take reads the log, counts the hits in the
+ * window and, when there is room, writes the log with its hit on condition that the log's
+ * revision (`rev`, raised by every write) is still the one read, so the count and the write are
+ * exact however many processes take at once: a write made meanwhile makes it read again. A subject
+ * without a log gets one by an insert (a concurrent first take makes it collide, E11000, and read
+ * again). The hits are computed here rather than by `$push` with `$sort`/`$slice` and `$pull`
+ * conditions, which FerretDB 1.x does not implement (docs/storage-mongodb.md).
  * The collection replaces `rate_windows` (fixed windows, before issue 15), which nothing reads
  * any longer; once every process runs this version it can be dropped.
  */
@@ -25,6 +25,8 @@ interface LogDoc {
   hits: Hit[];
   /** When the newest hit stops counting: the log can be deleted then. */
   ends_at: Date;
+  /** Raised by every write; absent on logs not written since it was added. */
+  rev?: number;
 }
 
 export const RATE_LOGS_COLLECTION = 'rate_logs';
@@ -43,45 +45,53 @@ export class MongoRateWindows implements RateWindowRepository {
   async take(subject: string, id: string, at: Date, limit: number, windowMs: number): Promise<RateTake> {
     const t = at.getTime();
     const from = t - windowMs;
-    const filter = {
-      _id: subject,
-      $or: [{ [`hits.${limit - 1}`]: { $exists: false } }, { 'hits.0.at': { $lt: from } }],
-    };
-    const update = {
-      $push: { hits: { $each: [{ at: t, id }], $sort: { at: 1 as const }, $slice: -limit } },
-      $max: { ends_at: new Date(t + windowMs + 1) },
-    };
-    // The log before this hit, taken in the same atomic step. (A post-image would do on MongoDB;
-    // mongo-java-server reads it after releasing the document, so a concurrent hit can show through.)
-    let before: LogDoc | null;
-    try {
-      before = await this.logs.findOneAndUpdate(filter, update, {
-        upsert: true,
-        returnDocument: 'before',
-        maxTimeMS: MAX_TIME_MS,
-      });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      before = await this.logs.findOneAndUpdate(filter, update, {
-        returnDocument: 'before',
-        maxTimeMS: MAX_TIME_MS,
-      });
-      if (!before) return { admitted: false, retryAt: await this.retryAt(subject, t, limit, windowMs) };
+    for (;;) {
+      const log = await this.logs.findOne({ _id: subject }, { maxTimeMS: MAX_TIME_MS });
+      const hits = log?.hits ?? [];
+      const counted = hits.filter((h) => h.at >= from).length;
+      if (counted >= limit) {
+        // When the limit-th newest hit leaves the window.
+        const nth = hits[hits.length - limit].at;
+        return { admitted: false, retryAt: new Date(Math.max(t, nth + windowMs) + 1) };
+      }
+      const kept = [...hits, { at: t, id }].sort((a, b) => a.at - b.at).slice(-limit);
+      const endsAt = new Date(Math.max(log?.ends_at.getTime() ?? 0, t + windowMs + 1));
+      if (await this.write(subject, log, kept, endsAt)) return { admitted: true, inWindow: counted + 1 };
     }
-    const counted = (before?.hits ?? []).filter((h) => h.at >= from).length;
-    return { admitted: true, inWindow: Math.min(limit, counted + 1) };
   }
 
-  /** When the limit-th newest hit leaves the window (now + 1 ms if the log has room meanwhile). */
-  private async retryAt(subject: string, t: number, limit: number, windowMs: number): Promise<Date> {
-    const doc = await this.logs.findOne({ _id: subject }, { maxTimeMS: MAX_TIME_MS });
-    const hits = doc?.hits ?? [];
-    const nth = hits.length >= limit ? hits[hits.length - limit].at : t - windowMs;
-    return new Date(Math.max(t, nth + windowMs) + 1);
+  /** Writes a log as read (or a new one) with these hits; false when another write came first. */
+  private async write(subject: string, log: LogDoc | null, hits: Hit[], endsAt: Date): Promise<boolean> {
+    if (!log) {
+      try {
+        await this.logs.insertOne(
+          { _id: subject, hits, ends_at: endsAt, rev: 1 },
+          { maxTimeMS: MAX_TIME_MS },
+        );
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+    }
+    const r = await this.logs.updateOne(
+      { _id: subject, rev: log.rev === undefined ? { $exists: false } : log.rev },
+      { $set: { hits, ends_at: endsAt }, $inc: { rev: 1 } },
+      { maxTimeMS: MAX_TIME_MS },
+    );
+    return r.modifiedCount === 1;
   }
 
   async giveBack(subject: string, id: string): Promise<void> {
-    await this.logs.updateOne({ _id: subject }, { $pull: { hits: { id } } }, { maxTimeMS: MAX_TIME_MS });
+    const log = await this.logs.findOne({ _id: subject }, { maxTimeMS: MAX_TIME_MS });
+    const given = log?.hits.filter((h) => h.id === id) ?? [];
+    if (given.length === 0) return;
+    // Removed by value, and the revision raised so that a take that read the hit reads again.
+    await this.logs.updateOne(
+      { _id: subject },
+      { $pullAll: { hits: given }, $inc: { rev: 1 } },
+      { maxTimeMS: MAX_TIME_MS },
+    );
   }
 
   async pruneEnded(now: Date): Promise<number> {

@@ -4,9 +4,8 @@
  */
 import type { DataProvenance, HandlerLogger, SourceRef } from '../../../core/plugins/contract';
 import { InvalidQueryError } from '../../../core/plugins/errors';
-import type { Prefecture } from '../../shared/prefectures';
+import { findPrefecture, type Prefecture } from '../../shared/prefectures';
 import { normalizeName } from '../search/normalize';
-import { findPrefecture } from '../search/prefecture-filter';
 import type { NameSearchResult, RegistrySource } from '../sources/registry-source';
 import { SnapshotRegistry } from '../sources/snapshot-registry';
 import { RegistryUnavailableError } from '../sources/upstream-http';

@@ -392,7 +392,11 @@ export const NORMALIZED_NAME_SCHEMA = {
   required: ['search_key', 'name_without_legal_form', 'legal_form', 'widths'],
   properties: {
     search_key: { type: 'string', description: 'What names are compared by.' },
-    name_without_legal_form: { type: 'string', description: 'The name with its legal form removed.' },
+    name_without_legal_form: {
+      type: 'string',
+      description:
+        "The name with its legal form removed, in the characters it is written with (the register's full-width letters stay full width); widths are folded only in the search keys.",
+    },
     legal_form: LEGAL_FORM_SCHEMA,
     widths: {
       type: 'object',

@@ -219,7 +219,7 @@ export interface NormalizedNameView {
 export function normalizedNameView(n: NormalizedName): NormalizedNameView {
   return {
     search_key: n.key,
-    name_without_legal_form: n.core,
+    name_without_legal_form: n.core_as_written,
     legal_form: n.legal_form,
     widths: { half_width: n.half_width, full_width: n.full_width },
   };

@@ -298,6 +298,7 @@ export async function importRegistryFile(
     created: summary.created,
     updated: summary.updated,
     unchanged: summary.unchanged,
+    ...(summary.encoding ? { encoding: summary.encoding } : {}),
   });
   options.onProgress?.({ phase, bytes: totalBytes, totalBytes, rows: summary.rows });
   return summary;

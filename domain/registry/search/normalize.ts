@@ -30,6 +30,8 @@ export interface NormalizedName {
   full_width: string;
   /** The name without its legal form (width-normalised, spaces kept). */
   core: string;
+  /** The name without its legal form in the characters it was written with (widths not folded). */
+  core_as_written: string;
   legal_form: LegalFormMatch | null;
   /** The search key: what names are compared by. Empty when the input held only a legal form. */
   key: string;
@@ -37,6 +39,7 @@ export interface NormalizedName {
 
 // U+0085 (next line) is white space to Unicode but not to JavaScript's \s.
 const SPACES = /[\s\u3000\u0085]+/g;
+const EDGE_SPACES = /^[\s\u3000\u0085]+|[\s\u3000\u0085]+$/g;
 // Invisible format characters (soft hyphen, zero-width space/joiners, word joiner, BOM) carry
 // nothing of a name: a name of only these is empty.
 const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
@@ -105,9 +108,29 @@ export function normalizeName(input: string): NormalizedName {
     half_width: half,
     full_width: toFullWidth(half),
     core,
+    core_as_written: found ? asWritten(input, core, found.match.position) : plain(input),
     legal_form: found?.match ?? null,
     key: keyOf(core),
   };
+}
+
+/** A name as written: invisible characters removed, white space around it trimmed. */
+function plain(text: string): string {
+  return text.replace(INVISIBLE, '').replace(EDGE_SPACES, '');
+}
+
+/**
+ * The part of `input` whose width-normalised form is `core`, the legal form cut off on the side
+ * it stood: the register's own characters (ＡＢＣ, not ABC). NFKC can join characters (ｶﾞ is ガ),
+ * so the cut is searched for by comparing normalised forms; `core` when none fits.
+ */
+function asWritten(input: string, core: string, position: 'before' | 'after'): string {
+  const text = plain(input);
+  for (let k = 1; k < text.length; k++) {
+    const part = position === 'before' ? text.slice(k) : text.slice(0, text.length - k);
+    if (nfkc(part) === core) return part.trim();
+  }
+  return core;
 }
 
 /** The search key of a name (legal form removed): normalizeName(name).key, without the rest. */

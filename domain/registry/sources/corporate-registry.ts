@@ -126,13 +126,19 @@ export class CorporateRegistry {
 
   /**
    * A name search as the endpoints ask it: a name that is only a legal form is refused (422 on
-   * `parameter`), `pref` (code or name, already accepted by the DTO) filters by prefecture.
+   * `parameter`), `pref` (code or name, already accepted by the DTO) filters by prefecture, `skip`
+   * leaves out the corporations earlier pages answered.
    */
-  async searchByName(name: string, pref: string | undefined, limit: number, parameter = 'name') {
-    requireSearchableName(name, parameter);
+  async searchByName(
+    name: string,
+    pref: string | undefined,
+    limit: number,
+    options: { parameter?: string; skip?: ReadonlySet<string> } = {},
+  ) {
+    requireSearchableName(name, options.parameter ?? 'name');
     const prefecture = prefectureOf(pref);
     const source = await this.source();
-    const found = await source.searchByName(name, { prefectureCode: prefecture?.code }, limit);
+    const found = await source.searchByName(name, { prefectureCode: prefecture?.code }, limit, options.skip);
     return { source, prefecture, found, ...found };
   }
 

@@ -36,6 +36,16 @@ export const NTA_INVOICE_DOWNLOAD = {
 /** How long what the imported register holds is taken as known before it is read again. */
 const IMPORTED_STATE_MS = 30_000;
 
+/**
+ * What a derived registration rests on: the rule, not a register. The publication site, where a
+ * registration number is looked up, is the NTA's statement of it (a corporation's number is T +
+ * its corporate number); no download of it was read.
+ */
+export const T_NUMBER_RULE = {
+  name: "国税庁 適格請求書発行事業者公表サイト (NTA qualified invoice issuer publication site): a corporation's registration number is T + its corporate number; derived here, no register data read",
+  url: 'https://www.invoice-kohyo.nta.go.jp/',
+};
+
 export const NTA_INVOICE_WEB_API = {
   name: '国税庁 適格請求書発行事業者公表システム Web-API (NTA qualified invoice issuer publication Web-API)',
   url: 'https://www.invoice-kohyo.nta.go.jp/web-api/index.html',
@@ -263,12 +273,19 @@ export class InvoiceRegister {
         searched: this.searched(now),
       };
     }
-    const { cross_checked_against: _all, ...table } = snapshotProvenance(this.tableProvenance);
-    const checks = [
-      ...new Map(answered.flatMap((a) => a.cross_checked_against).map((s) => [s.url ?? s.name, s])).values(),
-    ];
+    const {
+      cross_checked_against: _all,
+      sources: listSources,
+      ...table
+    } = snapshotProvenance(this.tableProvenance);
+    const refs = (list: SourceRef[]) => [...new Map(list.map((s) => [s.url ?? s.name, s])).values()];
+    const checks = refs(answered.flatMap((a) => a.cross_checked_against));
+    // The documents of what was used: a row of the list cites its copies' source; a derived
+    // answer cites the rule, never the download page of a list it was not in.
+    const sources = answered.length === 0 ? listSources : refs(answered.flatMap((a) => a.sources));
     return {
       ...table,
+      sources,
       ...(checks.length > 0 ? { cross_checked_against: checks } : {}),
       searched: this.searched(now),
     };
@@ -386,7 +403,7 @@ function blank(t: string): RegistrationAnswer {
     disposal_date: null,
     expire_date: null,
     seen_on: null,
-    sources: [],
+    sources: [T_NUMBER_RULE],
     cross_checked_against: [],
   };
 }

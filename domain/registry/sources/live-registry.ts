@@ -64,7 +64,12 @@ export class LiveRegistry implements RegistrySource {
     );
   }
 
-  async searchByName(query: string, filter: SearchFilter, limit: number): Promise<NameSearchResult> {
+  async searchByName(
+    query: string,
+    filter: SearchFilter,
+    limit: number,
+    skip?: ReadonlySet<string>,
+  ): Promise<NameSearchResult> {
     const q = normalizeName(query);
     const latin = isLatin(q.core);
     const answer = await this.client
@@ -97,6 +102,7 @@ export class LiveRegistry implements RegistrySource {
       query,
       filter,
       limit,
+      skip,
     );
     return {
       ...ranked,

@@ -18,6 +18,8 @@ export interface RegistryCandidate {
 export interface NameSearchResult {
   report: MatchReport;
   candidates: RegistryCandidate[];
+  /** Whether matches beyond `candidates` (and those skipped) were found: the list has more pages. */
+  more: boolean;
   /** Set by the live source: how much of the NTA's paged answer was read. */
   pages?: { read: number; total: number; matched: number };
 }
@@ -33,28 +35,41 @@ export interface RegistrySource {
   searched(now: Date, found?: NameSearchResult): Promise<SearchedData>;
   getByNumber(corporateNumber: string): Promise<Corporation | null>;
   getMany(corporateNumbers: readonly string[]): Promise<Map<string, Corporation>>;
-  searchByName(query: string, filter: SearchFilter, limit: number): Promise<NameSearchResult>;
+  /** The best `limit` matches, leaving out those in `skip` (answered on earlier pages). */
+  searchByName(
+    query: string,
+    filter: SearchFilter,
+    limit: number,
+    skip?: ReadonlySet<string>,
+  ): Promise<NameSearchResult>;
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 /** Hits kept per mode before ranking: enough for the limit plus room for re-ranking. */
 export function searchCap(limit: number): number {
   return Math.max(limit * 2, 50);
 }
 
-/** Runs the matcher and fetches the corporations of the best `limit` matches. */
+/**
+ * Runs the matcher and fetches the corporations of the best `limit` matches not in `skip`. The
+ * cap grows with `skip`, so every match an earlier page did not answer is still among the hits.
+ */
 export async function rankedSearch(
   matcher: NameMatcher,
   getMany: (ids: readonly string[]) => Promise<Map<string, Corporation>>,
   query: string,
   filter: SearchFilter,
   limit: number,
+  skip: ReadonlySet<string> = NONE,
 ): Promise<NameSearchResult> {
-  const report = await matcher.match(query, filter, searchCap(limit));
-  const top = report.matches.slice(0, limit);
+  const report = await matcher.match(query, filter, searchCap(limit + skip.size + 1));
+  const left = skip.size === 0 ? report.matches : report.matches.filter((m) => !skip.has(m.id));
+  const top = left.slice(0, limit);
   const corporations = await getMany(top.map((m) => m.id));
   const candidates = top.flatMap((match) => {
     const corporation = corporations.get(match.id);
     return corporation ? [{ match, corporation }] : [];
   });
-  return { report, candidates };
+  return { report, candidates, more: left.length > limit };
 }

@@ -159,8 +159,13 @@ export class SnapshotRegistry implements RegistrySource {
     return out;
   }
 
-  searchByName(query: string, filter: SearchFilter, limit: number): Promise<NameSearchResult> {
-    return rankedSearch(this.matcher, (ids) => this.getMany(ids), query, filter, limit);
+  searchByName(
+    query: string,
+    filter: SearchFilter,
+    limit: number,
+    skip?: ReadonlySet<string>,
+  ): Promise<NameSearchResult> {
+    return rankedSearch(this.matcher, (ids) => this.getMany(ids), query, filter, limit, skip);
   }
 }
 

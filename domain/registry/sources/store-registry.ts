@@ -3,7 +3,8 @@
  * by `npm run import:registry`, searched with the repository's indexed queries (nothing per
  * corporation is held in the process).
  */
-import type { DataProvenance, SearchedData } from '../../../core/plugins/contract';
+import type { DataProvenance, SearchedData, SourceRef } from '../../../core/plugins/contract';
+import type { NtaEncoding } from '../files/nta-decode';
 import type { Corporation } from '../corporation';
 import { NameMatcher, type AliasLookup } from '../search/name-matcher';
 import type { CorporateRegistryRepository, ImportRecord } from '../stores/registry-repository';
@@ -11,10 +12,24 @@ import { rankedSearch, type NameSearchResult, type RegistrySource } from './regi
 import type { SearchFilter } from '../search/search-backend';
 import { storeSearched } from '../answers/searched';
 
-export const NTA_BULK_DOWNLOAD = {
-  name: '国税庁法人番号公表サイト 基本3情報ダウンロード (NTA corporate-number bulk download, Unicode CSV)',
-  url: 'https://www.houjin-bangou.nta.go.jp/download/',
-};
+const NTA_BULK_DOWNLOAD_URL = 'https://www.houjin-bangou.nta.go.jp/download/';
+
+const EDITION: Record<NtaEncoding, string> = { 'utf-8': 'Unicode', shift_jis: 'Shift_JIS' };
+
+/**
+ * The bulk download as these imports read it: the NTA publishes each file as Unicode and as
+ * Shift_JIS CSV, and each import records which it read (imports older than that record say so).
+ */
+export function bulkDownloadSource(done: readonly ImportRecord[]): SourceRef {
+  const read = [...new Set(done.map((d) => d.encoding))];
+  const editions = read.flatMap((e) => (e ? [EDITION[e]] : []));
+  const named = editions.length > 0 ? `${editions.join(' and ')} CSV` : 'CSV';
+  const unrecorded = read.includes(undefined) ? ', some files of an edition not recorded' : '';
+  return {
+    name: `国税庁法人番号公表サイト 基本3情報ダウンロード (NTA corporate-number bulk download, ${named}${unrecorded})`,
+    url: NTA_BULK_DOWNLOAD_URL,
+  };
+}
 
 /** The NTA names its nationwide full file 00_zenkoku_all_YYYYMMDD (prefecture files NN_name_all_...). */
 export const NATIONWIDE_FILE = /^00_zenkoku_all_/i;
@@ -50,9 +65,9 @@ export class StoreRegistry implements RegistrySource {
     return {
       kind: 'snapshot',
       as_of: newestAsOf(done),
-      sources: [NTA_BULK_DOWNLOAD],
+      sources: [bulkDownloadSource(done)],
       notes: [
-        `Imported from ${done.length} file(s), the last ${done[0]?.file ?? ''} on ${(done[0]?.finished_at ?? '').slice(0, 10)}; as_of is the newest update date in the imported records.`,
+        `Imported from ${done.length} file(s), the last ${done[0]?.file ?? ''} on ${(done[0]?.finished_at ?? '').slice(0, 10)}${done[0]?.encoding ? ` (read as ${EDITION[done[0].encoding]})` : ''}; as_of is the newest update date in the imported records.`,
       ],
     };
   }
@@ -75,11 +90,16 @@ export class StoreRegistry implements RegistrySource {
     return this.registry.getMany(ids);
   }
 
-  async searchByName(query: string, filter: SearchFilter, limit: number): Promise<NameSearchResult> {
+  async searchByName(
+    query: string,
+    filter: SearchFilter,
+    limit: number,
+    skip?: ReadonlySet<string>,
+  ): Promise<NameSearchResult> {
     const matcher = new NameMatcher(this.registry, this.aliases, async (n) => {
       const c = await this.getByNumber(n);
       return c ? { closed: c.status !== 'active', prefectureCode: c.address.prefecture_code } : null;
     });
-    return rankedSearch(matcher, (ids) => this.getMany(ids), query, filter, limit);
+    return rankedSearch(matcher, (ids) => this.getMany(ids), query, filter, limit, skip);
   }
 }

@@ -1,10 +1,13 @@
 /**
  * The imported invoice register on MongoDB: one document per registration number (`_id`), with
- * the row's version; a write replaces the document only when its version is newer (an older row
- * meets the unique `_id` and is dropped), so files converge in any order.
+ * the row's version; a write replaces the document only when its version is newer, so files
+ * converge in any order. A batch is inserted first (the numbers not held yet); those that meet the
+ * unique `_id` are then updated on condition that the stored version is older, an update that
+ * cannot fail (FerretDB 1.x stops an unordered bulk of updates at its first error).
  */
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import type { MongoContext } from '../../../core/store/gateway-store';
+import { duplicatesOf } from '../../../core/store/mongo/common';
 import type { InvoiceRow } from '../files/invoice-file';
 import { versionOf, type InvoiceImport, type InvoiceRegisterStore } from './invoice-store';
 
@@ -44,22 +47,25 @@ export class MongoInvoiceStore implements InvoiceRegisterStore {
       if (!held || versionOf(r) > versionOf(held)) newest.set(r.registratedNumber, r);
     }
     if (newest.size === 0) return;
-    const ops: AnyBulkWriteOperation<RegistrationDoc>[] = [...newest.values()].map((row) => ({
+    const docs = [...newest.values()].map((row) => ({
+      _id: row.registratedNumber,
+      version: versionOf(row),
+      row,
+    }));
+    let held: RegistrationDoc[] = [];
+    try {
+      await this.registrations.insertMany(docs, { ordered: false });
+    } catch (err) {
+      held = duplicatesOf(err, docs);
+    }
+    if (held.length === 0) return;
+    const ops: AnyBulkWriteOperation<RegistrationDoc>[] = held.map((d) => ({
       updateOne: {
-        filter: { _id: row.registratedNumber, version: { $lt: versionOf(row) } },
-        update: { $set: { version: versionOf(row), row } },
-        upsert: true,
+        filter: { _id: d._id, version: { $lt: d.version } },
+        update: { $set: { version: d.version, row: d.row } },
       },
     }));
-    try {
-      await this.registrations.bulkWrite(ops, { ordered: false });
-    } catch (err) {
-      // An older row than the stored one matches nothing and its upsert meets the unique _id:
-      // that is the row being dropped, not a failure. Anything else is.
-      const writeErrors = (err as { writeErrors?: Array<{ code?: number }> | { code?: number } }).writeErrors;
-      const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-      if (list.length === 0 || list.some((e) => e.code !== 11000)) throw err;
-    }
+    await this.registrations.bulkWrite(ops, { ordered: false });
   }
 
   async getMany(numbers: readonly string[]): Promise<Map<string, InvoiceRow>> {

@@ -1,22 +1,30 @@
 /**
  * The corporate registry on MongoDB: one document per corporation in registry_corporations (_id
  * the corporate number: the corporation as answered, its search keys, prefecture, closed and
- * searchable flags; the layout the earlier document store wrote, so its imports stay readable),
- * one per imported file in registry_imports.
+ * searchable flags), one per imported file in registry_imports.
  *
- * How each search is served (n = keys in the index, m = documents read, at most COUNT_CAP + 1):
- * - exact: equality on the multikey index of search.names (current and former name keys),
- *   search.reading or search.english, or {prefecture_code, search.names} with a prefecture:
- *   O(log n + m);
- * - prefix: an anchored regex (/^key/), which MongoDB turns into bounds on the same indexes:
- *   O(log n + m);
- * - partial: an unanchored regex, tested against the keys of the search.names index until
- *   COUNT_CAP + 1 corporations match: O(n) for a rare substring, cut off by maxTimeMS.
+ * How each search is served, like SQLite's (n = keys in the index, m = documents read; no regular
+ * expression anywhere):
+ * - exact: equality on the multikey index of name_keys (current and former name keys),
+ *   reading_key or english_key, or {prefecture_code, name_keys} with a prefecture:
+ *   O(log n + m), m at most COUNT_CAP + 1;
+ * - prefix: the range [key, the first string after every string starting with key) on the same
+ *   indexes (with $elemMatch on the names array, so that both bounds apply to one key, and
+ *   the name_grams or name_shorts equality its first characters imply, which FerretDB 1.x can
+ *   hand to SQL): O(log n + m), m at most COUNT_CAP + 1;
+ * - partial: name_grams, the trigrams of each name key, and name_shorts, its substrings of one
+ *   and two characters, each with a multikey index (and one after prefecture_code). Three
+ *   characters or more: the documents holding every trigram of the key ($all, with $eq on the
+ *   first), each checked for the whole key here until COUNT_CAP + 1 match; one or two: equality
+ *   on name_shorts, every document found holding it. O(postings read), bounded by maxTimeMS.
  * Every read carries maxTimeMS (buyers trigger them) and is projected to what it needs; the
- * importer's writes wait for a majority's journal instead.
+ * importer's writes wait for a majority's journal instead. Corporations written before these
+ * fields existed (the earlier layout kept its keys under `search`) are read by number as before
+ * and found by searches once imported again (docs/storage-mongodb.md).
  */
 import { ObjectId, type Collection, type Filter } from 'mongodb';
 import type { MongoContext } from '../../../core/store/gateway-store';
+import { duplicatesOf } from '../../../core/store/mongo/common';
 import type { Corporation } from '../corporation';
 import { byEdinetCode, type EdinetFiler } from '../files/edinet-code-list';
 import { COUNT_CAP, HitCollector, keyMatcher } from '../search/hit-collector';
@@ -30,6 +38,7 @@ import type {
   ImportStatus,
 } from './registry-repository';
 import type { HitList, KeyMode, MatchField, SearchFilter, SearchKeys } from '../search/search-backend';
+import { afterPrefix } from './sqlite-registry';
 import { corporationOfStored, storedOf, type StoredCorporation } from './stored-corporation';
 
 const CORPORATIONS_COLLECTION = 'registry_corporations';
@@ -37,10 +46,23 @@ const IMPORTS_COLLECTION = 'registry_imports';
 const EDINET_FILERS_COLLECTION = 'registry_edinet_filers';
 const EDINET_LISTS_COLLECTION = 'registry_edinet_lists';
 
+/**
+ * The keys searched are top-level fields: FerretDB 1.x hands an equality on a top-level field to
+ * its backend's SQL and filters everything else itself, document by document (thousands of times
+ * slower). `search` keeps which name key is current and which former, for the hits.
+ */
 interface CorporationDoc {
   _id: string;
   corporation: Corporation;
-  search: SearchKeys & { names: string[] };
+  search: Pick<SearchKeys, 'name' | 'former'>;
+  name_keys: string[];
+  name_grams: string[];
+  name_shorts: string[];
+  reading_key: string;
+  english_key: string;
+  /** The first one, two and three characters of reading_key and english_key (see KeySearch.heads). */
+  reading_heads: string[];
+  english_heads: string[];
   prefecture_code: string;
   closed: boolean;
   searchable: boolean;
@@ -63,14 +85,49 @@ interface EdinetFilerDoc {
 /** One per generation; `current` on the one readers use. */
 type EdinetListDoc = EdinetListRecord & { _id: string; current: boolean };
 
+/** Up to this many corporations are read by number one by one (getMany). */
+const POINT_READS = 100;
+
 /** An import or a batch is acknowledged once a majority has it in its journal. */
 const DURABLE = { writeConcern: { w: 'majority', j: true } } as const;
 
+/** The trigrams a partial search looks up: three characters, counted in code points. */
+const TRIGRAM = 3;
+
+/** The distinct substrings of `size` characters (code points) of a text. */
+function gramsOfSize(text: string, size: number): string[] {
+  const chars = Array.from(text);
+  return [...new Set(chars.slice(size - 1).map((_, i) => chars.slice(i, i + size).join('')))];
+}
+
+const trigramsOf = (text: string): string[] => gramsOfSize(text, TRIGRAM);
+
+/** The trigrams of name keys (a key of fewer characters has none). */
+const gramsOf = (names: readonly string[]): string[] => [...new Set(names.flatMap(trigramsOf))];
+
+/** The first one, two and three characters of a key: what a prefix's start can be. */
+const headsOf = (key: string): string[] => [
+  ...new Set([1, 2, TRIGRAM].map((n) => Array.from(key).slice(0, n).join('')).filter((h) => h !== '')),
+];
+
+/** The substrings of one and two characters of name keys: what a shorter key can be. */
+const shortsOf = (names: readonly string[]): string[] => [
+  ...new Set(names.flatMap((k) => [...gramsOfSize(k, 1), ...gramsOfSize(k, 2)])),
+];
+
 function docOf(s: StoredCorporation): Omit<CorporationDoc, '_id'> {
-  const search = s.keys;
+  const { name, former, reading, english } = s.keys;
+  const names = [name, ...former].filter((k) => k !== '');
   return {
     corporation: corporationOfStored(s),
-    search: { ...search, names: [search.name, ...search.former].filter((k) => k !== '') },
+    search: { name, former },
+    name_keys: names,
+    name_grams: gramsOf(names),
+    name_shorts: shortsOf(names),
+    reading_key: reading,
+    english_key: english,
+    reading_heads: headsOf(reading),
+    english_heads: headsOf(english),
     prefecture_code: s.prefecture_code,
     closed: s.closed,
     searchable: s.searchable,
@@ -86,19 +143,21 @@ function defined<T extends object>(fields: T): Partial<T> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** One kind of key search: the indexed path, and the keys a found document may have matched. */
 interface KeySearch {
-  path: 'search.names' | 'search.reading' | 'search.english';
+  path: 'name_keys' | 'reading_key' | 'english_key';
+  /**
+   * For a single key (not the array of names), the field of its first characters: a prefix
+   * search sets it equal to the prefix's first characters besides the range, an equality
+   * FerretDB 1.x can hand to SQL.
+   */
+  heads?: 'reading_heads' | 'english_heads';
   projection: Record<string, 1>;
   keysOf(doc: CorporationDoc): Array<[MatchField, string]>;
 }
 
 const NAMES: KeySearch = {
-  path: 'search.names',
+  path: 'name_keys',
   projection: { 'search.name': 1, 'search.former': 1, closed: 1 },
   keysOf: (doc) => [
     ['name', doc.search.name],
@@ -106,14 +165,16 @@ const NAMES: KeySearch = {
   ],
 };
 const READINGS: KeySearch = {
-  path: 'search.reading',
-  projection: { 'search.reading': 1, closed: 1 },
-  keysOf: (doc) => [['furigana', doc.search.reading]],
+  path: 'reading_key',
+  heads: 'reading_heads',
+  projection: { reading_key: 1, closed: 1 },
+  keysOf: (doc) => [['furigana', doc.reading_key]],
 };
 const ENGLISH: KeySearch = {
-  path: 'search.english',
-  projection: { 'search.english': 1, closed: 1 },
-  keysOf: (doc) => [['en_name', doc.search.english]],
+  path: 'english_key',
+  heads: 'english_heads',
+  projection: { english_key: 1, closed: 1 },
+  keysOf: (doc) => [['en_name', doc.english_key]],
 };
 
 export class MongoRegistry implements CorporateRegistryRepository {
@@ -126,13 +187,15 @@ export class MongoRegistry implements CorporateRegistryRepository {
   ) {}
 
   static async open(ctx: MongoContext): Promise<MongoRegistry> {
-    // The names MongoDB gives these keys by default, which indexes created before names were
-    // required already carry: the gateway's ensureIndexes refuses an index without a name.
     await ctx.ensureIndexes(CORPORATIONS_COLLECTION, [
-      { key: { 'search.names': 1 }, name: 'search.names_1' },
-      { key: { 'search.reading': 1 }, name: 'search.reading_1' },
-      { key: { 'search.english': 1 }, name: 'search.english_1' },
-      { key: { prefecture_code: 1, 'search.names': 1 }, name: 'prefecture_code_1_search.names_1' },
+      { key: { name_keys: 1 }, name: 'corporations_name_keys' },
+      { key: { prefecture_code: 1, name_keys: 1 }, name: 'corporations_prefecture_name_keys' },
+      { key: { name_grams: 1 }, name: 'corporations_name_grams' },
+      { key: { prefecture_code: 1, name_grams: 1 }, name: 'corporations_prefecture_name_grams' },
+      { key: { name_shorts: 1 }, name: 'corporations_name_shorts' },
+      { key: { prefecture_code: 1, name_shorts: 1 }, name: 'corporations_prefecture_name_shorts' },
+      { key: { reading_key: 1 }, name: 'corporations_reading_key' },
+      { key: { english_key: 1 }, name: 'corporations_english_key' },
     ]);
     await ctx.ensureIndexes(IMPORTS_COLLECTION, [
       { key: { status: 1, finished_at: -1, started_at: -1 }, name: 'status_1_finished_at_-1_started_at_-1' },
@@ -157,12 +220,22 @@ export class MongoRegistry implements CorporateRegistryRepository {
 
   async upsertStored(corporations: readonly StoredCorporation[]): Promise<void> {
     // The writes of a batch are unordered: the last corporation given for a number is the one sent.
-    const latest = new Map(corporations.map((c) => [c.corporate_number, c]));
+    const latest = new Map(
+      corporations.map((c) => [c.corporate_number, { _id: c.corporate_number, ...docOf(c) }]),
+    );
     if (latest.size === 0) return;
+    // Inserted first, the numbers not held yet; those already held are then replaced. (An upsert
+    // looks each number up first: on FerretDB 1.x over PostgreSQL, a scan of the collection.)
+    const docs = [...latest.values()];
+    let held: CorporationDoc[] = [];
+    try {
+      await this.corporations.insertMany(docs, { ordered: false, ...DURABLE });
+    } catch (err) {
+      held = duplicatesOf(err, docs);
+    }
+    if (held.length === 0) return;
     await this.corporations.bulkWrite(
-      [...latest.values()].map((c) => ({
-        replaceOne: { filter: { _id: c.corporate_number }, replacement: docOf(c), upsert: true },
-      })),
+      held.map(({ _id, ...doc }) => ({ replaceOne: { filter: { _id }, replacement: doc, upsert: true } })),
       { ordered: false, ...DURABLE },
     );
   }
@@ -176,13 +249,17 @@ export class MongoRegistry implements CorporateRegistryRepository {
   }
 
   async getMany(corporateNumbers: readonly string[]): Promise<Map<string, Corporation>> {
-    if (corporateNumbers.length === 0) return new Map();
-    const docs = await this.corporations
-      .find(
-        { _id: { $in: [...new Set(corporateNumbers)] } },
-        { projection: { corporation: 1 }, maxTimeMS: this.maxTimeMS },
-      )
-      .toArray();
+    const numbers = [...new Set(corporateNumbers)];
+    if (numbers.length === 0) return new Map();
+    const options = { projection: { corporation: 1 }, maxTimeMS: this.maxTimeMS };
+    // A buyer's page of hits: one read by _id each, which FerretDB 1.x hands to SQL (it reads
+    // every document for an $in). An importer's batch: one $in.
+    const docs =
+      numbers.length <= POINT_READS
+        ? (await Promise.all(numbers.map((n) => this.corporations.findOne({ _id: n }, options)))).filter(
+            (d): d is CorporationDoc => d !== null,
+          )
+        : await this.corporations.find({ _id: { $in: numbers } }, options).toArray();
     return new Map(docs.map((d) => [d._id, d.corporation]));
   }
 
@@ -212,23 +289,49 @@ export class MongoRegistry implements CorporateRegistryRepository {
   ): Promise<HitList> {
     const hits = new HitCollector(cap);
     if (!key) return hits.result();
-    const condition =
-      mode === 'exact' ? key : new RegExp(`${mode === 'prefix' ? '^' : ''}${escapeRegExp(key)}`);
-    const query: Filter<CorporationDoc> = { searchable: true, [search.path]: condition };
+    const query: Filter<CorporationDoc> = { searchable: true, ...this.keyCondition(search, key, mode) };
     if (filter.prefectureCode) query.prefecture_code = filter.prefectureCode;
-    // COUNT_CAP + 1 documents at most: enough to count up to the cap and to say it was passed.
-    const docs = await this.corporations
-      .find(query, { projection: search.projection, limit: COUNT_CAP + 1, maxTimeMS: this.maxTimeMS })
-      .toArray();
     const matches = keyMatcher(mode, key);
-    for (const doc of docs) {
+    // Exact and prefix read only matches: COUNT_CAP + 1 of them count up to the cap and say it was
+    // passed. A partial key's documents may hold its trigrams apart, so they are read until
+    // COUNT_CAP + 1 match.
+    const found = this.corporations.find(query, {
+      projection: search.projection,
+      maxTimeMS: this.maxTimeMS,
+      ...(mode === 'partial' ? { batchSize: COUNT_CAP + 1 } : { limit: COUNT_CAP + 1 }),
+    });
+    for await (const doc of found) {
       for (const [field, k] of search.keysOf(doc)) {
         if (matches(k) && !hits.offer({ id: doc._id, field, key: k, closed: doc.closed })) {
-          return hits.result();
+          return hits.result(); // leaving the loop closes the cursor
         }
       }
     }
     return hits.result();
+  }
+
+  /** The indexed condition finding the documents with a key equal to, starting with or holding `key`. */
+  private keyCondition(search: KeySearch, key: string, mode: KeyMode): Filter<CorporationDoc> {
+    if (mode === 'exact') return { [search.path]: key };
+    if (mode === 'prefix') {
+      const upper = afterPrefix(key);
+      const range = upper === null ? { $gte: key } : { $gte: key, $lt: upper };
+      const head = Array.from(key).slice(0, TRIGRAM).join('');
+      if (search.heads) return { [search.path]: range, [search.heads]: head };
+      // Both bounds on one name key (the array), and an equality the key's start implies (a
+      // name starting with the key holds it), the condition FerretDB 1.x hands to SQL.
+      return { name_keys: { $elemMatch: range }, ...this.holding(head) };
+    }
+    return this.holding(key);
+  }
+
+  /**
+   * The documents with a name key holding `key`: those holding each of its trigrams ($eq on the
+   * first as well, for FerretDB 1.x as above), or, shorter than a trigram, the key itself.
+   */
+  private holding(key: string): Filter<CorporationDoc> {
+    const grams = trigramsOf(key);
+    return grams.length > 0 ? { name_grams: { $eq: grams[0], $all: grams } } : { name_shorts: key };
   }
 
   async startImport(start: ImportStart): Promise<void> {
@@ -326,13 +429,22 @@ export class MongoRegistry implements CorporateRegistryRepository {
       { projection: { _id: 1 }, maxTimeMS: this.maxTimeMS },
     );
     if (!list) return out;
-    const docs = await this.edinetFilerDocs
-      .find(
-        { generation: list._id, corporate_number: { $in: numbers } },
-        { projection: { filer: 1 }, maxTimeMS: this.maxTimeMS },
-      )
-      .toArray();
-    for (const filer of docs.map((d) => d.filer).sort(byEdinetCode)) {
+    // One equality per number, not $in: FerretDB 1.x hands only equalities to its backend's SQL
+    // and would read the whole list otherwise. Each is a point read of the index on MongoDB.
+    const docs = await Promise.all(
+      numbers.map((n) =>
+        this.edinetFilerDocs
+          .find(
+            { generation: list._id, corporate_number: n },
+            { projection: { filer: 1 }, maxTimeMS: this.maxTimeMS },
+          )
+          .toArray(),
+      ),
+    );
+    for (const filer of docs
+      .flat()
+      .map((d) => d.filer)
+      .sort(byEdinetCode)) {
       out.set(filer.corporate_number, [...(out.get(filer.corporate_number) ?? []), filer]);
     }
     return out;

@@ -9,6 +9,7 @@
 import type { SourceRef } from '../../../core/plugins/contract';
 import type { Corporation } from '../corporation';
 import type { EdinetFiler } from '../files/edinet-code-list';
+import type { NtaEncoding } from '../files/nta-decode';
 import type { NameSearchBackend } from '../search/search-backend';
 import type { StoredCorporation } from './stored-corporation';
 
@@ -30,6 +31,8 @@ export interface ImportStats {
   created: number;
   updated: number;
   unchanged: number;
+  /** The text encoding the file was read in: the NTA publishes a Unicode and a Shift_JIS edition. */
+  encoding?: NtaEncoding;
 }
 
 export interface ImportRecord extends ImportStart, Partial<ImportStats> {

@@ -34,6 +34,7 @@ import type { SqliteContext } from '../../../core/store/gateway-store';
 import { writeTransaction, type Migration, type SqliteDatabase } from '../../../core/store/sqlite/database';
 import type { Corporation } from '../corporation';
 import { byEdinetCode, type EdinetFiler } from '../files/edinet-code-list';
+import type { NtaEncoding } from '../files/nta-decode';
 import { COUNT_CAP, HitCollector, keyMatcher } from '../search/hit-collector';
 import type {
   CorporateRegistryRepository,
@@ -191,6 +192,15 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    description: 'the text encoding each import read its file in',
+    sql: `
+      -- The NTA publishes each file as Unicode and as Shift_JIS: answers say which was read.
+      -- Imports completed before this column existed leave it null (not recorded).
+      ALTER TABLE imports ADD COLUMN encoding TEXT CHECK (encoding IN ('utf-8', 'shift_jis'));
+    `,
+  },
 ];
 
 /** The trigram tokenizer indexes nothing shorter. */
@@ -282,6 +292,7 @@ interface ImportRow {
   updated: number | null;
   unchanged: number | null;
   error: string | null;
+  encoding: NtaEncoding | null;
 }
 
 /** The rowid of a corporate number, or null when the text is not one. */
@@ -765,8 +776,8 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     this.countTrigrams();
     this.statement(
       `UPDATE imports SET status = 'complete', finished_at = @finished_at, as_of = @as_of, rows = @rows,
-       created = @created, updated = @updated, unchanged = @unchanged WHERE id = @id`,
-    ).run({ ...stats, as_of: stats.as_of ?? null, id });
+       created = @created, updated = @updated, unchanged = @unchanged, encoding = @encoding WHERE id = @id`,
+    ).run({ ...stats, as_of: stats.as_of ?? null, encoding: stats.encoding ?? null, id });
   }
 
   async failImport(id: string, finishedAt: string, error: string): Promise<void> {

@@ -3,7 +3,7 @@
  * test, dropped after it), then what only the MongoDB store has to show: its write concern and
  * time bound on the wire, the boot-time index check, the outbox that keeps a debit's usage record
  * with it, and its indexes. Runs when MONGODB_URI points at a server:
- *   MONGODB_URI=$(.ci/mongo-server/start.sh) npm test
+ *   MONGODB_URI=$(.ci/ferretdb/start.sh 27301) npm test
  */
 import { expect } from 'chai';
 import { Long, MongoClient, type CommandStartedEvent, type Db } from 'mongodb';
@@ -23,7 +23,7 @@ const uri = process.env.MONGODB_URI;
 describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
   if (!uri) {
     it(
-      'MongoDB leg skipped: MONGODB_URI is not set; run it with MONGODB_URI=$(.ci/mongo-server/start.sh) npm test',
+      'MongoDB leg skipped: MONGODB_URI is not set; run it with MONGODB_URI=$(.ci/ferretdb/start.sh 27301) npm test',
     );
     return;
   }

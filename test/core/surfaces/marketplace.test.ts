@@ -62,7 +62,7 @@ describe('marketplace surface /marketplace/{segment}/v1/{tail}', () => {
           expect(res.body.n).to.equal(3);
           expect(res.body._gateway).to.include({ surface: 'marketplace', endpoint_id: ECHO.endpointId });
           expect(res.body._gateway.marketplace).to.deep.equal({ segment: 'partner' });
-          expect(res.headers.get('cache-control')).to.equal('no-store');
+          expect(res.headers.get('cache-control')).to.equal('private, max-age=300');
         }
       }
     });

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { normaliseGrant } from '../../../domain/grants/grant-record';
-import { areaMatch, readTargetAreas, resolvePrefecture } from '../../../domain/grants/areas';
+import { areaMatch, readTargetAreas } from '../../../domain/grants/areas';
 import { readEmployeeLimit, employeesFit, findIndustry, findPurpose } from '../../../domain/grants/taxonomy';
-import { PREFECTURES } from '../../../domain/shared/prefectures';
 import { IDS, snapshotItem } from '../../support/grants-snapshot';
 
 const NOW = new Date('2026-11-22T03:00:00Z');
@@ -98,24 +97,7 @@ describe('grants: normalisation of a jGrants record', () => {
   });
 });
 
-describe('grants: prefectures', () => {
-  it('resolves every prefecture by code, Japanese name, short name and romaji', () => {
-    for (const p of PREFECTURES) {
-      expect(resolvePrefecture(p.code)?.code).to.equal(p.code);
-      expect(resolvePrefecture(p.name_ja)?.code).to.equal(p.code);
-      expect(resolvePrefecture(p.name_en.toUpperCase())?.code).to.equal(p.code);
-      expect(resolvePrefecture(p.name_ja.replace(/[都府県]$/, ''))?.code).to.equal(p.code);
-    }
-    expect(PREFECTURES).to.have.length(47);
-    expect(resolvePrefecture('１３')?.name_ja).to.equal('東京都');
-  });
-
-  it('refuses what is not a prefecture', () => {
-    for (const bad of ['00', '48', '1', '013', 'Tokio', '東京府', '', '全国', '関東・甲信越地方']) {
-      expect(resolvePrefecture(bad), bad).to.equal(undefined);
-    }
-  });
-
+describe('grants: target areas', () => {
   it('says unknown, not no, for a region-wide grant', () => {
     const region = readTargetAreas('九州・沖縄地方', null);
     expect(areaMatch(region, '47')).to.equal('unknown');

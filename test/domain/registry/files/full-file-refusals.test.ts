@@ -203,7 +203,7 @@ describe('refused registry files on SQLite', () => {
 describe('refused registry files on MongoDB', () => {
   const uri = process.env.MONGODB_URI;
   if (!uri) {
-    it('skipped: the MongoDB leg needs MONGODB_URI (MONGODB_URI=$(.ci/mongo-server/start.sh) npm test)');
+    it('skipped: the MongoDB leg needs MONGODB_URI (MONGODB_URI=$(.ci/ferretdb/start.sh 27301) npm test)');
     return;
   }
   refusals(async () => {

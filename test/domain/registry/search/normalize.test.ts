@@ -61,6 +61,23 @@ describe('name normalisation', () => {
   });
 
   describe('widths and writing variants', () => {
+    it('name_without_legal_form keeps the characters the name is written with; only keys fold widths', () => {
+      const cases: Array<[string, string, string]> = [
+        ['ＡＢＣ株式会社', 'ＡＢＣ', 'ABC'],
+        ['株式会社　ＮＴＴ　データ', 'ＮＴＴ　データ', 'NTT データ'],
+        ['㈱テスト', 'テスト', 'テスト'],
+        ['ｶﾌﾞｼｷｶﾞｲｼｬﾃｽﾄ', 'ﾃｽﾄ', 'テスト'],
+        ['ﾃｽﾄ(株)', 'ﾃｽﾄ', 'テスト'],
+        ['トヨタ自動車株式会社', 'トヨタ自動車', 'トヨタ自動車'],
+        ['\u200bＳＯＮＹ\u3000', 'ＳＯＮＹ', 'SONY'],
+      ];
+      for (const [name, written, core] of cases) {
+        const n = normalizeName(name);
+        expect(n.core_as_written, name).to.equal(written);
+        expect(n.core, name).to.equal(core);
+      }
+    });
+
     it('full-width Latin and digits, half-width kana and ideographic spaces give the same key', () => {
       const variants = ['ＴＤＫ株式会社', 'TDK株式会社', 'tdk 株式会社', 'ＴＤＫ　株式会社'];
       for (const v of variants) expect(nameKey(v), v).to.equal('tdk');

@@ -23,7 +23,7 @@ describe('imported invoice register on SQLite (repository contract)', () => {
 describe('imported invoice register on MongoDB (repository contract)', () => {
   const uri = process.env.MONGODB_URI;
   if (!uri) {
-    it('skipped: the MongoDB leg needs MONGODB_URI (MONGODB_URI=$(.ci/mongo-server/start.sh) npm test)');
+    it('skipped: the MongoDB leg needs MONGODB_URI (MONGODB_URI=$(.ci/ferretdb/start.sh 27301) npm test)');
     return;
   }
   invoiceStoreContract(async () => {
