@@ -5,7 +5,8 @@
  * seller metadata a catalogue would drop refused at boot.
  */
 import { expect } from 'chai';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { ExactEvmScheme } from '@x402/evm';
 import { validateAndExtract, validateDiscoveryExtensionSpec } from '@x402/extensions/bazaar';
 import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
@@ -16,7 +17,7 @@ import { SERVICE } from '../../../config/service';
 import { sellerListingProblems } from '../../../core/discovery/seller-listing';
 import { buildGateway } from '../../../core/gateway/app';
 import { BAZAAR_BUDGET_BYTES } from '../../../core/payments/discovery-extensions';
-import { EXAMPLE_ANSWER_WAIT_MS, resourceDescription } from '../../../core/payments/offers';
+import { resourceDescription } from '../../../core/payments/offers';
 import type { RegisteredPlugin } from '../../../core/plugins/registry';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
 import { FIXTURE_PLUGINS_DIR, startTestGateway, type TestGateway } from '../../support/gateway';
@@ -103,20 +104,24 @@ describe('x402 discovery: example answers at boot', function () {
   });
 
   it('an example slower than the wait does not hold up the start: the declarations take it when it comes', async () => {
-    const ms = EXAMPLE_ANSWER_WAIT_MS + 700;
+    // The example answers only once the test releases it, so the start cannot have waited for it
+    // (the start's own wait is bounded by EXAMPLE_ANSWER_WAIT_MS), whatever the machine's load.
+    const release = path.join(dir, 'release-local-late');
     writeJsPlugin(dir, {
       folder: 'local-late',
-      handleBody: `return new Promise((r) => setTimeout(() => r({ n: q.n, _attribution: 'test fixture', ${PROVENANCE} }), ${ms}));`,
+      handleBody: `return new Promise((r) => { const t = setInterval(() => { if (require('node:fs').existsSync(${JSON.stringify(release)})) { clearInterval(t); r({ n: q.n, _attribution: 'test fixture', ${PROVENANCE} }); } }, 20); });`,
     });
-    const started = Date.now();
     const gw = await startTestGateway({ pluginDirs: [dir], env: env() });
     try {
-      expect(Date.now() - started).to.be.below(ms);
       const early = await bazaarOf(gw, 'local/late/echo');
       expect(validateAndExtract(early).valid).to.equal(true);
       expect(early.info).to.not.have.property('output');
-      await new Promise((r) => setTimeout(r, ms - (Date.now() - started) + 200));
-      const late = await bazaarOf(gw, 'local/late/echo');
+      writeFileSync(release, '');
+      let late = early;
+      for (let i = 0; i < 200 && !late.info.output; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        late = await bazaarOf(gw, 'local/late/echo');
+      }
       expect(validateAndExtract(late).valid).to.equal(true);
       expect(late.info.output.example).to.include({ n: 3 });
     } finally {

@@ -210,7 +210,9 @@ describeWithEdinetList('EDINET code list: the FSA file of 2024-07-21', () => {
     });
   });
 
-  describe('import and answers (MongoDB)', () => {
+  describe('import and answers (MongoDB)', function () {
+    // Re-imports replace 10,823 filers one by one; CI's FerretDB serves one command at a time.
+    this.timeout(180_000);
     const uri = process.env.MONGODB_URI;
     if (!uri) {
       it('runs on MongoDB (skipped: MONGODB_URI is not set, so the MongoDB leg was skipped)');
