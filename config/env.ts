@@ -116,7 +116,7 @@ export class EnvSchema {
 
   @Doc({
     description:
-      'JSON-RPC endpoint of a node on X402_NETWORK, for X402_FACILITATOR=self (treated as a secret: RPC URLs often carry an API key)',
+      'JSON-RPC endpoint of a node on X402_NETWORK: required with X402_FACILITATOR=self; with either facilitator, npm run payments:reconcile checks settled transfers through it (treated as a secret: RPC URLs often carry an API key)',
   })
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/)
@@ -451,8 +451,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         assetName: e.X402_ASSET_NAME,
         assetVersion: e.X402_ASSET_VERSION,
         facilitatorUrl: e.X402_FACILITATOR_URL?.replace(/\/+$/, ''),
+        ...(e.X402_RPC_URL ? { rpcUrl: e.X402_RPC_URL } : {}),
         ...(self && e.X402_RPC_URL && e.X402_SETTLER_PRIVATE_KEY
-          ? { selfSettlement: { rpcUrl: e.X402_RPC_URL, settlerPrivateKey: e.X402_SETTLER_PRIVATE_KEY } }
+          ? { selfSettlement: { settlerPrivateKey: e.X402_SETTLER_PRIVATE_KEY } }
           : {}),
         facilitatorAuth: e.X402_FACILITATOR_AUTH,
         facilitatorTimeoutMs: e.X402_FACILITATOR_TIMEOUT_MS,

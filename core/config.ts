@@ -22,8 +22,10 @@ export interface GatewayConfig {
     assetVersion: string;
     facilitatorUrl?: string;
     facilitatorAuth?: string;
+    /** A node of the network (X402_RPC_URL): self-hosted settlement, and reconciliation against the chain. */
+    rpcUrl?: string;
     /** X402_FACILITATOR=self: the reference facilitator runs in the gateway (core/payments/self-facilitator.ts). */
-    selfSettlement?: { rpcUrl: string; settlerPrivateKey: string };
+    selfSettlement?: { settlerPrivateKey: string };
     /** How long to wait for the facilitator's /verify or /settle answer (default 30000). */
     facilitatorTimeoutMs?: number;
     maxTimeoutSeconds: number;

@@ -88,7 +88,8 @@ export function configuredSecrets(config: GatewayConfig): string[] {
   if (config.x402.facilitatorAuth) secrets.push(config.x402.facilitatorAuth);
   const self = config.x402.selfSettlement;
   // The settler key as written and as bare hex; the RPC URL, which often carries an API key.
-  if (self) secrets.push(self.settlerPrivateKey, self.settlerPrivateKey.slice(2), self.rpcUrl);
+  if (self) secrets.push(self.settlerPrivateKey, self.settlerPrivateKey.slice(2));
+  if (config.x402.rpcUrl) secrets.push(config.x402.rpcUrl);
   const password = config.mongodb && /^mongodb(?:\+srv)?:\/\/[^/@:]*:([^/@]+)@/.exec(config.mongodb.uri)?.[1];
   if (password) {
     secrets.push(password);

@@ -31,7 +31,7 @@ export async function createFacilitator(
     network: terms.network,
     chainId: terms.chainId,
     asset: terms.asset,
-    rpcUrl: x.selfSettlement.rpcUrl,
+    rpcUrl: x.rpcUrl!,
     settlerPrivateKey: x.selfSettlement.settlerPrivateKey as `0x${string}`,
     confirmationTimeoutMs: timeoutMs,
     knownTransaction: async (payer, nonce) =>

@@ -6,7 +6,10 @@
  * test starts from a snapshot of it, and leaves the gateway's ledger as it was (new buyers).
  */
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { ExactEvmScheme } from '@x402/evm';
 import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/extensions/payment-identifier';
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client, x402HTTPClient } from '@x402/fetch';
@@ -15,6 +18,23 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { ECHO, FAILING, fixtures } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 import { startTestChain, type TestChain } from '../../support/local-chain';
+
+const RECONCILE = path.resolve(__dirname, '..', '..', '..', 'tools', 'payments-reconcile.js');
+
+/** Runs `npm run payments:reconcile -- --json` as the operator does, with the gateway's settings. */
+// Tests read the tool's JSON as it comes.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function reconcile(env: Record<string, string>): Promise<{ code: number; out: any }> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [RECONCILE, '--json'], {
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
+    });
+    return { code: 0, out: JSON.parse(stdout) };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: e.stdout ? JSON.parse(e.stdout) : e.stderr };
+  }
+}
 
 /** Long enough for a mined transaction's receipt, short enough that a paused chain answers fast. */
 const CONFIRMATION_TIMEOUT_MS = '2000';
@@ -185,6 +205,66 @@ describe('self-hosted settlement on a local chain (reference facilitator, stock 
     gw = await start();
     const mine = (await chain.transfersTo(chain.info.pay_to)).filter((t) => t.from === b.account.address);
     expect(mine).to.have.length(1);
+  });
+
+  it('a settled transfer undone by a chain revert is reported by payments:reconcile (exit 1), with what to do', async () => {
+    const b = await buyer('1');
+    const before = await chain.test.snapshot();
+    const res = await b.pay(url(ECHO.tail, 'n=8'));
+    expect(res.status).to.equal(200);
+    const transaction = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!).transaction;
+    const clean = await reconcile(gw.env);
+    expect(clean.code).to.equal(0);
+    expect(clean.out).to.deep.equal({ unresolved: [], pending: [], reverted: [] });
+
+    await chain.test.revert({ id: before });
+    expect(await chain.balance(b.account.address)).to.equal(parseUnits('1', 6));
+    const found = await reconcile(gw.env);
+    expect(found.code).to.equal(1);
+    expect(found.out.reverted).to.have.length(1);
+    expect(found.out.reverted[0]).to.include({
+      payer: b.account.address.toLowerCase(),
+      transaction,
+      state: 'settled',
+      chain_status: 'not_on_chain',
+      amount_micro_usdc: String(ECHO.price),
+    });
+    expect(found.out.reverted[0].next_step).to.match(/not on chain/);
+    // Without a node to ask, the tool says nothing of reverted transfers.
+    const { X402_RPC_URL: _, ...withoutNode } = gw.env;
+    const unchecked = await reconcile({
+      ...withoutNode,
+      X402_FACILITATOR: 'remote',
+      X402_FACILITATOR_URL: 'http://127.0.0.1:9',
+    });
+    expect(unchecked.out).to.deep.equal({ unresolved: [], pending: [] });
+  });
+
+  it('boot: a node on another chain or a token address without code stops the start; the settler key is never shown', async () => {
+    const logs: string[] = [];
+    const refusals: string[] = [];
+    const wrongs: Array<Record<string, string>> = [
+      { X402_NETWORK: 'eip155:8453' },
+      { X402_ASSET: chain.info.pay_to },
+    ];
+    for (const wrong of wrongs) {
+      try {
+        await startTestGateway({ ...fixtures(ECHO), logs, env: chain.gatewayEnv(wrong) });
+        expect.fail('the gateway started');
+      } catch (err) {
+        refusals.push((err as Error).message);
+      }
+    }
+    expect(refusals[0]).to.match(/X402_RPC_URL: the node is on chain 31337, X402_NETWORK says eip155:8453/);
+    expect(refusals[1]).to.match(/X402_ASSET: no contract at/);
+    const key = chain.info.settler_private_key;
+    const seen = [
+      ...refusals,
+      ...logs,
+      JSON.stringify(await (await fetch(`${gw.url}/.well-known/x402`)).json()),
+    ].join('\n');
+    expect(seen).to.not.include(key.slice(2));
+    expect(seen).to.not.include(chain.info.rpc_url);
   });
 
   it('a buyer without enough tokens is refused before any answer, and nothing moves', async () => {
