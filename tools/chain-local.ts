@@ -29,9 +29,11 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { PROJECT_ROOT } from '../config/paths';
 
-// solc-js ships no types; this is the part of its API used here.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const solc = require('solc') as { compile(input: string): string; version(): string };
+/** solc-js (no types; the part of its API used here), loaded when compiling: it takes seconds. */
+interface Solc {
+  compile(input: string): string;
+  version(): string;
+}
 
 export const LOCAL_CHAIN_ID = 31337;
 /** Where public EVM chains have Multicall3 (chain/Multicall3.sol). */
@@ -101,6 +103,8 @@ export function compileChainContracts(): { LocalUsdc: Compiled; Multicall3: Comp
       outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
     },
   };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const solc = require('solc') as Solc;
   const out = JSON.parse(solc.compile(JSON.stringify(input))) as {
     errors?: Array<{ severity: string; formattedMessage: string }>;
     contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
