@@ -7,7 +7,8 @@
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ExactEvmScheme } from '@x402/evm';
@@ -173,12 +174,13 @@ describe('self-hosted settlement on a local chain (reference facilitator, stock 
 
   it('a payment replayed after a restart is refused: by the ledger, and by the chain when the ledger is gone', async () => {
     const b = await buyer('1');
-    const target = url(ECHO.tail, 'n=5');
+    // A gateway of its own on a directory it keeps across the restart (on MongoDB: one database).
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-chain-restart-'));
+    const first = await start(dataDir);
+    const target = `${first.url}/v1/${ECHO.tail}?n=5`;
     const header = await b.header(target);
     expect((await send(target, header)).res.status).to.equal(200);
-
-    const dataDir = gw.dataDir;
-    await gw.gateway.close();
+    await first.close();
     const restarted = await start(dataDir);
     try {
       const again = await send(`${restarted.url}/v1/${ECHO.tail}?n=5`, header);
@@ -187,57 +189,59 @@ describe('self-hosted settlement on a local chain (reference facilitator, stock 
       expect(again.body).to.not.have.property('n');
     } finally {
       await restarted.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
     // A gateway with an empty store: the token contract refuses the used authorization at verify.
-    const blank = await start();
-    try {
-      const again = await send(`${blank.url}/v1/${ECHO.tail}?n=5`, header);
-      expect(again.res.status).to.equal(402);
-      expect(again.body.payment_error).to.include({
-        code: 'facilitator_rejected',
-        facilitator_reason: 'invalid_exact_evm_nonce_already_used',
-      });
-      expect(again.body).to.not.have.property('n');
-    } finally {
-      await blank.close();
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-    gw = await start();
+    const again = await send(url(ECHO.tail, 'n=5'), header);
+    expect(again.res.status).to.equal(402);
+    expect(again.body.payment_error).to.include({
+      code: 'facilitator_rejected',
+      facilitator_reason: 'invalid_exact_evm_nonce_already_used',
+    });
+    expect(again.body).to.not.have.property('n');
     const mine = (await chain.transfersTo(chain.info.pay_to)).filter((t) => t.from === b.account.address);
     expect(mine).to.have.length(1);
   });
 
   it('a settled transfer undone by a chain revert is reported by payments:reconcile (exit 1), with what to do', async () => {
-    const b = await buyer('1');
-    const before = await chain.test.snapshot();
-    const res = await b.pay(url(ECHO.tail, 'n=8'));
-    expect(res.status).to.equal(200);
-    const transaction = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!).transaction;
-    const clean = await reconcile(gw.env);
-    expect(clean.code).to.equal(0);
-    expect(clean.out).to.deep.equal({ unresolved: [], pending: [], reverted: [] });
+    // A gateway of its own: the shared one's ledger holds settlements the snapshots between tests undid.
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-chain-reconcile-'));
+    const own = await start(dataDir);
+    try {
+      const b = await buyer('1');
+      const before = await chain.test.snapshot();
+      const res = await b.pay(`${own.url}/v1/${ECHO.tail}?n=8`);
+      expect(res.status).to.equal(200);
+      const transaction = decodePaymentResponseHeader(res.headers.get('PAYMENT-RESPONSE')!).transaction;
+      const clean = await reconcile(own.env);
+      expect(clean.code).to.equal(0);
+      expect(clean.out).to.deep.equal({ unresolved: [], pending: [], reverted: [] });
 
-    await chain.test.revert({ id: before });
-    expect(await chain.balance(b.account.address)).to.equal(parseUnits('1', 6));
-    const found = await reconcile(gw.env);
-    expect(found.code).to.equal(1);
-    expect(found.out.reverted).to.have.length(1);
-    expect(found.out.reverted[0]).to.include({
-      payer: b.account.address.toLowerCase(),
-      transaction,
-      state: 'settled',
-      chain_status: 'not_on_chain',
-      amount_micro_usdc: String(ECHO.price),
-    });
-    expect(found.out.reverted[0].next_step).to.match(/not on chain/);
-    // Without a node to ask, the tool says nothing of reverted transfers.
-    const { X402_RPC_URL: _, ...withoutNode } = gw.env;
-    const unchecked = await reconcile({
-      ...withoutNode,
-      X402_FACILITATOR: 'remote',
-      X402_FACILITATOR_URL: 'http://127.0.0.1:9',
-    });
-    expect(unchecked.out).to.deep.equal({ unresolved: [], pending: [] });
+      await chain.test.revert({ id: before });
+      expect(await chain.balance(b.account.address)).to.equal(parseUnits('1', 6));
+      const found = await reconcile(own.env);
+      expect(found.code).to.equal(1);
+      expect(found.out.reverted).to.have.length(1);
+      expect(found.out.reverted[0]).to.include({
+        payer: b.account.address.toLowerCase(),
+        transaction,
+        state: 'settled',
+        chain_status: 'not_on_chain',
+        amount_micro_usdc: String(ECHO.price),
+      });
+      expect(found.out.reverted[0].next_step).to.match(/not on chain/);
+      // Without a node to ask, the tool says nothing of reverted transfers.
+      const { X402_RPC_URL: _, ...withoutNode } = own.env;
+      const unchecked = await reconcile({
+        ...withoutNode,
+        X402_FACILITATOR: 'remote',
+        X402_FACILITATOR_URL: 'http://127.0.0.1:9',
+      });
+      expect(unchecked.out).to.deep.equal({ unresolved: [], pending: [] });
+    } finally {
+      await own.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('boot: a node on another chain or a token address without code stops the start; the settler key is never shown', async () => {
