@@ -184,8 +184,19 @@ function stop(child: ChildProcess): Promise<void> {
 export async function startLocalChain(
   options: { host?: string; port?: number; buyerUsdc?: string } = {},
 ): Promise<LocalChain> {
-  const compiled = compileChainContracts();
-  const { url, child } = await startNode(options.host ?? '127.0.0.1', options.port ?? 0);
+  // The node boots in its own process while solc compiles here (each takes a second or two).
+  const starting = startNode(options.host ?? '127.0.0.1', options.port ?? 0);
+  let compiled: ReturnType<typeof compileChainContracts>;
+  try {
+    compiled = compileChainContracts();
+  } catch (err) {
+    await starting.then(
+      ({ child }) => stop(child),
+      () => undefined,
+    );
+    throw err;
+  }
+  const { url, child } = await starting;
   try {
     const transport = http(url);
     const test = createTestClient({ chain: localChain, mode: 'hardhat', transport });

@@ -25,15 +25,16 @@ const RECONCILE = path.resolve(__dirname, '..', '..', '..', 'tools', 'payments-r
 /** Runs `npm run payments:reconcile -- --json` as the operator does, with the gateway's settings. */
 // Tests read the tool's JSON as it comes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function reconcile(env: Record<string, string>): Promise<{ code: number; out: any }> {
+async function reconcile(env: Record<string, string>, json = true): Promise<{ code: number; out: any }> {
+  const read = (text: string) => (json ? JSON.parse(text) : text);
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [RECONCILE, '--json'], {
+    const { stdout } = await promisify(execFile)(process.execPath, [RECONCILE, ...(json ? ['--json'] : [])], {
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
     });
-    return { code: 0, out: JSON.parse(stdout) };
+    return { code: 0, out: read(stdout) };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout ? JSON.parse(e.stdout) : e.stderr };
+    return { code: e.code, out: e.stdout ? read(e.stdout) : e.stderr };
   }
 }
 
@@ -230,6 +231,11 @@ describe('self-hosted settlement on a local chain (reference facilitator, stock 
         amount_micro_usdc: String(ECHO.price),
       });
       expect(found.out.reverted[0].next_step).to.match(/not on chain/);
+      const text = await reconcile(own.env, false);
+      expect(text.code).to.equal(1);
+      expect(text.out)
+        .to.include('1 settled x402 payment(s) whose transfer is not on chain:')
+        .and.include(`transaction ${transaction} (on chain: not_on_chain)`);
       // Without a node to ask, the tool says nothing of reverted transfers.
       const { X402_RPC_URL: _, ...withoutNode } = own.env;
       const unchecked = await reconcile({
