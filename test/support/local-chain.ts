@@ -27,6 +27,8 @@ export interface TestChain {
   transfersTo(to: string): Promise<Array<{ from: string; value: bigint; transaction: string }>>;
   /** A new buyer (a fresh key) holding `usd` of the token. */
   newBuyer(usd: string): Promise<PrivateKeyAccount>;
+  /** Gives `address` `usd` of the token. */
+  fund(address: string, usd: string): Promise<void>;
   /** Gateway settings for self-hosted settlement on this chain. */
   gatewayEnv(extra?: Record<string, string>): Record<string, string>;
   close(): Promise<void>;
@@ -46,6 +48,15 @@ export async function startTestChain(): Promise<TestChain> {
     transport,
     account: privateKeyToAccount(info.buyer_private_key),
   });
+  const fund = async (address: string, usd: string) => {
+    const hash = await bank.writeContract({
+      address: asset,
+      abi: LOCAL_USDC_ABI,
+      functionName: 'transfer',
+      args: [address as Hex, parseUnits(usd, 6)],
+    });
+    await publicClient.waitForTransactionReceipt({ hash });
+  };
   return {
     info,
     public: publicClient,
@@ -69,15 +80,10 @@ export async function startTestChain(): Promise<TestChain> {
     },
     async newBuyer(usd) {
       const buyer = privateKeyToAccount(generatePrivateKey());
-      const hash = await bank.writeContract({
-        address: asset,
-        abi: LOCAL_USDC_ABI,
-        functionName: 'transfer',
-        args: [buyer.address, parseUnits(usd, 6)],
-      });
-      await publicClient.waitForTransactionReceipt({ hash });
+      await fund(buyer.address, usd);
       return buyer;
     },
+    fund,
     gatewayEnv: (extra = {}) => ({
       X402_FACILITATOR: 'self',
       X402_RPC_URL: info.rpc_url,

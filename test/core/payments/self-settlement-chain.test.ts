@@ -19,6 +19,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { ECHO, FAILING, fixtures } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 import { startTestChain, type TestChain } from '../../support/local-chain';
+import { TestPayer, toBase64 } from './payer';
 
 const RECONCILE = path.resolve(__dirname, '..', '..', '..', 'tools', 'payments-reconcile.js');
 
@@ -136,6 +137,31 @@ describe('self-hosted settlement on a local chain (reference facilitator, stock 
     const mine = (await chain.transfersTo(chain.info.pay_to)).filter((t) => t.from === b.account.address);
     expect(mine.map((t) => t.transaction)).to.deep.equal(transactions);
     expect(mine.every((t) => t.value === price)).to.equal(true);
+  });
+
+  it('an x402 v1 payment (X-PAYMENT) is settled by the same reference code: one transfer of the price', async () => {
+    const payer = new TestPayer();
+    await chain.fund(payer.address, '1');
+    const terms = {
+      network: chain.info.network,
+      chainId: chain.info.chain_id,
+      asset: chain.info.asset,
+      payTo: chain.info.pay_to,
+      price: ECHO.price,
+      name: chain.info.asset_name,
+      version: chain.info.asset_version,
+      maxTimeoutSeconds: 300,
+    };
+    const signed = await payer.sign(terms, Math.floor(Date.now() / 1000));
+    const res = await gw.get(`/v1/${ECHO.tail}?n=9`, {
+      'X-PAYMENT': toBase64(payer.v1(signed, chain.info.network)),
+    });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.n).to.equal(9);
+    const mine = (await chain.transfersTo(chain.info.pay_to)).filter((t) => t.from === payer.address);
+    expect(mine).to.deep.equal([
+      { from: payer.address, value: price, transaction: res.body._gateway.payment.transaction },
+    ]);
   });
 
   it('a call the handler refuses is never settled: no transfer, the authorization unused', async () => {
