@@ -14,6 +14,7 @@
  *   another gateway process never broadcasts a second transfer for one payment.
  * - Answers never carry the node's error texts, which quote the RPC URL (often holding an API key).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { x402Facilitator, type PendingSettlementStore } from '@x402/core/facilitator';
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
@@ -49,8 +50,13 @@ export interface SelfFacilitatorOptions {
 const RPC_TIMEOUT_MS = 10_000;
 /** How often a settlement polls for its receipt: a block on Base every 2 s, local chains at once. */
 const RECEIPT_POLL_MS = 500;
-/** Sends of one settlement when another process with the same key takes the nonce first. */
-const SEND_ATTEMPTS = 3;
+/**
+ * Sends of one settlement when other processes with the same key take the nonce first: each round
+ * one of the contenders wins, so this many covers that many processes settling at one instant.
+ */
+const SEND_ATTEMPTS = 8;
+/** Up to this long between those sends, at random, so that the contenders do not meet again. */
+const SEND_RETRY_JITTER_MS = 200;
 /** Node refusals meaning "this nonce is used already" (geth, Hardhat, Anvil, Reth wordings). */
 const NONCE_TAKEN = /nonce too low|nonce has already been used|replacement transaction underpriced/i;
 
@@ -228,7 +234,10 @@ export class SelfFacilitator implements Facilitator {
         if (!refusedByNode(err) || /already known/i.test(nodeMessage(err))) return hash;
         sent.delete(hash);
         // Another process sending with the same key took this nonce between the count and the send.
-        if (attempt < SEND_ATTEMPTS && NONCE_TAKEN.test(nodeMessage(err))) continue;
+        if (attempt < SEND_ATTEMPTS && NONCE_TAKEN.test(nodeMessage(err))) {
+          await sleep(Math.random() * SEND_RETRY_JITTER_MS);
+          continue;
+        }
         throw err;
       }
     }

@@ -139,6 +139,28 @@ describe('self-hosted settlement on a local chain (reference facilitator, stock 
     expect(mine.every((t) => t.value === price)).to.equal(true);
   });
 
+  it('calls of several buyers at once, through two gateways with one settler key, all settle: one transfer each', async () => {
+    const buyers: Buyer[] = [];
+    for (let i = 0; i < 8; i++) buyers.push(await buyer('1'));
+    // The second gateway sends with the same key: the two take nonces from the node at once.
+    const second = await start();
+    let answers: Response[];
+    try {
+      answers = await Promise.all(
+        buyers.map((b, i) => b.pay(`${i % 2 ? second.url : gw.url}/v1/${ECHO.tail}?n=${i + 1}`)),
+      );
+    } finally {
+      await second.close();
+    }
+    expect(answers.map((r) => r.status)).to.deep.equal(Array(8).fill(200));
+    const transfers = await chain.transfersTo(chain.info.pay_to);
+    for (const b of buyers) {
+      expect(transfers.filter((t) => t.from === b.account.address).map((t) => t.value)).to.deep.equal([
+        price,
+      ]);
+    }
+  });
+
   it('an x402 v1 payment (X-PAYMENT) is settled by the same reference code: one transfer of the price', async () => {
     const payer = new TestPayer();
     await chain.fund(payer.address, '1');
