@@ -325,6 +325,35 @@ describe('self-hosted settlement on a local chain (reference facilitator, stock 
     expect(seen).to.not.include(chain.info.rpc_url);
   });
 
+  it('a settler without gas money: warned at boot; calls answer 402 settlement_failed, nothing charged, the payment free again', async () => {
+    await chain.test.setBalance({ address: chain.info.settler_address as Hex, value: 0n });
+    const logs: string[] = [];
+    const poor = await startTestGateway({
+      ...fixtures(ECHO),
+      logs,
+      env: chain.gatewayEnv({ X402_FACILITATOR_TIMEOUT_MS: CONFIRMATION_TIMEOUT_MS }),
+    });
+    try {
+      expect(logs.join('\n')).to.include(`the settler ${chain.info.settler_address} has no gas money`);
+      const b = await buyer('1');
+      const target = `${poor.url}/v1/${ECHO.tail}?n=3`;
+      const header = await b.header(target);
+      const refused = await send(target, header);
+      expect(refused.res.status).to.equal(402);
+      expect(refused.body.payment_error.code).to.equal('settlement_failed');
+      expect(refused.body).to.not.have.property('n');
+      expect(await chain.balance(b.account.address)).to.equal(parseUnits('1', 6));
+      // Funded again, the same payment goes through.
+      await chain.test.setBalance({ address: chain.info.settler_address as Hex, value: parseUnits('1', 18) });
+      const served = await send(target, header);
+      expect(served.res.status).to.equal(200);
+      expect(await chain.balance(b.account.address)).to.equal(parseUnits('1', 6) - price);
+      expect(logs.join('\n')).to.not.include(chain.info.settler_private_key.slice(2));
+    } finally {
+      await poor.close();
+    }
+  });
+
   it('a buyer without enough tokens is refused before any answer, and nothing moves', async () => {
     const b = await buyer('0.0005');
     const res = await b.pay(url(ECHO.tail, 'n=6'));
