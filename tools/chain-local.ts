@@ -142,6 +142,11 @@ function startNode(host: string, port: number): Promise<{ url: string; child: Ch
       env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
     },
   );
+  // The node must not outlive its starter, also when that one exits without closing it (a test
+  // run cut short, mocha's --exit): a process exit kills it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const seen: string[] = [];
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
