@@ -16,25 +16,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { signRecoverable } from 'tiny-secp256k1';
 import { recoverTypedDataAddress, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { checkPayment } from '../core/payments/check-payment';
 import {
   RECOVERY_BACKEND,
   recoverPublicKey,
   TransferSignatureVerifier,
-  type TransferAuthorization,
 } from '../core/payments/eip3009-signature';
 import { decodePayment, type PaymentAttempt } from '../core/payments/payment-header';
 import type { PaymentTerms } from '../core/payments/requirements';
 import { BENCH_ENDPOINT } from './lib/endpoint';
+import { DOMAIN, header, makeSigner, PAY_TO, USDC_ON_BASE, type Signed } from './lib/payments';
 import { load, startServer, table, type LoadResult, type Server } from './lib/harness';
 
-const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
-const PAY_TO = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
-const DOMAIN = { name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: USDC_ON_BASE };
 const TYPES = {
   TransferWithAuthorization: [
     { name: 'from', type: 'address' },
@@ -48,43 +42,6 @@ const TYPES = {
 const PREVIEW = `/preview/v1/${BENCH_ENDPOINT.tail}${BENCH_ENDPOINT.queryString}`;
 const PAID = `/v1/${BENCH_ENDPOINT.tail}${BENCH_ENDPOINT.queryString}`;
 const PRICE = BENCH_ENDPOINT.priceMicroUsdc;
-
-interface Signed {
-  authorization: TransferAuthorization & { from: Hex; to: Hex; nonce: Hex };
-  signature: Hex;
-}
-
-/** Signs with libsecp256k1 (fast) over the gateway's digest; the tests prove the digest equals viem's. */
-function makeSigner(count: number) {
-  const verifier = new TransferSignatureVerifier(DOMAIN);
-  const keys = Array.from({ length: count }, () => {
-    const pk = generatePrivateKey();
-    return { secret: Buffer.from(pk.slice(2), 'hex'), address: privateKeyToAccount(pk).address };
-  });
-  let i = 0;
-  return (price: number): Signed => {
-    const key = keys[i++ % keys.length];
-    const now = Math.floor(Date.now() / 1000);
-    const authorization = {
-      from: key.address,
-      to: PAY_TO as Hex,
-      value: String(price),
-      validAfter: String(now - 600),
-      validBefore: String(now + 3600),
-      nonce: `0x${randomBytes(32).toString('hex')}` as Hex,
-    };
-    const { signature, recoveryId } = signRecoverable(verifier.digest(authorization), key.secret);
-    return {
-      authorization,
-      signature: `0x${Buffer.from(signature).toString('hex')}${(27 + recoveryId).toString(16)}` as Hex,
-    };
-  };
-}
-
-const header = (s: Signed) =>
-  Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base', payload: s })).toString(
-    'base64',
-  );
 
 async function signatureBench(n: number): Promise<string> {
   const sign = makeSigner(50);

@@ -4,10 +4,11 @@
  * variable, what was wrong and what is accepted.
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import type { GatewayConfig } from '../core/config';
-import { Doc, ToInt } from '../core/plugins/query-rules';
+import { Doc, Rule, ToInt } from '../core/plugins/query-rules';
 import { QuerySpec } from '../core/plugins/query-spec';
 import { redactSecrets } from '../core/util/redact';
 import { PROJECT_ROOT } from './paths';
@@ -18,6 +19,9 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** Web origins as a browser sends them: scheme, host (or [IPv6]), optional port; no path. */
 const ORIGIN = String.raw`https?://(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?`;
 const ORIGIN_LIST = new RegExp(`^${ORIGIN}(?: *, *${ORIGIN})*$`);
+/** More processes than this on one machine is a typo, not a plan: run more machines instead. */
+export const MAX_WORKERS = 64;
+const WORKERS_TEXT = /^(auto|[1-9][0-9]*)$/;
 
 export class EnvSchema {
   @Doc({ description: 'TCP port to listen on (0 picks a free port)' })
@@ -41,6 +45,21 @@ export class EnvSchema {
   @IsOptional()
   @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/)
   BASE_URL?: string;
+
+  @Doc({
+    description: `Gateway processes serving the one port over the one store (node:cluster): 1 runs a single process; more run a primary that starts them, replaces any that dies and stops them all on SIGTERM; auto is one per core (the CPUs this process may use). Up to ${MAX_WORKERS}`,
+  })
+  @IsOptional()
+  @Rule(
+    'workers',
+    (v) => typeof v === 'string' && WORKERS_TEXT.test(v) && (v === 'auto' || Number(v) <= MAX_WORKERS),
+    {
+      code: 'invalid_workers',
+      message: `must be auto or a number of processes from 1 to ${MAX_WORKERS}`,
+      accepted: `auto (one per core) or an integer from 1 to ${MAX_WORKERS}`,
+    },
+  )
+  WORKERS: string = '1';
 
   @Doc({ description: 'Directory of the SQLite store (store/gateway.sqlite, store/registry.sqlite)' })
   @IsOptional()
@@ -329,6 +348,8 @@ export interface UpstreamConfig {
 export interface AppConfig {
   gateway: GatewayConfig;
   upstreams: UpstreamConfig;
+  /** Gateway processes on the port (WORKERS, `auto` resolved to the cores); 1: no cluster. */
+  workers: number;
 }
 
 export class ConfigError extends Error {
@@ -346,6 +367,7 @@ export class ConfigError extends Error {
 const QUOTABLE_VARIABLES = new Set([
   'PORT',
   'HOST',
+  'WORKERS',
   'BASE_URL',
   'DATA_DIR',
   'MONGODB_DB',
@@ -432,6 +454,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   if (problems.length > 0) throw new ConfigError(problems);
   const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
+    workers: e.WORKERS === 'auto' ? Math.min(availableParallelism(), MAX_WORKERS) : Number(e.WORKERS),
     gateway: {
       version: VERSION,
       port: e.PORT,

@@ -163,7 +163,7 @@ export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
         });
       }
       res.setHeader('Cache-Control', 'no-store');
-      res.type(s.metrics.registry.contentType).send(await s.metrics.registry.metrics());
+      res.type(s.metrics.registry.contentType).send(await s.metrics.text());
     },
   );
 }

@@ -197,6 +197,13 @@ export const GATEWAY_SCHEMAS: Record<string, unknown> = {
         properties: { kind: str, state: { enum: ['ok', 'down'] }, detail: str },
       },
       plugins: { type: 'object', required: ['loaded', 'sold'], properties: { loaded: int, sold: int } },
+      workers: {
+        type: 'object',
+        description:
+          'The processes serving the port (WORKERS): how many, and which one answered (absent with one process).',
+        required: ['count'],
+        properties: { count: int, answered_by: int },
+      },
     },
   },
   ProductList: {

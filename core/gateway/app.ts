@@ -32,9 +32,9 @@ import { compose } from '../http/compose';
 import { answerClientError, urlLengthLimit } from '../http/client-errors';
 import { securityHeaderList } from '../http/security-headers';
 import { GatewayMetrics } from '../http/metrics';
+import { TOKEN_BUCKET_TABLES, tablesInThisProcess, type TokenBucketTables } from '../http/token-buckets';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
 import { checkSellerListing, mountServiceIcon } from '../discovery/seller-listing';
-import { channelsOff, channelStatuses } from '../discovery/channels';
 import { openGatewayStore } from '../store/open-gateway-store';
 import { GATEWAY_STORE, type GatewayStore } from '../store/gateway-store';
 import { guardStore } from '../store/guard';
@@ -44,7 +44,8 @@ import { ApiCatalog } from '../http/api-catalog';
 import { fixedHeaders } from '../http/cors';
 import { errorMiddleware } from '../http/errors';
 import { methodNotAllowedOrNotFound } from '../http/method-not-allowed';
-import { mountGatewayRoutes } from './gateway-routes';
+import { mountGatewayRoutes, type ClusterPlace } from './gateway-routes';
+import { logChannels } from './startup-log';
 import { configuredSecrets, createLogger, redactorOf } from '../http/logging';
 import { frontDoor } from '../http/front-door';
 import type { AnswerCacheLimits } from '../surfaces/answer-cache';
@@ -78,6 +79,13 @@ export interface BuildGatewayOptions {
   store?: GatewayStore;
   /** Limits of the cache of deterministic answers (core/surfaces/answer-cache.ts); false: none. */
   answerCache?: AnswerCacheLimits | false;
+  /**
+   * This gateway is one of a cluster's workers (WORKERS): its log lines carry its id, the
+   * primary writes the start-up lines once, and /health says which worker answered.
+   */
+  cluster?: ClusterPlace;
+  /** Where per-client token buckets live: this process (the default), or a cluster's primary. */
+  tokenBuckets?: TokenBucketTables;
 }
 
 export interface Gateway {
@@ -102,6 +110,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     ...configuredSecrets(config),
     ...(options.logSecrets ?? []),
   ]);
+  if (options.cluster) logger.setBindings({ worker: options.cluster.worker });
   const redact = redactorOf(logger);
   const container = (options.container ?? rootContainer).createChildContainer();
   const clock = options.clock ?? systemClock;
@@ -114,6 +123,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     },
   });
   container.register(GATEWAY_STORE, { useValue: store });
+  container.register(TOKEN_BUCKET_TABLES, { useValue: options.tokenBuckets ?? tablesInThisProcess });
 
   let registry: PluginRegistry;
   try {
@@ -196,7 +206,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   mountMarketplaceSurface(router, services);
   mountBrokerSurface(router, services, cap);
   mountMcpSurface(router, services, cap, paid);
-  mountGatewayRoutes(router, services);
+  mountGatewayRoutes(router, services, options.cluster);
   mountKeyRoutes(router, services);
   mountFeedbackRoutes(router, services);
   mountDiscoveryRoutes(router, services);
@@ -205,7 +215,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
 
   app.use(methodNotAllowedOrNotFound(services.catalog));
   app.use(errorMiddleware());
-  logChannels(logger, config);
+  if (!options.cluster) logChannels(logger, config);
 
   // Another process may stop mid-call at any time, and records expire: sweep every minute.
   const sweeper = setInterval(() => void sweep.run(clock.now()), SWEEP_INTERVAL_MS).unref();
@@ -265,24 +275,4 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
       return closing;
     },
   };
-}
-
-/**
- * Says at start-up which sales channels take calls and names every one switched off, why (the
- * setting) and how to switch it on: an operator reading the log knows what buyers meet.
- */
-function logChannels(logger: Logger, config: GatewayConfig): void {
-  const off = channelsOff(config);
-  logger.info({ channels: channelStatuses(config) }, `sales channels: ${describeStatuses(config)}`);
-  for (const c of off) {
-    const line = `channel ${c.channel} is ${c.status}: ${c.reason}; ${c.effect}${c.to_open ? `. To open it: ${c.to_open}` : ''}`;
-    if (c.status === 'planned') logger.info({ channel: c.channel, status: c.status, reason: c.reason }, line);
-    else logger.warn({ channel: c.channel, status: c.status, reason: c.reason, to_open: c.to_open }, line);
-  }
-}
-
-function describeStatuses(config: GatewayConfig): string {
-  return Object.entries(channelStatuses(config))
-    .map(([name, status]) => `${name} ${status}`)
-    .join(', ');
 }

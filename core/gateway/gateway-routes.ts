@@ -14,7 +14,13 @@ import type { RegisteredPlugin } from '../plugins/registry';
 import { formatUsd } from '../util/money';
 import { INTERFACE_VERSION } from '../surfaces/execute';
 
-export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
+/** Which worker of a cluster (WORKERS above 1) this gateway is, and of how many. */
+export interface ClusterPlace {
+  worker: number;
+  workers: number;
+}
+
+export function mountGatewayRoutes(router: Router, s: GatewayServices, cluster?: ClusterPlace): void {
   const base = s.config.baseUrl;
   const mkt = marketplacePathPrefix(s.config.marketplace.segment);
 
@@ -65,7 +71,10 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
       summary: 'Health check',
       tags: ['gateway'],
       responses: {
-        '200': jsonResponse('The gateway is up; store state and plugin counts.', ref('Health')),
+        '200': jsonResponse(
+          'The gateway is up; store state, plugin counts, and the processes serving the port (the uptime is that of the one that answered).',
+          ref('Health'),
+        ),
         '503': jsonResponse('The store is unreachable.', ref('Health')),
       },
     },
@@ -78,6 +87,8 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices): void {
         uptime_seconds: Math.round((Date.now() - s.startedAt.getTime()) / 1000),
         store,
         plugins: { loaded: s.registry.all().length, sold: s.registry.sold().length },
+        // Each worker answers for itself (its uptime); the store and plugins are every worker's.
+        workers: cluster ? { count: cluster.workers, answered_by: cluster.worker } : { count: 1 },
       });
     },
   );

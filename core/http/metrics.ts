@@ -2,9 +2,11 @@
  * Prometheus metrics (prom-client, one registry per gateway): requests by surface, endpoint and
  * status, latency histograms, payments by outcome, broker debits, MCP tool calls by outcome, store
  * errors, and the default process metrics. Label values are bounded: endpoint ids and route templates, never raw paths.
+ * With several workers (WORKERS), /metrics sums every worker's (prom-client's AggregatorRegistry)
+ * and adds the primary's own (WorkerMetrics).
  */
 import type { Request, Response } from 'express';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export type PaymentOutcome =
   | 'challenged'
@@ -66,8 +68,21 @@ export class GatewayMetrics {
   private readonly requestChildren = new Map<string, { inc(): void }>();
   private readonly latencyChildren = new Map<string, { observe(value: number): void }>();
 
+  /** Where /metrics reads its text: this process's registry, or the primary of a cluster. */
+  private source: () => Promise<string> = () => this.registry.metrics();
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The gateway's metrics as Prometheus text (what GET /metrics answers). */
+  text(): Promise<string> {
+    return this.source();
+  }
+
+  /** In a cluster worker: /metrics answers every worker's metrics, gathered by the primary. */
+  readFrom(source: () => Promise<string>): void {
+    this.source = source;
   }
 
   /** Counts and times a finished request; surfaces name themselves in res.locals. */
@@ -113,4 +128,19 @@ export class GatewayMetrics {
   storeError(operation: string): void {
     this.storeErrors.inc({ operation });
   }
+}
+
+/** What a cluster's primary counts of its workers (WORKERS above 1), added to their metrics. */
+export class WorkerMetrics {
+  readonly registry = new Registry();
+  readonly serving = new Gauge({
+    name: 'gateway_workers_serving',
+    help: 'Worker processes serving the port',
+    registers: [this.registry],
+  });
+  readonly exits = new Counter({
+    name: 'gateway_worker_exits_total',
+    help: 'Workers that exited while serving (each is replaced)',
+    registers: [this.registry],
+  });
 }

@@ -2,11 +2,40 @@
  * Per-client token buckets in memory: `capacity` requests at once, refilled evenly over
  * `periodMs`. Used where a durable window would cost a store write per request and the limit
  * only has to stop a flood (the paid path: issue 15). Time is monotonic and real, whatever clock
- * the gateway's business dates use. Per process; a busy table forgets full buckets first.
+ * the gateway's business dates use. A busy table forgets full buckets first.
+ *
+ * The memory is one process's: a gateway of several processes (WORKERS) keeps its tables in the
+ * cluster's primary instead (core/gateway/cluster/shared-buckets.ts), so that a client's limit is
+ * the configured one whichever worker takes its requests. Route modules open their table with
+ * `tokenBucketsOf(container)`, which gives either.
  */
+import type { DependencyContainer } from 'tsyringe';
+
 export interface BucketDecision {
   allowed: boolean;
   retryAfterSeconds: number;
+}
+
+/** One table of buckets, wherever the gateway keeps it. */
+export interface SharedTokenBuckets {
+  readonly capacity: number;
+  take(client: string): Promise<BucketDecision>;
+}
+
+/** Opens the table `name` (one per limit: every process opening it shares its buckets). */
+export type TokenBucketTables = (name: string, capacity: number, periodMs: number) => SharedTokenBuckets;
+
+/** Where the gateway's container says its tables are (registered by buildGateway). */
+export const TOKEN_BUCKET_TABLES = Symbol.for('jp-gateway:token-bucket-tables');
+
+/** A single process's tables: in its own memory. */
+export const tablesInThisProcess: TokenBucketTables = (_name, capacity, periodMs) => {
+  const buckets = new TokenBuckets(capacity, periodMs);
+  return { capacity, take: (client) => Promise.resolve(buckets.take(client)) };
+};
+
+export function tokenBucketsOf(container: DependencyContainer): TokenBucketTables {
+  return container.resolve<TokenBucketTables>(TOKEN_BUCKET_TABLES);
 }
 
 interface Bucket {

@@ -132,7 +132,7 @@ export class X402ToolBinding {
     const { checkout } = this.paid;
     if (!checkout) return this.unpaid(req, plugin);
     const log = (req.log as HandlerLogger | undefined) ?? this.s.logger;
-    const rate = this.paid.paymentRate.take(paymentRateSubject(req));
+    const rate = await this.paid.paymentRate.take(paymentRateSubject(req));
     if (!rate.allowed) {
       this.s.metrics.payment('refused');
       return toolErrorOf(

@@ -15,7 +15,7 @@ import { parseClientAddress } from '../http/client-address';
 import { clientGone } from '../http/client-gone';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError, invalidQueryError } from '../http/errors';
-import { TokenBuckets } from '../http/token-buckets';
+import { tokenBucketsOf, type SharedTokenBuckets } from '../http/token-buckets';
 import { dataOperationDoc, previewPathOf } from '../discovery/operations';
 import { PAID_PATH_PREFIX } from '../discovery/paths';
 import type { HandlerLogger } from '../plugins/contract';
@@ -39,7 +39,7 @@ export interface PaidSurface {
   /** What each endpoint's payment requests offer (undefined when payments are not configured). */
   offers: PaymentOffers | undefined;
   /** Requests carrying a payment per client per minute (PAID_PAYMENTS_PER_MINUTE), on every surface. */
-  paymentRate: TokenBuckets;
+  paymentRate: SharedTokenBuckets;
 }
 
 /** The client a payment rate counts: its address, or its /64 for IPv6 (one subscriber's network). */
@@ -60,7 +60,11 @@ export async function mountPaidSurface(
   }
   const checkout = terms.configured ? await createCheckout(s, terms) : undefined;
   const offers = terms.configured ? await buildPaymentOffers(s, terms) : undefined;
-  const paymentRate = new TokenBuckets(s.config.limits.paidPaymentsPerMinute, 60_000);
+  const paymentRate = tokenBucketsOf(s.container)(
+    'paid_payments',
+    s.config.limits.paidPaymentsPerMinute,
+    60_000,
+  );
 
   router.get(
     `${PAID_PATH_PREFIX}/*tail`,
@@ -91,7 +95,7 @@ export async function mountPaidSurface(
         throw paymentChallenge({ ...resource, ...(parsed.ok ? {} : { queryProblems: parsed.problems }) });
       }
       // An IPv6 client counts by its /64, where one subscriber can pick any address.
-      const rate = paymentRate.take(paymentRateSubject(req));
+      const rate = await paymentRate.take(paymentRateSubject(req));
       if (!rate.allowed) {
         s.metrics.payment('refused');
         throw paymentRateLimited(s.config.limits.paidPaymentsPerMinute, rate.retryAfterSeconds);

@@ -1,5 +1,10 @@
-/** Runs a compiled gateway entry point (`dist/main.js`) as a child process, as `npm start` does. */
+/**
+ * Runs a compiled gateway entry point (`dist/main.js`) as a child process, as `npm start` does;
+ * with WORKERS above 1 the child is a cluster's primary, and the helpers below read which worker
+ * answered what from its log lines.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../config/paths';
 import { readResponse, type TestResponse } from './gateway';
@@ -109,4 +114,113 @@ export async function postJson(
 /** A GET of a process gateway's URL. */
 export async function getUrl(url: string, headers: Record<string, string> = {}): Promise<TestResponse> {
   return readResponse(await fetch(url, { headers }));
+}
+
+/**
+ * One request on a TCP connection of its own (no keep-alive pool), so that a cluster's primary
+ * hands each request to a worker afresh (round robin).
+ */
+export function requestOnNewConnection(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<TestResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: init.method ?? 'GET', headers: init.headers, agent: false, timeout: 10_000 },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          const headers = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers.set(k, v);
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // Not JSON: tests read `text`.
+          }
+          resolve({ status: res.statusCode ?? 0, headers, text, body });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    // As a real client would: a connection nobody answers is given up (see docs/operations.md, Workers).
+    req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
+    req.end(init.body);
+  });
+}
+
+/** A JSON POST on a connection of its own. */
+export function postOnNewConnection(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<TestResponse> {
+  return requestOnNewConnection(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** A log line of the gateway, as JSON. */
+// Log lines carry arbitrary fields.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type LogLine = Record<string, any>;
+
+/** Every whole JSON line the gateway wrote so far (a line that is not JSON fails the test). */
+export function logLines(gw: ProcessGateway): LogLine[] {
+  const lines = gw.output().split('\n');
+  lines.pop(); // after the last line break: empty, or a line still being written
+  return lines
+    .filter((l) => l.startsWith('{'))
+    .map((l) => {
+      try {
+        return JSON.parse(l) as LogLine;
+      } catch {
+        throw new Error(`a log line is not JSON (lines of two processes mixed?): ${l}`);
+      }
+    });
+}
+
+/** The worker (its cluster id) that answered each request id, read from the request log lines. */
+export function answeredBy(gw: ProcessGateway): Map<string, number> {
+  const by = new Map<string, number>();
+  for (const line of logLines(gw)) {
+    if (typeof line.req_id === 'string' && line.res && typeof line.worker === 'number')
+      by.set(line.req_id, line.worker);
+  }
+  return by;
+}
+
+/** The workers a cluster's primary announced in its listening line: id and pid. */
+export function announcedWorkers(gw: ProcessGateway): Array<{ id: number; pid: number }> {
+  const line = logLines(gw).find((l) => typeof l.url === 'string' && Array.isArray(l.workers));
+  if (!line) throw new Error(`no listening line naming workers\n${gw.output()}`);
+  return line.workers as Array<{ id: number; pid: number }>;
+}
+
+/**
+ * Runs the fixture gateway's entry point expecting it to refuse to start: its exit code, stdout
+ * and stderr. A gateway that starts after all is killed (the caller's assertions then fail).
+ */
+export function startExpectingRefusal(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [FIXTURE_MAIN], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => {
+    stdout += String(c);
+    if (stdout.includes('gateway listening')) child.kill('SIGKILL');
+  });
+  child.stderr.on('data', (c) => (stderr += String(c)));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }

@@ -11,13 +11,14 @@ describe('gateway endpoints', () => {
   });
   after(() => gw.close());
 
-  it('GET /health reports status, version, uptime, store and plugin counts', async () => {
+  it('GET /health reports status, version, uptime, store, plugin counts and the one process serving', async () => {
     const res = await gw.get('/health');
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ status: 'ok', version: gw.gateway.services.config.version });
     expect(res.body.uptime_seconds).to.be.a('number');
     expect(res.body.store).to.have.property('state', 'ok');
     expect(res.body.plugins.sold).to.equal(gw.gateway.registry.sold().length).and.be.greaterThan(0);
+    expect(res.body.workers, 'one process serves the port').to.deep.equal({ count: 1 });
   });
 
   it('GET /products lists the three products with URLs and channel status', async () => {
