@@ -19,6 +19,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { ECHO, FAILING, fixtures } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 import { startTestChain, type TestChain } from '../../support/local-chain';
+import { answeredBy, requestOnNewConnection, spawnFixtureGateway } from '../../support/process-gateway';
 import { TestPayer, toBase64 } from './payer';
 
 const RECONCILE = path.resolve(__dirname, '..', '..', '..', 'tools', 'payments-reconcile.js');
@@ -158,6 +159,45 @@ describe('self-hosted settlement on a local chain (reference facilitator, stock 
       expect(transfers.filter((t) => t.from === b.account.address).map((t) => t.value)).to.deep.equal([
         price,
       ]);
+    }
+  });
+
+  it('WORKERS=2: both worker processes settle with the one settler key, one transfer per call', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-chain-workers-'));
+    const cluster = await spawnFixtureGateway(
+      chain.gatewayEnv({
+        WORKERS: '2',
+        DATA_DIR: dataDir,
+        X402_FACILITATOR_TIMEOUT_MS: CONFIRMATION_TIMEOUT_MS,
+      }),
+    );
+    try {
+      const buyers: Buyer[] = [];
+      for (let i = 0; i < 8; i++) buyers.push(await buyer('1'));
+      const targets = buyers.map((_, i) => `${cluster.url}/v1/${ECHO.tail}?n=${i + 1}`);
+      const headers = await Promise.all(buyers.map((b, i) => b.header(targets[i]!)));
+      // A connection per call, so that the primary hands the calls to both workers.
+      const answers = await Promise.all(
+        targets.map((t, i) =>
+          requestOnNewConnection(t, {
+            headers: { 'PAYMENT-SIGNATURE': headers[i]!, 'X-Request-Id': `chain-${i}` },
+          }),
+        ),
+      );
+      expect(answers.map((r) => r.status)).to.deep.equal(Array(8).fill(200));
+      const by = answeredBy(cluster);
+      const workers = new Set(targets.map((_, i) => by.get(`chain-${i}`)).filter((w) => w !== undefined));
+      expect(workers.size, 'workers that settled').to.equal(2);
+      const transfers = await chain.transfersTo(chain.info.pay_to);
+      for (const b of buyers) {
+        expect(transfers.filter((t) => t.from === b.account.address).map((t) => t.value)).to.deep.equal([
+          price,
+        ]);
+      }
+      expect(cluster.output()).to.not.include(chain.info.settler_private_key.slice(2));
+    } finally {
+      await cluster.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
