@@ -2,15 +2,15 @@
  * A local EVM chain for x402 settlement tests, with nothing downloaded at run time:
  *   npm run chain:local [-- --port <p>] [--buyer-usdc <USD>]
  * starts Hardhat's node (its EDR binary ships inside the npm package) on loopback, chain id 31337,
- * compiles chain/LocalUsdc.sol with solc-js (an EIP-3009 token like USDC: "USD Coin", version "2",
- * 6 decimals) and chain/Multicall3.sol, deploys them (Multicall3 at its usual address), makes fresh keys (buyer, settler, receiving wallet; test only, new on
- * every run), gives the settler gas and the buyer USDC, and prints one JSON line:
+ * compiles chain/LocalUsdc.sol (an EIP-3009 token like USDC: "USD Coin", version "2", 6 decimals)
+ * and chain/Multicall3.sol with solc-js (tools/compile-chain.ts), deploys them (Multicall3 at its
+ * usual address), makes fresh keys (buyer, settler, receiving wallet; test only, new on every
+ * run), gives the settler gas and the buyer USDC, and prints one JSON line:
  *   {"rpc_url", "chain_id", "network", "asset", "asset_name", "asset_version", "buyer_address",
  *    "buyer_private_key", "settler_address", "settler_private_key", "pay_to"}
  * then runs until stopped (Ctrl-C or SIGTERM). Tests start the same chain with startLocalChain().
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -23,17 +23,11 @@ import {
   http,
   parseAbi,
   parseUnits,
-  type Abi,
   type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { PROJECT_ROOT } from '../config/paths';
-
-/** solc-js (no types; the part of its API used here), loaded when compiling: it takes seconds. */
-interface Solc {
-  compile(input: string): string;
-  version(): string;
-}
+import type { Compiled, CompiledContracts } from './compile-chain';
 
 export const LOCAL_CHAIN_ID = 31337;
 /** Where public EVM chains have Multicall3 (chain/Multicall3.sol). */
@@ -81,45 +75,23 @@ export interface LocalChain {
   close(): Promise<void>;
 }
 
-interface Compiled {
-  abi: Abi;
-  bytecode: Hex;
-}
-
 /**
- * Compiles the chain's contracts with solc-js (about a second): chain/LocalUsdc.sol (the token) and
- * chain/Multicall3.sol, their ABIs and creation bytecode.
+ * The chain's contracts compiled (tools/compile-chain.ts), in a process of its own: solc-js keeps
+ * about 190 MB it never gives back, which would stay in a test run's process (and in the peak
+ * memory of every process it starts afterwards).
  */
-export function compileChainContracts(): { LocalUsdc: Compiled; Multicall3: Compiled; compiler: string } {
-  const names = ['LocalUsdc', 'Multicall3'] as const;
-  const input = {
-    language: 'Solidity',
-    sources: Object.fromEntries(
-      names.map((n) => [`${n}.sol`, { content: readFileSync(path.join(CHAIN_DIR, `${n}.sol`), 'utf8') }]),
-    ),
-    settings: {
-      optimizer: { enabled: true, runs: 200 },
-      evmVersion: 'cancun',
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
-    },
-  };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const solc = require('solc') as Solc;
-  const out = JSON.parse(solc.compile(JSON.stringify(input))) as {
-    errors?: Array<{ severity: string; formattedMessage: string }>;
-    contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
-  };
-  const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
-  const pick = (n: (typeof names)[number]): Compiled => {
-    const c = out.contracts?.[`${n}.sol`]?.[n];
-    if (errors.length > 0 || !c) {
-      throw new Error(
-        `chain/${n}.sol does not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`,
-      );
-    }
-    return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
-  };
-  return { LocalUsdc: pick('LocalUsdc'), Multicall3: pick('Multicall3'), compiler: solc.version() };
+function compileInChild(): Promise<CompiledContracts> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [path.join(__dirname, 'compile-chain.js')],
+      { maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(stderr.trim() || err.message));
+        else resolve(JSON.parse(stdout) as CompiledContracts);
+      },
+    );
+  });
 }
 
 /** Starts Hardhat's node on `host:port` (0: a free port) and resolves with its URL once it listens. */
@@ -189,11 +161,11 @@ function stop(child: ChildProcess): Promise<void> {
 export async function startLocalChain(
   options: { host?: string; port?: number; buyerUsdc?: string } = {},
 ): Promise<LocalChain> {
-  // The node boots in its own process while solc compiles here (each takes a second or two).
+  // The node boots while solc compiles, each in its own process (each takes a second or two).
   const starting = startNode(options.host ?? '127.0.0.1', options.port ?? 0);
-  let compiled: ReturnType<typeof compileChainContracts>;
+  let compiled: CompiledContracts;
   try {
-    compiled = compileChainContracts();
+    compiled = await compileInChild();
   } catch (err) {
     await starting.then(
       ({ child }) => stop(child),
