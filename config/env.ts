@@ -125,6 +125,30 @@ export class EnvSchema {
   @MaxLength(20)
   X402_ASSET_VERSION: string = '2';
 
+  @Doc({
+    description:
+      "Who verifies and settles x402 payments: 'remote' (the facilitator at X402_FACILITATOR_URL) or 'self' (the x402 reference facilitator in the gateway, sending transactions with X402_SETTLER_PRIVATE_KEY through X402_RPC_URL; docs/payments.md)",
+  })
+  @IsOptional()
+  @IsIn(['remote', 'self'])
+  X402_FACILITATOR: 'remote' | 'self' = 'remote';
+
+  @Doc({
+    description:
+      'JSON-RPC endpoint of a node on X402_NETWORK: required with X402_FACILITATOR=self; with either facilitator, npm run payments:reconcile checks settled transfers through it (treated as a secret: RPC URLs often carry an API key)',
+  })
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/)
+  X402_RPC_URL?: string;
+
+  @Doc({
+    description:
+      'Private key (0x + 64 hex) of the wallet that sends settlement transactions and pays their gas, for X402_FACILITATOR=self; it never receives the payments (X402_PAY_TO does)',
+  })
+  @IsOptional()
+  @Matches(/^0x[0-9a-fA-F]{64}$/)
+  X402_SETTLER_PRIVATE_KEY?: string;
+
   @Doc({ description: 'x402 facilitator base URL (POST /verify, POST /settle)' })
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/)
@@ -364,6 +388,7 @@ const QUOTABLE_VARIABLES = new Set([
   'X402_ASSET',
   'X402_ASSET_NAME',
   'X402_ASSET_VERSION',
+  'X402_FACILITATOR',
   'X402_FACILITATOR_TIMEOUT_MS',
   'X402_MAX_TIMEOUT_SECONDS',
   'MARKETPLACE_SEGMENT',
@@ -413,10 +438,22 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   }
   const e = parsed.value;
   const problems: string[] = [];
-  if (e.X402_PAY_TO && !e.X402_FACILITATOR_URL) {
+  const self = e.X402_FACILITATOR === 'self';
+  if (e.X402_PAY_TO && !self && !e.X402_FACILITATOR_URL) {
     problems.push(
-      'X402_FACILITATOR_URL: required when X402_PAY_TO is set (payments must be verified and settled)',
+      'X402_FACILITATOR_URL: required when X402_PAY_TO is set (payments must be verified and settled), unless X402_FACILITATOR=self',
     );
+  }
+  if (self) {
+    for (const name of ['X402_PAY_TO', 'X402_RPC_URL', 'X402_SETTLER_PRIVATE_KEY'] as const) {
+      if (!e[name]) problems.push(`${name}: required when X402_FACILITATOR=self`);
+    }
+    // Two settlement paths configured at once: which one settles would be a guess.
+    if (e.X402_FACILITATOR_URL) {
+      problems.push(
+        'X402_FACILITATOR_URL: not used when X402_FACILITATOR=self; unset it, or set X402_FACILITATOR=remote',
+      );
+    }
   }
   if (
     e.TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC > 0 &&
@@ -449,6 +486,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         assetName: e.X402_ASSET_NAME,
         assetVersion: e.X402_ASSET_VERSION,
         facilitatorUrl: e.X402_FACILITATOR_URL?.replace(/\/+$/, ''),
+        ...(e.X402_RPC_URL ? { rpcUrl: e.X402_RPC_URL } : {}),
+        ...(self && e.X402_RPC_URL && e.X402_SETTLER_PRIVATE_KEY
+          ? { selfSettlement: { settlerPrivateKey: e.X402_SETTLER_PRIVATE_KEY } }
+          : {}),
         facilitatorAuth: e.X402_FACILITATOR_AUTH,
         facilitatorTimeoutMs: e.X402_FACILITATOR_TIMEOUT_MS,
         maxTimeoutSeconds: e.X402_MAX_TIMEOUT_SECONDS,

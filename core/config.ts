@@ -22,6 +22,10 @@ export interface GatewayConfig {
     assetVersion: string;
     facilitatorUrl?: string;
     facilitatorAuth?: string;
+    /** A node of the network (X402_RPC_URL): self-hosted settlement, and reconciliation against the chain. */
+    rpcUrl?: string;
+    /** X402_FACILITATOR=self: the reference facilitator runs in the gateway (core/payments/self-facilitator.ts). */
+    selfSettlement?: { settlerPrivateKey: string };
     /** How long to wait for the facilitator's /verify or /settle answer (default 30000). */
     facilitatorTimeoutMs?: number;
     maxTimeoutSeconds: number;
@@ -59,7 +63,7 @@ export interface GatewayConfig {
 
 /** Whether the paid surface can take payments on this deployment. */
 export function paymentsConfigured(config: GatewayConfig): boolean {
-  return Boolean(config.x402.payTo && config.x402.facilitatorUrl);
+  return Boolean(config.x402.payTo && (config.x402.facilitatorUrl || config.x402.selfSettlement));
 }
 
 export function marketplaceConfigured(config: GatewayConfig): boolean {

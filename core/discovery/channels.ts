@@ -106,9 +106,10 @@ export function waysToBuyWithoutX402(config: GatewayConfig): string {
 
 /** The x402 settings this deployment lacks (empty when payments are configured). */
 export function x402SettingsUnset(config: GatewayConfig): string[] {
-  return [!config.x402.payTo && 'X402_PAY_TO', !config.x402.facilitatorUrl && 'X402_FACILITATOR_URL'].filter(
-    (x): x is string => typeof x === 'string',
-  );
+  return [
+    !config.x402.payTo && 'X402_PAY_TO',
+    !config.x402.facilitatorUrl && !config.x402.selfSettlement && 'X402_FACILITATOR_URL',
+  ].filter((x): x is string => typeof x === 'string');
 }
 
 /** A sales channel (or part of one) this deployment has switched off, and why. */

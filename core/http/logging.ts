@@ -92,12 +92,17 @@ export function redactorOf(logger: Logger): Redactor {
 
 /**
  * The configured values no log line may show: the marketplace secrets, the metrics token, the
- * facilitator's authorization value and the MongoDB password.
+ * facilitator's authorization value, the settler key and RPC URL of self-hosted settlement and the
+ * MongoDB password.
  */
 export function configuredSecrets(config: GatewayConfig): string[] {
   const secrets = [...config.marketplace.secrets];
   if (config.metricsToken) secrets.push(config.metricsToken);
   if (config.x402.facilitatorAuth) secrets.push(config.x402.facilitatorAuth);
+  const self = config.x402.selfSettlement;
+  // The settler key as written and as bare hex; the RPC URL, which often carries an API key.
+  if (self) secrets.push(self.settlerPrivateKey, self.settlerPrivateKey.slice(2));
+  if (config.x402.rpcUrl) secrets.push(config.x402.rpcUrl);
   const password = config.mongodb && /^mongodb(?:\+srv)?:\/\/[^/@:]*:([^/@]+)@/.exec(config.mongodb.uri)?.[1];
   if (password) {
     secrets.push(password);

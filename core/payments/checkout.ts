@@ -23,7 +23,7 @@ import { writeAfterMoney } from '../util/write-after-money';
 import { paymentChallenge } from './challenge';
 import { checkPayment } from './check-payment';
 import type { TransferSignatureVerifier } from './eip3009-signature';
-import type { FacilitatorClient, FacilitatorRequest } from './facilitator-client';
+import type { Facilitator, FacilitatorRequest } from './facilitator-client';
 import {
   ledgerId,
   type Claim,
@@ -123,7 +123,7 @@ export interface SettlementResponse {
 
 export interface CheckoutDeps {
   terms: PaymentTerms;
-  facilitator: FacilitatorClient;
+  facilitator: Facilitator;
   /** Opened (and its unique index created) at boot. */
   ledger: NonceLedger;
   clock: Clock;

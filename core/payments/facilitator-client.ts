@@ -31,6 +31,15 @@ export interface FacilitatorRequest {
   paymentRequirements: unknown;
 }
 
+/**
+ * What the checkout needs of a facilitator: the remote one over HTTP (FacilitatorClient) or the
+ * reference code run in-process with the operator's key (self-facilitator.ts).
+ */
+export interface Facilitator {
+  verify(body: FacilitatorRequest): Promise<VerifyOutcome>;
+  settle(body: FacilitatorRequest): Promise<SettleOutcome>;
+}
+
 /** The reference facilitator's reason for "broadcast, not yet confirmed" (x402 core 2.24+). */
 export const SETTLEMENT_PENDING_REASON = 'settlement_pending';
 
@@ -59,7 +68,7 @@ function describe(err: unknown): { sent: boolean; detail: string } {
   return { sent: true, detail: (e?.code ?? e?.message ?? 'network error').slice(0, 200) };
 }
 
-export class FacilitatorClient {
+export class FacilitatorClient implements Facilitator {
   constructor(
     private readonly baseUrl: string,
     private readonly timeoutMs: number,

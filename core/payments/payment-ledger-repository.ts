@@ -226,6 +226,11 @@ export interface PaymentLedgerRepository {
    * as pending, to look at again once the lease is over.
    */
   listSettling(now: Date): Promise<PaymentEntry[]>;
+  /**
+   * Every settled entry whose settlement was recorded at or after `since`, oldest first:
+   * reconciliation checks that each transfer is still on chain (a reorganisation can undo one).
+   */
+  listSettledSince(since: Date): Promise<PaymentEntry[]>;
   /** Removes entries past their retention and drops answers past theirs; returns how many of both. */
   pruneExpired(now: Date): Promise<number>;
 }

@@ -5,8 +5,8 @@
  * timeout come from configuration, never from constants here.
  */
 import type { ResourceInfo } from '@x402/core/types';
-import type { GatewayConfig } from '../config';
 import type { RegisteredPlugin } from '../plugins/registry';
+import { paymentsConfigured, type GatewayConfig } from '../config';
 import { chainIdOf } from './networks';
 
 /** Spec 2.3 placeholders, used in discovery documents only where nothing is configured. */
@@ -44,7 +44,7 @@ export function paymentTerms(config: GatewayConfig): PaymentTerms {
     assetName: x.assetName,
     assetVersion: x.assetVersion,
     payTo: x.payTo || PAY_TO_PLACEHOLDER,
-    configured: Boolean(x.payTo && x.facilitatorUrl),
+    configured: paymentsConfigured(config),
     maxTimeoutSeconds: x.maxTimeoutSeconds,
   };
 }

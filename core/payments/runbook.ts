@@ -36,7 +36,7 @@ export function paymentsNotConfiguredError(
       required: true,
       status: x.facilitatorUrl ? 'set' : 'unset',
       meaning:
-        'Base URL of the x402 facilitator that verifies and settles payments (POST /verify, POST /settle). It must support scheme "exact" on the configured network; public testnet facilitators do not settle on Base mainnet.',
+        'Base URL of the x402 facilitator that verifies and settles payments (POST /verify, POST /settle). It must support scheme "exact" on the configured network; public testnet facilitators do not settle on Base mainnet. Or settle yourself instead: X402_FACILITATOR=self with X402_RPC_URL and X402_SETTLER_PRIVATE_KEY.',
       example: 'https://<your-facilitator>/',
     },
     {
@@ -94,7 +94,7 @@ export function paymentsNotConfiguredError(
         settings,
         steps: [
           'Choose the receiving wallet and set X402_PAY_TO to its address.',
-          'Choose a facilitator that settles "exact" payments on the configured network and set X402_FACILITATOR_URL (and X402_FACILITATOR_AUTH if it needs credentials).',
+          'Choose a facilitator that settles "exact" payments on the configured network and set X402_FACILITATOR_URL (and X402_FACILITATOR_AUTH if it needs credentials); or settle with your own wallet: X402_FACILITATOR=self, X402_RPC_URL (a node of the network) and X402_SETTLER_PRIVATE_KEY (a wallet holding gas money).',
           'Keep X402_NETWORK, X402_ASSET, X402_ASSET_NAME and X402_ASSET_VERSION consistent with each other (defaults: USDC on Base mainnet).',
           'Restart the gateway; GET /.well-known/x402 then shows status "live" and the receiving address.',
         ],

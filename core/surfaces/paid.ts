@@ -23,7 +23,7 @@ import type { HandlerLogger } from '../plugins/contract';
 import { paymentChallenge } from '../payments/challenge';
 import { REDEMPTION_TICKET_HEADER, requestFingerprint, X402Checkout } from '../payments/checkout';
 import { TransferSignatureVerifier } from '../payments/eip3009-signature';
-import { FacilitatorClient } from '../payments/facilitator-client';
+import { createFacilitator } from '../payments/facilitator-selection';
 import { NonceLedger } from '../payments/nonce-ledger';
 import { buildPaymentOffers, type PaymentOffers } from '../payments/offers';
 import { readPayment } from '../payments/payment-header';
@@ -230,7 +230,7 @@ async function createCheckout(s: GatewayServices, terms: PaymentTerms): Promise<
   const ledger = new NonceLedger(s.store.payments, s.clock, claimLeaseSeconds);
   return new X402Checkout({
     terms,
-    facilitator: new FacilitatorClient(x.facilitatorUrl!, timeoutMs, x.facilitatorAuth),
+    facilitator: await createFacilitator(s.config, terms, ledger, timeoutMs, s.logger),
     ledger,
     clock: s.clock,
     verifier: new TransferSignatureVerifier({

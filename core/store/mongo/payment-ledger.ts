@@ -281,6 +281,14 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
     return docs.map(toEntry);
   }
 
+  async listSettledSince(since: Date): Promise<PaymentEntry[]> {
+    const docs = await this.payments
+      .find({ state: 'settled', updated_at: { $gte: since } }, opts)
+      .sort({ updated_at: 1, _id: 1 })
+      .toArray();
+    return docs.map(toEntry);
+  }
+
   async get(id: string): Promise<PaymentEntry | null> {
     const doc = await this.payments.findOne({ _id: id }, opts);
     return doc ? toEntry(doc) : null;

@@ -92,7 +92,8 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
     | 'prune'
     | 'dropAnswers'
     | 'unresolved'
-    | 'settling',
+    | 'settling'
+    | 'settledSince',
     Statement
   >;
   private readonly claimTx: (
@@ -145,6 +146,10 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
       settling: p(`SELECT * FROM payments
                      WHERE state = 'pending' AND phase = 'settle' AND lease_until >= ?
                      ORDER BY created_at, id`),
+      // An operator's tool reads this now and then: a scan of the settled rows, no index of its own.
+      settledSince: p(
+        `SELECT * FROM payments WHERE state = 'settled' AND updated_at >= ? ORDER BY updated_at, id`,
+      ),
     };
     const relaxed = queuedWrite(db, 'relaxed', (fn: () => unknown) => fn());
     const durable = queuedWrite(db, 'durable', (fn: () => unknown) => fn());
@@ -277,6 +282,10 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
 
   async listSettling(now: Date): Promise<PaymentEntry[]> {
     return (this.q.settling.all(now.getTime()) as Row[]).map(toEntry);
+  }
+
+  async listSettledSince(since: Date): Promise<PaymentEntry[]> {
+    return (this.q.settledSince.all(since.getTime()) as Row[]).map(toEntry);
   }
 
   async get(id: string): Promise<PaymentEntry | null> {

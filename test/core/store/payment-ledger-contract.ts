@@ -226,6 +226,29 @@ export function paymentLedgerContract(open: Opener<PaymentLedgerRepository>): vo
     expect((await repo().listUnresolved(at(601))).map((e) => e.id)).to.include(running.id);
   });
 
+  it('lists the settlements recorded since a time, oldest first, for checking them on chain', async () => {
+    const settle = async (s: number, tx: string) => {
+      const p = payment();
+      await repo().claim(p, {}, 'tok', at(s), at(s + 60));
+      await repo().advance(p.id, 'tok', 'settle', at(s + 1), at(s + 61));
+      await repo().finish(p.id, 'tok', 'settled', { transaction: tx }, at(s + 2));
+      return p;
+    };
+    const older = await settle(900_000, '0xolder');
+    const first = await settle(900_100, '0xfirst');
+    const second = await settle(900_200, '0xsecond');
+    const unknown = payment();
+    await repo().claim(unknown, {}, 'tok', at(900_150), at(900_210));
+    await repo().advance(unknown.id, 'tok', 'settle', at(900_151), at(900_211));
+    await repo().finish(unknown.id, 'tok', 'settle_unknown', { transaction: '0xunknown' }, at(900_152));
+    const listed = await repo().listSettledSince(at(900_102));
+    expect(listed.map((e) => [e.id, e.transaction])).to.deep.equal([
+      [first.id, '0xfirst'],
+      [second.id, '0xsecond'],
+    ]);
+    expect(listed.map((e) => e.id)).to.not.include(older.id);
+  });
+
   describe('payment identifiers', () => {
     let ids = 0;
     const withId = (pid = `pid-${++ids}`): NewPayment => ({ ...payment(), paymentIdHash: pid });
