@@ -16,7 +16,8 @@ import { CREDIT_RESPONSE_HEADERS } from './response-headers';
 /**
  * Request headers a browser may send: the payment headers (and Access-Control-Expose-Headers,
  * which @x402/fetch sets on its paid retry), the broker's key and Idempotency-Key for browser
- * buyers of the broker, the MCP transport's headers for browser agents, and W3C trace context.
+ * buyers of the broker, If-None-Match to revalidate an answer, the MCP transport's headers for
+ * browser agents, and W3C trace context.
  */
 export const CORS_ALLOWED_HEADERS = [
   'Content-Type',
@@ -26,6 +27,7 @@ export const CORS_ALLOWED_HEADERS = [
   'X-Request-Id',
   'X-API-Key',
   'Idempotency-Key',
+  'If-None-Match',
   'Payment-Redemption-Ticket',
   'Mcp-Session-Id',
   'Mcp-Protocol-Version',
@@ -35,8 +37,8 @@ export const CORS_ALLOWED_HEADERS = [
 ];
 
 /**
- * Response headers a browser may read: payment (x402), credit (broker), request id, retry, rate
- * limits, the key's challenge and the MCP session.
+ * Response headers a browser may read: payment (x402), credit (broker), request id, retry, the
+ * answer's ETag, rate limits, the key's challenge and the MCP session.
  */
 export const CORS_EXPOSED_HEADERS = [
   ...CREDIT_RESPONSE_HEADERS,
@@ -49,6 +51,7 @@ export const CORS_EXPOSED_HEADERS = [
   'X-Payment-Info',
   'X-Request-Id',
   'Retry-After',
+  'ETag',
   'Payment-Redemption-Ticket',
   'RateLimit',
   'RateLimit-Policy',

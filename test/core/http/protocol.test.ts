@@ -192,6 +192,33 @@ describe('protocol details (issue 17, section 3)', () => {
       ]);
     });
 
+    it('lets a browser revalidate an answer: If-None-Match allowed in a preflight, ETag exposed', async () => {
+      const url = `${gw.url}/preview/v1/local/fx/echo?n=3`;
+      const pre = await fetch(url, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'https://buyer.example',
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'if-none-match',
+        },
+      });
+      expect(pre.status).to.equal(204);
+      expect(pre.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/)).to.include(
+        'if-none-match',
+      );
+      const res = await fetch(url, { headers: { Origin: 'https://buyer.example' } });
+      expect(res.status).to.equal(200);
+      const etag = res.headers.get('etag');
+      expect(etag).to.be.a('string');
+      expect(res.headers.get('access-control-expose-headers')!.toLowerCase().split(/,\s*/)).to.include(
+        'etag',
+      );
+      const again = await fetch(url, {
+        headers: { Origin: 'https://buyer.example', 'If-None-Match': etag! },
+      });
+      expect(again.status).to.equal(304);
+    });
+
     it('keeps /keys/create closed to other origins (no allow headers in its preflight)', async () => {
       const res = await fetch(`${gw.url}/keys/create`, {
         method: 'OPTIONS',
