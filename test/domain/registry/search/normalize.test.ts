@@ -9,7 +9,7 @@ import {
   readingKey,
   toFullWidth,
 } from '../../../../domain/registry/search/normalize';
-import { romajiToKatakana } from '../../../../domain/registry/search/romaji';
+import { romajiToKatakana } from '../../../../domain/shared/romaji';
 
 describe('name normalisation', () => {
   describe('legal forms, before and after the name, in every written variant', () => {
