@@ -169,13 +169,19 @@ const MACRONS: Record<string, string> = {
 };
 const CONSONANT = /[bcdfghjklmpqrstvwxyz]/;
 
-/** Syllables Hepburn and Kunrei spell alike but mean other kana in foreign-sound names. */
+/** Second readings of syllables that foreign-sound names and Kunrei spell alike. */
 const FOREIGN_SOUND: Record<string, string> = {
   ti: 'ティ',
   di: 'ディ',
   tu: 'トゥ',
   du: 'ドゥ',
   wo: 'ウォ',
+  // v is written ヴ in some names and バ-row in others (ヴァイオリン, バイオリン).
+  va: 'バ',
+  vi: 'ビ',
+  vu: 'ブ',
+  ve: 'ベ',
+  vo: 'ボ',
 };
 
 /**
@@ -260,7 +266,7 @@ function pieces(word: string): string[][] | undefined {
       continue;
     }
     // oh before a consonant or at the end lengthens the o (Ohno, Itoh).
-    if (ch === 'h' && s[i - 1] === 'o' && (next === undefined || (CONSONANT.test(next) && next !== 'y'))) {
+    if (ch === 'h' && s[i - 1] === 'o' && (next === undefined || /[bcdfghjkmnprstwz]/.test(next))) {
       out.push(['ウ']);
       i++;
       continue;
