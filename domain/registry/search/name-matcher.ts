@@ -72,7 +72,9 @@ export class NameMatcher {
     };
     if (!q.key) return { query: q, found, matches: [] };
 
-    const latin = isLatin(q.core);
+    // Latin with its legal form too: a name typed with 株式会社 is the Japanese name (株式会社ＣＯＲＥ
+    // is not the English name CORE CORPORATION of another corporation).
+    const latin = isLatin(q.core) && isLatin(q.half_width);
     const nameKeys = [q.key];
     const ek = latin ? englishKey(q.half_width) : '';
     if (ek && ek !== q.key) nameKeys.push(ek);
