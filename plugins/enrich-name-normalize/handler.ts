@@ -13,7 +13,7 @@ import {
   normalizeName,
   type LegalFormMatch,
 } from '../../domain/registry/search/normalize';
-import { romajiToKatakana } from '../../domain/registry/search/romaji';
+import { romajiToKatakana } from '../../domain/shared/romaji';
 import type { NameNormalizeQuery } from './query';
 
 /** 法人種別 codes implied by a legal form (the register's kind field). */

@@ -18,6 +18,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { isValidCorporateNumber } from '../corporate-number';
+import { englishKey } from '../search/normalize';
 import { controlCharacterAt, controlCharacterDetail, maxRecordBytes, rowTooLongDetail } from './field-limits';
 import { EMPTY_FILE_HINT, FEWER_ROWS_HINT } from './full-file-guard';
 
@@ -73,6 +74,11 @@ export interface EdinetFiler {
   securities_code: string;
   /** 提出者法人番号: empty for individuals, foreign filers and some funds. */
   corporate_number: string;
+}
+
+/** The English-name search key of a filer with a corporate number ('' for others: no corporation to find). */
+export function edinetEnglishKey(filer: EdinetFiler): string {
+  return filer.corporate_number && filer.en_name ? englishKey(filer.en_name) : '';
 }
 
 export const byEdinetCode = (a: EdinetFiler, b: EdinetFiler): number =>

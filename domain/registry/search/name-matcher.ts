@@ -4,14 +4,22 @@
  * - exact: the query's key equals a name key (current or former name);
  * - alias: the query is a brand alias from data/registry/brand-aliases.json;
  * - reading: a kana query equals (or starts) a furigana reading; a Latin query equals (or starts)
- *   an English name, or its romaji reading equals (or starts) a furigana reading;
+ *   an English name (the register's or EDINET's), or one of its romaji readings (romaji.ts) equals
+ *   (or starts) a furigana reading;
  * - prefix: a name key starts with the query key;
  * - partial: a name key contains the query key.
  * Ranking: reliability (reliability.ts), then the mode order above, then active before closed,
  * then the shorter name, then the corporate number.
  */
-import { normalizeName, englishKey, isLatin, readingKey, type NormalizedName } from './normalize';
-import { romajiToKatakana } from './romaji';
+import { romajiReadings } from '../../shared/romaji';
+import {
+  normalizeName,
+  englishKey,
+  isLatin,
+  readingKey,
+  withoutEnglishLegalForm,
+  type NormalizedName,
+} from './normalize';
 import { MODE_ORDER, reliability, type MatchMode, type Reliability } from './reliability';
 import type { HitList, KeyHit, MatchField, NameSearchBackend, SearchFilter } from './search-backend';
 import type { BrandAlias } from './brand-aliases';
@@ -64,7 +72,9 @@ export class NameMatcher {
     };
     if (!q.key) return { query: q, found, matches: [] };
 
-    const latin = isLatin(q.core);
+    // Latin with its legal form too: a name typed with 株式会社 is the Japanese name (株式会社ＣＯＲＥ
+    // is not the English name CORE CORPORATION of another corporation).
+    const latin = isLatin(q.core) && isLatin(q.half_width);
     const nameKeys = [q.key];
     const ek = latin ? englishKey(q.half_width) : '';
     if (ek && ek !== q.key) nameKeys.push(ek);
@@ -106,10 +116,11 @@ export class NameMatcher {
     const kana = readingKey(q.core);
     if (kana) readings.push(kana);
     if (latin) {
-      // English legal forms (Ltd., Corporation) are not romaji: read the English key.
-      const romaji = romajiToKatakana(ek || q.core);
-      const rk = romaji ? readingKey(romaji) : undefined;
-      if (rk) readings.push(rk);
+      // English legal forms (Ltd., Corporation) are not romaji: read the name without them.
+      for (const romaji of romajiReadings(withoutEnglishLegalForm(q.half_width))) {
+        const rk = readingKey(romaji);
+        if (rk && !readings.includes(rk)) readings.push(rk);
+      }
     }
     const readingLists: Array<{ list: HitList; exact: boolean; key: string }> = [];
     for (const key of readings) {

@@ -8,8 +8,8 @@
  *   Latin lower-cased; old and variant kanji folded (國 -> 国, 髙 -> 高).
  * - Reading key (for furigana and romaji): katakana with small kana written large (the NTA writes
  *   フリガナ that way: キギヨウ), ヂ/ヅ/ヲ/ヴ folded, long vowels collapsed (トウキョウ = トキョ).
- * - English key: lower-cased letters and digits, English legal forms (Co., Ltd., Corporation ...)
- *   removed.
+ * - English key: lower-cased letters and digits, accents dropped, English legal forms (Co., Ltd.,
+ *   Corporation, K.K. ...) and a leading "The" removed.
  */
 import { ENGLISH_LEGAL_SUFFIXES, LEGAL_FORM_VARIANTS, type LegalForm } from './legal-forms';
 import { foldKanjiVariants } from './kanji-variants';
@@ -158,6 +158,11 @@ const SMALL_TO_LARGE: Record<string, string> = {
   ヴ: 'ブ',
 };
 
+/** Small kana written large (and ヂ, ヅ, ヲ, ヴ folded as reading keys fold them). */
+function large(kana: string): string {
+  return Array.from(kana, (ch) => SMALL_TO_LARGE[ch] ?? ch).join('');
+}
+
 const VOWEL_OF = new Map<string, string>();
 for (const [vowel, row] of Object.entries({
   a: 'アカガサザタダナハバパマヤラワ',
@@ -189,13 +194,18 @@ export function readingKey(text: string): string | undefined {
 }
 
 /** Katakana forms of the legal forms, removed from furigana before building the reading key. */
-const KANA_LEGAL_FORMS = LEGAL_FORM_VARIANTS.map((v) => v.variant).filter((v) =>
-  /^[\u30a1-\u30f6]+$/.test(v),
-);
+const KANA_LEGAL_FORMS = [
+  ...new Set(
+    LEGAL_FORM_VARIANTS.map((v) => v.variant)
+      .filter((v) => /^[\u30a1-\u30f6]+$/.test(v))
+      .map(large),
+  ),
+];
 
 /** The reading key of a corporation's furigana (the NTA writes it without the legal form; others may not). */
 export function furiganaKey(furigana: string): string | undefined {
-  let kana = toKatakana(furigana.normalize('NFKC')).replace(/\s/g, '');
+  // Small kana written large, as the NTA and EDINET write them (カブシキガイシヤ is カブシキガイシャ).
+  let kana = large(toKatakana(furigana.normalize('NFKC')).replace(/\s/g, ''));
   for (const form of KANA_LEGAL_FORMS) {
     if (kana.startsWith(form) && kana.length > form.length) kana = kana.slice(form.length);
     else if (kana.endsWith(form) && kana.length > form.length) kana = kana.slice(0, -form.length);
@@ -203,8 +213,14 @@ export function furiganaKey(furigana: string): string | undefined {
   return readingKey(kana);
 }
 
-/** The English key of a name written in Latin letters (legal-form words removed). */
-export function englishKey(text: string): string {
+/** English words before a name that are its legal form or article (The Tottori Bank, K.K. Sakura). */
+const ENGLISH_LEGAL_PREFIXES: readonly string[] = ['the ', 'kabushiki kaisha ', 'kabushikigaisha ', 'k.k. '];
+
+/**
+ * A name written in Latin letters without its English legal-form words and a leading "The", in
+ * lower case with spaces collapsed; apostrophes kept (romaji writes n' with one: Shin'ei).
+ */
+export function withoutEnglishLegalForm(text: string): string {
   let t = text.normalize('NFKC').toLowerCase().replace(SPACES, ' ').trim();
   for (let changed = true; changed;) {
     changed = false;
@@ -218,12 +234,32 @@ export function englishKey(text: string): string {
         }
       }
     }
+    for (const prefix of ENGLISH_LEGAL_PREFIXES) {
+      if (t.startsWith(prefix) && t.length > prefix.length) {
+        t = t.slice(prefix.length).trim();
+        changed = true;
+      }
+    }
   }
-  return t.replace(/[^a-z0-9]/g, '');
+  return t;
 }
 
-/** True when the text (after NFKC) is written in Latin letters, digits and punctuation only. */
+/**
+ * The English key of a name written in Latin letters: legal-form words removed, then letters and
+ * digits only, accents dropped (Tōkyō is tokyo), so spacing and punctuation never matter
+ * (THE TOTTORIBANK,LTD. and Tottori Bank share tottoribank).
+ */
+export function englishKey(text: string): string {
+  return withoutEnglishLegalForm(text)
+    .normalize('NFD')
+    .replace(/[^a-z0-9]/g, '');
+}
+
+/**
+ * True when the text (after NFKC) is written in Latin letters, digits and punctuation only;
+ * vowels with a macron or circumflex count (romaji writes long vowels with them: Ōsaka).
+ */
 export function isLatin(text: string): boolean {
   const t = text.normalize('NFKC');
-  return /[a-zA-Z]/.test(t) && /^[\x20-\x7e]+$/.test(t);
+  return /[a-zA-Z]/.test(t) && /^[\x20-\x7e\u2018\u2019āīūēōâîûêôĀĪŪĒŌÂÎÛÊÔ]+$/.test(t);
 }

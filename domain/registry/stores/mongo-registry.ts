@@ -26,7 +26,7 @@ import { ObjectId, type Collection, type Filter } from 'mongodb';
 import type { MongoContext } from '../../../core/store/gateway-store';
 import { duplicatesOf } from '../../../core/store/mongo/common';
 import type { Corporation } from '../corporation';
-import { byEdinetCode, type EdinetFiler } from '../files/edinet-code-list';
+import { byEdinetCode, edinetEnglishKey, type EdinetFiler } from '../files/edinet-code-list';
 import { COUNT_CAP, HitCollector, keyMatcher } from '../search/hit-collector';
 import type {
   CorporateRegistryRepository,
@@ -80,10 +80,22 @@ interface EdinetFilerDoc {
   generation: string;
   corporate_number: string | null;
   filer: EdinetFiler;
+  /** The English name's search key ('' without a corporate number), and its first characters. */
+  english_key?: string;
+  english_heads?: string[];
 }
 
-/** One per generation; `current` on the one readers use. */
-type EdinetListDoc = EdinetListRecord & { _id: string; current: boolean };
+/**
+ * One per generation; `current` on the one readers use. `english_keys`: its filers carry their
+ * English keys (lists imported before them are keyed when the registry opens).
+ */
+type EdinetListDoc = EdinetListRecord & { _id: string; current: boolean; english_keys?: boolean };
+
+/** A filer's English search fields. */
+function englishFieldsOf(filer: EdinetFiler): Pick<EdinetFilerDoc, 'english_key' | 'english_heads'> {
+  const key = edinetEnglishKey(filer);
+  return { english_key: key, english_heads: headsOf(key) };
+}
 
 /** Up to this many corporations are read by number one by one (getMany). */
 const POINT_READS = 100;
@@ -203,15 +215,39 @@ export class MongoRegistry implements CorporateRegistryRepository {
     ]);
     await ctx.ensureIndexes(EDINET_FILERS_COLLECTION, [
       { key: { generation: 1, corporate_number: 1 }, name: 'edinet_filers_by_number' },
+      { key: { generation: 1, english_key: 1 }, name: 'edinet_filers_by_english' },
+      { key: { generation: 1, english_heads: 1 }, name: 'edinet_filers_by_english_heads' },
     ]);
     await ctx.ensureIndexes(EDINET_LISTS_COLLECTION, [{ key: { current: 1 }, name: 'edinet_lists_current' }]);
-    return new MongoRegistry(
+    const registry = new MongoRegistry(
       ctx.db.collection<CorporationDoc>(CORPORATIONS_COLLECTION),
       ctx.db.collection<ImportDoc>(IMPORTS_COLLECTION),
       ctx.db.collection<EdinetFilerDoc>(EDINET_FILERS_COLLECTION),
       ctx.db.collection<EdinetListDoc>(EDINET_LISTS_COLLECTION),
       ctx.maxTimeMS,
     );
+    await registry.backfillEdinetEnglishKeys();
+    return registry;
+  }
+
+  /** Keys the English names of the current list when it was imported before they were keyed. */
+  private async backfillEdinetEnglishKeys(): Promise<void> {
+    const list = await this.edinetLists.findOne({ current: true }, { projection: { english_keys: 1 } });
+    if (!list || list.english_keys) return;
+    const filers = await this.edinetFilerDocs
+      .find({ generation: list._id }, { projection: { filer: 1 } })
+      .toArray();
+    for (let i = 0; i < filers.length; i += POINT_READS) {
+      const batch = filers.slice(i, i + POINT_READS);
+      if (batch.length === 0) continue;
+      await this.edinetFilerDocs.bulkWrite(
+        batch.map((d) => ({
+          updateOne: { filter: { _id: d._id }, update: { $set: englishFieldsOf(d.filer) } },
+        })),
+        { ordered: false, ...DURABLE },
+      );
+    }
+    await this.edinetLists.updateOne({ _id: list._id }, { $set: { english_keys: true } }, DURABLE);
   }
 
   upsert(corporations: readonly Corporation[]): Promise<void> {
@@ -276,8 +312,77 @@ export class MongoRegistry implements CorporateRegistryRepository {
     return this.search(READINGS, key, mode, filter, cap);
   }
 
-  byEnglishKey(key: string, mode: 'exact' | 'prefix', filter: SearchFilter, cap: number): Promise<HitList> {
-    return this.search(ENGLISH, key, mode, filter, cap);
+  async byEnglishKey(
+    key: string,
+    mode: 'exact' | 'prefix',
+    filter: SearchFilter,
+    cap: number,
+  ): Promise<HitList> {
+    const hits = new HitCollector(cap);
+    const found = await this.search(ENGLISH, key, mode, filter, cap, hits);
+    if (!key || found.totalCapped) return found;
+    await this.readEdinetEnglish(key, mode, filter, hits);
+    return hits.result();
+  }
+
+  /**
+   * Offers the searchable corporations whose EDINET English name key (current list) equals or
+   * starts with `key`: an equality on generation and english_key (or english_heads, with the
+   * range), then each filer's corporation read by _id (its state and prefecture).
+   */
+  private async readEdinetEnglish(
+    key: string,
+    mode: 'exact' | 'prefix',
+    filter: SearchFilter,
+    hits: HitCollector,
+  ): Promise<void> {
+    const list = await this.edinetLists.findOne(
+      { current: true },
+      { projection: { _id: 1 }, maxTimeMS: this.maxTimeMS },
+    );
+    if (!list) return;
+    let condition: Filter<EdinetFilerDoc> = { english_key: key };
+    if (mode === 'prefix') {
+      const upper = afterPrefix(key);
+      condition = {
+        english_heads: Array.from(key).slice(0, TRIGRAM).join(''),
+        english_key: upper === null ? { $gte: key } : { $gte: key, $lt: upper },
+      };
+    }
+    const filers = await this.edinetFilerDocs
+      .find(
+        { generation: list._id, ...condition },
+        {
+          projection: { corporate_number: 1, english_key: 1 },
+          limit: COUNT_CAP + 1,
+          maxTimeMS: this.maxTimeMS,
+        },
+      )
+      .toArray();
+    const matches = keyMatcher(mode, key);
+    const numbers = [
+      ...new Set(
+        filers
+          .filter((f) => f.corporate_number && matches(f.english_key ?? ''))
+          .map((f) => f.corporate_number!),
+      ),
+    ];
+    const keyOf = new Map(filers.map((f) => [f.corporate_number, f.english_key ?? '']));
+    const docs = await Promise.all(
+      numbers.map((n) =>
+        this.corporations.findOne(
+          { _id: n },
+          { projection: { closed: 1, prefecture_code: 1, searchable: 1 }, maxTimeMS: this.maxTimeMS },
+        ),
+      ),
+    );
+    for (const doc of docs) {
+      if (!doc?.searchable) continue;
+      if (filter.prefectureCode && doc.prefecture_code !== filter.prefectureCode) continue;
+      if (!hits.offer({ id: doc._id, field: 'en_name', key: keyOf.get(doc._id) ?? key, closed: doc.closed }))
+        return;
+    }
+    if (filers.length > COUNT_CAP) hits.markCapped();
   }
 
   private async search(
@@ -286,8 +391,8 @@ export class MongoRegistry implements CorporateRegistryRepository {
     mode: KeyMode,
     filter: SearchFilter,
     cap: number,
+    hits = new HitCollector(cap),
   ): Promise<HitList> {
-    const hits = new HitCollector(cap);
     if (!key) return hits.result();
     const query: Filter<CorporationDoc> = { searchable: true, ...this.keyCondition(search, key, mode) };
     if (filter.prefectureCode) query.prefecture_code = filter.prefectureCode;
@@ -369,7 +474,10 @@ export class MongoRegistry implements CorporateRegistryRepository {
   ): Promise<EdinetListRecord> {
     const generation = new ObjectId().toHexString();
     const counts = { filers: 0, with_corporate_number: 0 };
-    await this.edinetLists.insertOne({ _id: generation, ...list, ...counts, current: false }, DURABLE);
+    await this.edinetLists.insertOne(
+      { _id: generation, ...list, ...counts, current: false, english_keys: true },
+      DURABLE,
+    );
     try {
       for await (const batch of batches) {
         if (batch.length === 0) continue;
@@ -379,6 +487,7 @@ export class MongoRegistry implements CorporateRegistryRepository {
             generation,
             corporate_number: filer.corporate_number || null,
             filer,
+            ...englishFieldsOf(filer),
           })),
           { ordered: false, ...DURABLE },
         );
@@ -412,7 +521,7 @@ export class MongoRegistry implements CorporateRegistryRepository {
   async edinetList(): Promise<EdinetListRecord | null> {
     const doc = await this.edinetLists.findOne({ current: true }, { maxTimeMS: this.maxTimeMS });
     if (!doc) return null;
-    const { _id, current: _current, ...list } = doc;
+    const { _id, current: _current, english_keys: _keyed, ...list } = doc;
     return list;
   }
 

@@ -33,7 +33,7 @@ import type { Statement } from 'better-sqlite3';
 import type { SqliteContext } from '../../../core/store/gateway-store';
 import { writeTransaction, type Migration, type SqliteDatabase } from '../../../core/store/sqlite/database';
 import type { Corporation } from '../corporation';
-import { byEdinetCode, type EdinetFiler } from '../files/edinet-code-list';
+import { byEdinetCode, edinetEnglishKey, type EdinetFiler } from '../files/edinet-code-list';
 import type { NtaEncoding } from '../files/nta-decode';
 import { COUNT_CAP, HitCollector, keyMatcher } from '../search/hit-collector';
 import type {
@@ -199,6 +199,16 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
       -- The NTA publishes each file as Unicode and as Shift_JIS: answers say which was read.
       -- Imports completed before this column existed leave it null (not recorded).
       ALTER TABLE imports ADD COLUMN encoding TEXT CHECK (encoding IN ('utf-8', 'shift_jis'));
+    `,
+  },
+  {
+    version: 5,
+    description: "EDINET filers' English name keys, searched by English name searches",
+    sql: `
+      -- Null until computed: lists imported before this column are keyed when the registry opens
+      -- (backfillEdinetEnglishKeys), the key being a rule of the code, not of SQL.
+      ALTER TABLE edinet_filers ADD COLUMN english_key TEXT;
+      CREATE INDEX edinet_filers_by_english ON edinet_filers (generation, english_key, corporate_number);
     `,
   },
 ];
@@ -442,7 +452,33 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   }
 
   static open(ctx: SqliteContext): SqliteRegistry {
-    return new SqliteRegistry(ctx.openDatabase('registry', REGISTRY_MIGRATIONS));
+    const registry = new SqliteRegistry(ctx.openDatabase('registry', REGISTRY_MIGRATIONS));
+    registry.backfillEdinetEnglishKeys();
+    return registry;
+  }
+
+  /**
+   * Keys the English names of the current list's filers when it was stored before they were keyed
+   * (migration 5): once, in one transaction.
+   */
+  private backfillEdinetEnglishKeys(): void {
+    const rows = this.db
+      .prepare(
+        `SELECT f.generation, f.edinet_code, f.filer FROM edinet_lists l
+         JOIN edinet_filers f INDEXED BY edinet_filers_by_english
+           ON f.generation = l.generation AND f.english_key IS NULL
+         WHERE l.current = 1`,
+      )
+      .all() as Array<{ generation: number; edinet_code: string; filer: string }>;
+    if (rows.length === 0) return;
+    const update = this.db.prepare(
+      'UPDATE edinet_filers SET english_key = ? WHERE generation = ? AND edinet_code = ?',
+    );
+    writeTransaction(this.db, () => {
+      for (const r of rows) {
+        update.run(edinetEnglishKey(JSON.parse(r.filer) as EdinetFiler), r.generation, r.edinet_code);
+      }
+    })();
   }
 
   /** Writes one corporation and its keys (inside the batch's transaction); true when it is new. */
@@ -578,8 +614,44 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     cap: number,
   ): Promise<HitList> {
     const hits = new HitCollector(cap);
-    if (key) this.readRange('english', key, mode, filter, hits);
+    if (key && this.readRange('english', key, mode, filter, hits))
+      this.readEdinetEnglish(key, mode, filter, hits);
     return hits.result();
+  }
+
+  /**
+   * Offers the searchable corporations whose EDINET English name key (current list) equals or
+   * starts with `key`: a range of edinet_filers_by_english, each filer joined to its corporation
+   * by number. O(log n + m).
+   */
+  private readEdinetEnglish(
+    key: string,
+    mode: 'exact' | 'prefix',
+    filter: SearchFilter,
+    hits: HitCollector,
+  ): void {
+    const upper = mode === 'prefix' ? afterPrefix(key) : null;
+    const condition =
+      mode === 'exact'
+        ? 'f.english_key = @key'
+        : upper === null
+          ? 'f.english_key >= @key'
+          : 'f.english_key >= @key AND f.english_key < @upper';
+    const pref = filter.prefectureCode ? 'AND c.prefecture_code = @pref' : '';
+    const limit = COUNT_CAP + 1;
+    const rows = this.statement(
+      `SELECT 'english' AS field, f.english_key AS key, c.number, c.closed
+       FROM edinet_lists l
+       JOIN edinet_filers f INDEXED BY edinet_filers_by_english ON f.generation = l.generation AND ${condition}
+       JOIN corporations c ON c.number = f.corporate_number AND c.searchable = 1 ${pref}
+       WHERE l.current = 1 LIMIT @limit`,
+    ).all({
+      key,
+      limit,
+      ...(upper === null ? {} : { upper }),
+      ...this.prefecture(filter),
+    }) as KeyRow[];
+    this.read(rows, (row) => [row], keyMatcher(mode, key), hits, limit);
   }
 
   /** Offers one field's keys equal to or starting with `key`; false when reading stopped at a bound. */
@@ -821,12 +893,19 @@ export class SqliteRegistry implements CorporateRegistryRepository {
       ).run({ ...list, source: JSON.stringify(list.source) }).lastInsertRowid,
     );
     const insert = this.statement(
-      `INSERT INTO edinet_filers (generation, edinet_code, corporate_number, filer) VALUES (?, ?, ?, ?)`,
+      `INSERT INTO edinet_filers (generation, edinet_code, corporate_number, filer, english_key)
+       VALUES (?, ?, ?, ?, ?)`,
     );
     const counts = { filers: 0, with_corporate_number: 0 };
     const writeBatch = writeTransaction(this.db, (filers: readonly EdinetFiler[]) => {
       for (const f of filers) {
-        insert.run(generation, f.edinet_code, rowIdOf(f.corporate_number), JSON.stringify(f));
+        insert.run(
+          generation,
+          f.edinet_code,
+          rowIdOf(f.corporate_number),
+          JSON.stringify(f),
+          edinetEnglishKey(f),
+        );
         counts.filers++;
         if (f.corporate_number) counts.with_corporate_number++;
       }

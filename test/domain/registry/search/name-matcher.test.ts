@@ -37,6 +37,10 @@ const C = {
   renamed: corp('ミドリ工業株式会社', { furigana: 'ミドリコウギョウ' }, ['青葉工業株式会社']),
   denki: [1, 2, 3, 4, 5].map((i) => corp(`第${i}電気工事株式会社`)),
   brand: corp('東和総合開発株式会社', { enName: 'TOWA SOGO KAIHATSU' }),
+  // Two corporations named ＣＯＲＥ, and another whose English name is CORE.
+  coreA: corp('株式会社ＣＯＲＥ', { furigana: 'コア' }),
+  coreB: corp('ＣＯＲＥ合同会社', { furigana: 'コア' }),
+  koa: corp('株式会社コア', { enName: 'CORE CORPORATION' }),
 };
 const ALL: Corporation[] = [
   C.sakura,
@@ -47,6 +51,9 @@ const ALL: Corporation[] = [
   C.renamed,
   ...C.denki,
   C.brand,
+  C.coreA,
+  C.coreB,
+  C.koa,
 ];
 const byId = new Map(ALL.map((c) => [c.corporate_number, c]));
 
@@ -160,6 +167,13 @@ describe('five-mode name matching', () => {
     const englishPrefix = await top('towa sogo');
     expect(englishPrefix.first).to.include({ id: C.brand.corporate_number, mode: 'reading' });
     expect(englishPrefix.first.reliability.value).to.be.below(0.8);
+  });
+
+  it('a name typed with a Japanese legal form is the Japanese name, not an English one', async () => {
+    const { ids } = await top('株式会社ＣＯＲＥ');
+    expect(ids.slice(0, 2)).to.have.members([C.coreA.corporate_number, C.coreB.corporate_number]);
+    // Typed in Latin letters alone, it may be either: the unique English name ranks first.
+    expect((await top('Core Corporation')).first.id).to.equal(C.koa.corporate_number);
   });
 
   it('alias: a brand name not in the register finds its corporation (0.90, high)', async () => {

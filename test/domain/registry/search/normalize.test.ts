@@ -9,7 +9,7 @@ import {
   readingKey,
   toFullWidth,
 } from '../../../../domain/registry/search/normalize';
-import { romajiToKatakana } from '../../../../domain/registry/search/romaji';
+import { romajiToKatakana } from '../../../../domain/shared/romaji';
 
 describe('name normalisation', () => {
   describe('legal forms, before and after the name, in every written variant', () => {
@@ -128,6 +128,12 @@ describe('name normalisation', () => {
       expect(furiganaKey('カブシキカイシャヒタチセイサクショ')).to.equal(furiganaKey('ヒタチセイサクショ'));
     });
 
+    it('drop a legal-form reading written with large kana (EDINET ヨミ: カブシキガイシヤ)', () => {
+      expect(furiganaKey('コトブキスピリッツカブシキガイシヤ')).to.equal(furiganaKey('コトブキスピリッツ'));
+      expect(furiganaKey('カブシキカイシヤ トットリギンコウ')).to.equal(furiganaKey('トットリギンコウ'));
+      expect(furiganaKey('ユウゲンガイシヤサクラ')).to.equal(furiganaKey('サクラ'));
+    });
+
     it('romaji (Hepburn, Kunrei, doubled consonants, n, macrons) meets the same reading key', () => {
       const cases: Array<[string, string]> = [
         ['nintendou', 'ニンテンドウ'],
@@ -163,11 +169,22 @@ describe('name normalisation', () => {
       expect(englishKey('EXEO Group, Inc.')).to.equal('exeogroup');
     });
 
+    it('drop a leading The or K.K., and let spacing, punctuation and accents not matter', () => {
+      expect(englishKey('THE TOTTORIBANK,LTD.')).to.equal(englishKey('Tottori Bank'));
+      expect(englishKey('The San-in Godo Bank, Ltd.')).to.equal(englishKey('San in Godo Bank'));
+      expect(englishKey('Kabushiki Kaisha Sakura')).to.equal('sakura');
+      expect(englishKey('K.K. Sakura')).to.equal('sakura');
+      expect(englishKey('Tōkyō Gas')).to.equal('tokyogas');
+      expect(englishKey('Theta Ltd.')).to.equal('theta');
+    });
+
     it('tells Latin queries from others', () => {
       expect(isLatin('Hitachi')).to.equal(true);
       expect(isLatin('ＨＩＴＡＣＨＩ')).to.equal(true);
       expect(isLatin('日立')).to.equal(false);
       expect(isLatin('1234')).to.equal(false);
+      expect(isLatin('Ōsaka Gasu')).to.equal(true);
+      expect(isLatin("Shin'ei")).to.equal(true);
     });
   });
 });

@@ -11,7 +11,7 @@ import { corporateRegistryRepositories } from '../../../../domain/registry/store
 import type { CorporateRegistryRepository } from '../../../../domain/registry/stores/registry-repository';
 import { englishKey, furiganaKey, nameKey } from '../../../../domain/registry/search/normalize';
 import { freshMongoContext } from '../../../support/mongo-context';
-import { corporation, numberOf } from './registry-repository-contract';
+import { corporation, edinetFiler, numberOf } from './registry-repository-contract';
 
 /** The indexed key fields, each a top-level field of registry_corporations. */
 const KEY_FIELDS = [
@@ -54,6 +54,7 @@ describe('corporate registry on MongoDB: the queries it sends', () => {
   let repo: CorporateRegistryRepository;
   let close: () => Promise<void>;
   const finds: Document[] = [];
+  const filerFinds: Document[] = [];
 
   before(async () => {
     const fresh = await freshMongoContext(
@@ -64,6 +65,8 @@ describe('corporate registry on MongoDB: the queries it sends', () => {
     fresh.ctx.db.client.on('commandStarted', (e: CommandStartedEvent) => {
       if (e.commandName === 'find' && e.command.find === 'registry_corporations')
         finds.push(e.command.filter);
+      if (e.commandName === 'find' && e.command.find === 'registry_edinet_filers')
+        filerFinds.push(e.command.filter);
     });
     repo = await corporateRegistryRepositories.mongodb(fresh.ctx);
     await repo.upsert([
@@ -71,6 +74,18 @@ describe('corporate registry on MongoDB: the queries it sends', () => {
       corporation(2, 'ミドリ商事', { prefecture: '27' }),
       corporation(3, '電気のサクラ', { former_names: [] }),
     ]);
+    await repo.replaceEdinetList(
+      {
+        as_of: '2024-07-21',
+        source: { name: 'EDINET code list', url: 'https://disclosure2.edinet-fsa.go.jp/' },
+        file: 'EdinetcodeDlInfo.csv',
+        sha256: 'queries',
+        imported_at: '2024-07-21T00:00:00.000Z',
+      },
+      (async function* () {
+        yield [edinetFiler(3, { en_name: 'THE DENKI NO SAKURA,LTD.' })];
+      })(),
+    );
   });
   after(() => close?.());
 
@@ -122,6 +137,27 @@ describe('corporate registry on MongoDB: the queries it sends', () => {
       [numberOf(1)],
     ],
   ];
+  for (const [label, search, expected] of [
+    [
+      'EDINET English exact',
+      (r) => r.byEnglishKey(englishKey('Denki no Sakura'), 'exact', {}, 10),
+      [numberOf(3)],
+    ],
+    ['EDINET English prefix', (r) => r.byEnglishKey('denki', 'prefix', {}, 10), [numberOf(3)]],
+  ] as typeof cases) {
+    it(`${label}: no regular expression, an equality on generation and an English key field`, async () => {
+      filerFinds.length = 0;
+      const found = await search(repo);
+      expect(found.hits.map((h) => h.id)).to.deep.equal(expected);
+      const searches = filerFinds.filter((f) => 'english_key' in f);
+      expect(searches, label).to.have.length(1);
+      for (const filter of searches) {
+        expect(hasRegex(filter), JSON.stringify(filter)).to.equal(false);
+        expect(typeof filter.generation, JSON.stringify(filter)).to.equal('string');
+        expect(topLevelEqualities(filter), JSON.stringify(filter)).to.have.length.greaterThan(0);
+      }
+    });
+  }
   for (const [label, search, expected] of cases) {
     it(`${label}: no regular expression, an equality on a key field, and the answer`, async () => {
       finds.length = 0;

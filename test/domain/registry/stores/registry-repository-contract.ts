@@ -630,5 +630,53 @@ export function corporateRegistryContract(open: Opener<CorporateRegistryReposito
       const now = await repo().edinetFilersOf(newer.map((f) => f.corporate_number));
       expect([...now.values()].flat()).to.deep.equal(newer);
     });
+
+    it("finds corporations by the current list's English names: held and searchable ones, with a prefecture", async () => {
+      await repo().upsert([
+        corporation(1, '株式会社鳥取銀行', { prefecture: '31' }),
+        corporation(2, '寿スピリッツ株式会社', { prefecture: '31', en_name: 'Kotobuki Spirits Co.,Ltd.' }),
+        corporation(3, '株式会社鳥取物産', { prefecture: '13' }),
+        corporation(4, '除外株式会社', { excluded_from_search: true }),
+      ]);
+      await repo().replaceEdinetList(
+        edinetStart('2024-07-21'),
+        inBatches(
+          [
+            edinetFiler(1, { en_name: 'THE TOTTORIBANK,LTD.' }),
+            edinetFiler(2, { en_name: 'Kotobuki Spirits Co.,Ltd.' }),
+            edinetFiler(3, { en_name: 'TOTTORI BUSSAN CO., LTD.' }),
+            edinetFiler(4, { en_name: 'TOTTORI EXCLUDED INC.' }),
+            // No corporation held under this number, and one without a number: nothing to find.
+            edinetFiler(5, { en_name: 'TOTTORI ABSENT CORPORATION' }),
+            edinetFiler(6, { en_name: 'TOTTORI FUND', corporate_number: '' }),
+          ],
+          2,
+        ),
+      );
+      const ids = (list: { hits: Array<{ id: string }> }) => list.hits.map((h) => h.id);
+      const bank = await repo().byEnglishKey(englishKey('Tottori Bank'), 'exact', {}, 10);
+      expect(bank.hits).to.deep.equal([
+        { id: numberOf(1), field: 'en_name', key: 'tottoribank', closed: false },
+      ]);
+      expect(ids(await repo().byEnglishKey('tottori', 'prefix', {}, 10))).to.deep.equal([
+        numberOf(1),
+        numberOf(3),
+      ]);
+      expect(ids(await repo().byEnglishKey('tottori', 'prefix', { prefectureCode: '31' }, 10))).to.deep.equal(
+        [numberOf(1)],
+      );
+      // The register's English name and EDINET's: one hit for the corporation.
+      const kotobuki = await repo().byEnglishKey(englishKey('Kotobuki Spirits'), 'exact', {}, 10);
+      expect(kotobuki.total).to.equal(1);
+      expect(ids(kotobuki)).to.deep.equal([numberOf(2)]);
+
+      // A newer list without the bank's English name: no longer found by it.
+      await repo().replaceEdinetList(
+        edinetStart('2024-08-01'),
+        inBatches([edinetFiler(1, { en_name: '' })], 1),
+      );
+      expect(ids(await repo().byEnglishKey('tottoribank', 'exact', {}, 10))).to.deep.equal([]);
+      expect(ids(await repo().byEnglishKey('kotobukispirits', 'exact', {}, 10))).to.deep.equal([numberOf(2)]);
+    });
   });
 }

@@ -1,7 +1,8 @@
 /**
  * The corporate registry repository contract on SQLite (always) and MongoDB (when MONGODB_URI is
  * set: a database per test, dropped after it), and what only SQLite can show: every search is an
- * index or full-text search, never a scan of a table.
+ * index or full-text search, never a scan of a table; and EDINET lists stored before their English
+ * names were keyed are keyed when the registry opens.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,9 +13,14 @@ import { openSqlite, type SqliteDatabase } from '../../../../core/store/sqlite/d
 import { openSqliteStore } from '../../../../core/store/sqlite/sqlite-store';
 import { COUNT_CAP } from '../../../../domain/registry/search/hit-collector';
 import { corporateRegistryRepositories } from '../../../../domain/registry/stores/registry-stores';
-import { afterPrefix } from '../../../../domain/registry/stores/sqlite-registry';
+import { afterPrefix, REGISTRY_MIGRATIONS } from '../../../../domain/registry/stores/sqlite-registry';
 import { freshMongoContext } from '../../../support/mongo-context';
-import { corporateRegistryContract, corporation } from './registry-repository-contract';
+import {
+  corporateRegistryContract,
+  corporation,
+  edinetFiler,
+  numberOf,
+} from './registry-repository-contract';
 
 describe('corporate registry on SQLite (repository contract)', () => {
   corporateRegistryContract(async () => {
@@ -120,8 +126,10 @@ describe('corporate registry on SQLite: query plans', () => {
       if (!/^\s*SELECT term FROM trigram_docs WHERE [^;]* ORDER BY docs DESC LIMIT \d+$/.test(sql)) {
         expect(plan, sql).to.not.match(/TEMP B-TREE/);
       }
-      if (/FROM edinet_lists l/.test(sql)) expect(plan, sql).to.match(/edinet_filers_by_number/);
-      if (/prefecture_code = @pref/.test(sql) && !/MATCH/.test(sql)) {
+      if (/FROM edinet_lists l/.test(sql)) {
+        expect(plan, sql).to.match(/edinet_filers_by_(number|english)/);
+      }
+      if (/prefecture_code = @pref/.test(sql) && !/MATCH|FROM edinet_lists/.test(sql)) {
         expect(plan, sql).to.match(/search_keys_by_prefecture/);
       }
     }
@@ -200,5 +208,61 @@ describe('corporate registry on SQLite: partial keys at scale', () => {
     expect(few.total).to.equal(50);
     expect(few.totalCapped).to.equal(false);
     expect(few.hits).to.have.length(50);
+  });
+});
+
+describe('corporate registry: EDINET lists imported before English names were keyed', () => {
+  const list = {
+    as_of: '2024-07-21',
+    source: { name: 'EDINET code list', url: 'https://disclosure2.edinet-fsa.go.jp/' },
+    file: 'EdinetcodeDlInfo.csv',
+    sha256: 'before-keys',
+    imported_at: '2024-07-21T00:00:00.000Z',
+  };
+  const filers = async function* () {
+    yield [edinetFiler(1, { en_name: 'THE TOTTORIBANK,LTD.' })];
+  };
+
+  it('SQLite: keys them when the registry opens, and finds them', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'jpgw-registry-backfill-'));
+    try {
+      const store = openSqliteStore(dir);
+      const repo = await store.open(corporateRegistryRepositories);
+      await repo.upsert([corporation(1, '株式会社鳥取銀行')]);
+      await repo.replaceEdinetList(list, filers());
+      await store.close();
+      // As migration 5 leaves a list stored before it: no English keys.
+      const db = openSqlite(path.join(dir, 'registry.sqlite'), REGISTRY_MIGRATIONS);
+      db.prepare('UPDATE edinet_filers SET english_key = NULL').run();
+      db.close();
+      const reopened = openSqliteStore(dir);
+      const again = await reopened.open(corporateRegistryRepositories);
+      const found = await again.byEnglishKey('tottoribank', 'exact', {}, 10);
+      await reopened.close();
+      expect(found.hits.map((h) => h.id)).to.deep.equal([numberOf(1)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('MongoDB: keys them when the registry opens, and finds them', async function () {
+    const uri = process.env.MONGODB_URI;
+    if (!uri) this.skip();
+    const { ctx, close } = await freshMongoContext(uri!, 'backfill');
+    try {
+      const repo = await corporateRegistryRepositories.mongodb(ctx);
+      await repo.upsert([corporation(1, '株式会社鳥取銀行')]);
+      await repo.replaceEdinetList(list, filers());
+      // As a list imported before the keys were: no English fields, the list not marked keyed.
+      await ctx.db
+        .collection('registry_edinet_filers')
+        .updateMany({}, { $unset: { english_key: '', english_heads: '' } });
+      await ctx.db.collection('registry_edinet_lists').updateMany({}, { $unset: { english_keys: '' } });
+      const again = await corporateRegistryRepositories.mongodb(ctx);
+      const found = await again.byEnglishKey('tottoribank', 'exact', {}, 10);
+      expect(found.hits.map((h) => h.id)).to.deep.equal([numberOf(1)]);
+    } finally {
+      await close();
+    }
   });
 });
