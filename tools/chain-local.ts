@@ -13,7 +13,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
+import { parseArgs, stripVTControlCharacters } from 'node:util';
 import {
   createPublicClient,
   createTestClient,
@@ -134,7 +134,8 @@ function startNode(host: string, port: number): Promise<{ url: string; child: Ch
     for (const stream of [child.stdout!, child.stderr!]) {
       createInterface({ input: stream }).on('line', (line) => {
         if (seen.length < 200) seen.push(line);
-        const m = STARTED.exec(line.trim());
+        // Colours (FORCE_COLOR in CI) wrap the URL in escape sequences: they are not part of it.
+        const m = STARTED.exec(stripVTControlCharacters(line).trim());
         if (m) {
           clearTimeout(timer);
           resolve({ url: m[1]!, child });
