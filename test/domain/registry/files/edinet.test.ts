@@ -7,13 +7,10 @@
  * from such a store are their own tests (plugins/<id>/edinet-list.test.ts).
  */
 import { expect } from 'chai';
-import { MongoClient } from 'mongodb';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { GatewayStore } from '../../../../core/store/gateway-store';
-import { connectMongoStore } from '../../../../core/store/mongo/mongo-store';
-import { openSqliteStore } from '../../../../core/store/sqlite/sqlite-store';
 import {
   EDINET_COLUMNS,
   EdinetCodeList,
@@ -32,6 +29,7 @@ import {
   type IndependentParse,
 } from '../../../support/edinet-list';
 import { RegistryAnswers } from '../../../support/registry-answers';
+import { mongoLeg, sqliteLeg, type StoreLeg } from '../../../support/store-legs';
 import { EDINET_FILE } from '../../../support/shared-data';
 import { corporation } from '../stores/registry-repository-contract';
 
@@ -199,15 +197,7 @@ describeWithEdinetList('EDINET code list: the FSA file of 2024-07-21', () => {
   });
 
   describe('import and answers (SQLite)', () => {
-    storeLeg(async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-edinet-gw-'));
-      // MONGODB_URI empty: this leg's gateway reads the SQLite store even in the MongoDB CI leg.
-      return {
-        store: openSqliteStore(path.join(dataDir, 'store')),
-        storeEnv: { MONGODB_URI: '' },
-        dataDir,
-      };
-    });
+    storeLeg(async () => sqliteLeg('jpgw-edinet-gw'));
   });
 
   describe('import and answers (MongoDB)', function () {
@@ -218,31 +208,10 @@ describeWithEdinetList('EDINET code list: the FSA file of 2024-07-21', () => {
       it('runs on MongoDB (skipped: MONGODB_URI is not set, so the MongoDB leg was skipped)');
       return;
     }
-    storeLeg(async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-edinet-gw-'));
-      const db = `jpgw_edinet_${process.pid}_${Date.now()}`;
-      return {
-        store: await connectMongoStore(uri, db),
-        storeEnv: { MONGODB_URI: uri, MONGODB_DB: db },
-        dataDir,
-        drop: async () => {
-          const client = await MongoClient.connect(uri);
-          await client.db(db).dropDatabase();
-          await client.close();
-        },
-      };
-    });
+    storeLeg(() => mongoLeg(uri, 'jpgw-edinet-gw'));
   });
 
-  function storeLeg(
-    open: () => Promise<{
-      store: GatewayStore;
-      /** Where the gateway finds that store (MONGODB_URI, MONGODB_DB). */
-      storeEnv: Record<string, string>;
-      dataDir: string;
-      drop?: () => Promise<void>;
-    }>,
-  ): void {
+  function storeLeg(open: () => Promise<StoreLeg>): void {
     let store: GatewayStore;
     let registry: CorporateRegistryRepository;
     let registers: RegistryAnswers;

@@ -7,17 +7,13 @@
  * MongoDB when MONGODB_URI is set (a sample of the Tottori rows there). The rates over samples of both files are bench/README.md's.
  */
 import { expect } from 'chai';
-import { MongoClient } from 'mongodb';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { GatewayStore } from '../../../../core/store/gateway-store';
-import { connectMongoStore } from '../../../../core/store/mongo/mongo-store';
-import { openSqliteStore } from '../../../../core/store/sqlite/sqlite-store';
 import { importEdinetFile } from '../../../../domain/registry/files/edinet-importer';
 import { importRegistryFile } from '../../../../domain/registry/files/importer';
 import { corporateRegistryRepositories } from '../../../../domain/registry/stores/registry-stores';
 import { RegistryAnswers } from '../../../support/registry-answers';
+import { mongoLeg, sqliteLeg, type StoreLeg } from '../../../support/store-legs';
 import { EDINET_FILE, TOTTORI_FILE } from '../../../support/shared-data';
 import { describeWithEdinetList } from '../../../support/edinet-list';
 
@@ -54,15 +50,7 @@ function tottoriSample(dir: string): string {
 
 describeWithEdinetList('name search on the real Tottori file and EDINET list', () => {
   describe('SQLite', () => {
-    storeLeg(() => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-search-'));
-      // MONGODB_URI empty: this leg's gateway reads the SQLite store even in the MongoDB CI leg.
-      return Promise.resolve({
-        store: openSqliteStore(path.join(dataDir, 'store')),
-        storeEnv: { MONGODB_URI: '' },
-        dataDir,
-      });
-    });
+    storeLeg(() => Promise.resolve(sqliteLeg('jpgw-search')));
   });
 
   describe('MongoDB', function () {
@@ -74,31 +62,18 @@ describeWithEdinetList('name search on the real Tottori file and EDINET list', (
       return;
     }
     storeLeg(async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-search-'));
-      const db = `jpgw_search_${process.pid}_${Date.now()}`;
-      return {
-        file: tottoriSample(dataDir),
-        store: await connectMongoStore(uri, db),
-        storeEnv: { MONGODB_URI: uri, MONGODB_DB: db },
-        dataDir,
-        drop: async () => {
-          const client = await MongoClient.connect(uri);
-          await client.db(db).dropDatabase();
-          await client.close();
-        },
-      };
+      const leg = await mongoLeg(uri, 'jpgw-search');
+      return { ...leg, file: tottoriSample(leg.dataDir) };
     });
   });
 
   function storeLeg(
-    open: () => Promise<{
-      /** The NTA file imported: the whole Tottori file, unless a sample of its rows. */
-      file?: string;
-      store: GatewayStore;
-      storeEnv: Record<string, string>;
-      dataDir: string;
-      drop?: () => Promise<void>;
-    }>,
+    open: () => Promise<
+      StoreLeg & {
+        /** The NTA file imported: the whole Tottori file, unless a sample of its rows. */
+        file?: string;
+      }
+    >,
   ): void {
     let answers: RegistryAnswers;
     let cleanUp: () => Promise<void>;
