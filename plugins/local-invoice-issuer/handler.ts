@@ -19,7 +19,7 @@ export interface IssuerCandidate extends CandidateView {
 }
 
 export interface InvoiceIssuerPayload extends EndpointPayload {
-  query: { name: string; limit: number };
+  query: { name: string; limit: number; as_of?: string };
   count: number;
   has_more: PageLinks['has_more'];
   next_cursor: PageLinks['next_cursor'];
@@ -55,9 +55,9 @@ export class InvoiceIssuerHandler implements EndpointHandler<InvoiceIssuerQuery,
       },
     );
     const tNumbers = candidates.map((c) => derivedTNumber(c.corporation.corporate_number));
-    const registrations = await this.invoices.lookupMany(tNumbers, ctx.now, ctx.log);
+    const registrations = await this.invoices.lookupMany(tNumbers, ctx.now, ctx.log, query.as_of);
     const payload: InvoiceIssuerPayload = {
-      query: { name: query.name, limit: query.limit },
+      query: { name: query.name, limit: query.limit, ...(query.as_of ? { as_of: query.as_of } : {}) },
       count: candidates.length,
       ...pageLinks(
         scope,

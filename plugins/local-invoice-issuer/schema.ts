@@ -17,6 +17,7 @@ export const invoiceIssuerPayloadSchema = {
             'A name as given: of a document (sources[].name) or of a company in a request (query.name, results[].name). The name a corporation is registered under is legal_name.',
         },
         limit: { type: 'integer', description: 'The limit parameter applied: the most items answered.' },
+        as_of: { type: 'string', description: 'The as_of parameter, as given (YYYY-MM-DD).' },
       },
     },
     count: { type: 'integer', description: "The number of items in the answer's list." },

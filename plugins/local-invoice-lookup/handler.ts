@@ -21,15 +21,18 @@ import type { InvoiceLookupQuery } from './query';
 
 export interface InvoiceLookupPayload extends EndpointPayload {
   registration_number: string;
-  query: { number: string; had_t_prefix: boolean };
+  query: { number: string; had_t_prefix: boolean; as_of?: string };
   registration: RegistrationAnswer;
   corporate_number_check: {
     /** The 13 digits of the registration number, read as a corporate number. */
     corporate_number: string;
     check_digit_valid: boolean;
     expected_check_digit: number;
-    /** corporation: a valid corporate number; not_a_corporate_number: the digits fail the check digit. */
-    holder: 'corporation' | 'not_a_corporate_number';
+    /**
+     * individual: the register says a sole proprietor holds it (no corporate number); corporation:
+     * a valid corporate number; not_a_corporate_number: the digits fail the check digit.
+     */
+    holder: 'individual' | 'corporation' | 'not_a_corporate_number';
   };
   corporation: {
     corporate_number: string;
@@ -62,15 +65,20 @@ export class InvoiceLookupHandler implements EndpointHandler<InvoiceLookupQuery,
   private async answer(query: InvoiceLookupQuery, ctx: HandlerContext): Promise<InvoiceLookupPayload> {
     const parsed = parseRegistrationNumber(query.number)!;
     const validCorporate = isValidCorporateNumber(parsed.digits);
-    const registration = (await this.invoices.lookupMany([parsed.tNumber], ctx.now, ctx.log)).get(
-      parsed.tNumber,
-    )!;
+    const registration = (
+      await this.invoices.lookupMany([parsed.tNumber], ctx.now, ctx.log, query.as_of)
+    ).get(parsed.tNumber)!;
+    const individual = registration.registrant_kind === 'individual';
     const notes: string[] = [];
     let corporation: Corporation | null = null;
     let crossCheck: InvoiceLookupPayload['registry_cross_check'] = 'not_applicable';
     let registryProv;
     let registrySource: string | null = null;
-    if (validCorporate) {
+    if (individual) {
+      notes.push(
+        'The register says a sole proprietor holds this registration: an individual has no corporate number, so the corporate registry was not consulted.',
+      );
+    } else if (validCorporate) {
       try {
         const source = await this.registry.source();
         registrySource = source.sourceTag;
@@ -94,16 +102,21 @@ export class InvoiceLookupHandler implements EndpointHandler<InvoiceLookupQuery,
       );
     }
     if (registration.reason) notes.push(`Registration ${registration.reason}`);
+    if (registration.on_date) notes.push(`On ${registration.on_date.date}: ${registration.on_date.note}`);
     const invoiceProv = this.invoices.provenance(ctx.now, [registration]);
     return {
       registration_number: parsed.tNumber,
-      query: { number: query.number, had_t_prefix: parsed.hadPrefix },
+      query: {
+        number: query.number,
+        had_t_prefix: parsed.hadPrefix,
+        ...(query.as_of ? { as_of: query.as_of } : {}),
+      },
       registration,
       corporate_number_check: {
         corporate_number: parsed.digits,
         check_digit_valid: validCorporate,
         expected_check_digit: checkDigitOf(parsed.digits.slice(1)),
-        holder: validCorporate ? 'corporation' : 'not_a_corporate_number',
+        holder: individual ? 'individual' : validCorporate ? 'corporation' : 'not_a_corporate_number',
       },
       corporation:
         corporation && registrySource

@@ -12,7 +12,7 @@ export default definePlugin({
   summary:
     'One qualified invoice registration number (T + 13 digits): registration record and registry cross-check',
   description:
-    'Reads T1234567890123 or 1234567890123, says whether the 13 digits are a valid corporate number (check digit), cross-checks the corporation in the registry, and answers the registration: confirmed from the NTA invoice register (live Web-API when configured); otherwise not confirmed, with the reason (seen in a dated list of public copies of register data, or only derived and not checked).',
+    'Reads T1234567890123 or 1234567890123, says whether the 13 digits are a valid corporate number (check digit), cross-checks the corporation in the registry, and answers the registration: confirmed from the NTA invoice register (live Web-API when configured); otherwise not confirmed, with the reason (seen in a dated list of public copies of register data, or only derived and not checked). A sole proprietor is answered with only what the register publishes of one; as_of answers the registration on a date from the history of the imported register files.',
   source: {
     name: 'T-number derivation from the corporate number; NTA qualified invoice issuer publication; corporate registry cross-check',
     freshness:

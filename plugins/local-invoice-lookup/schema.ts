@@ -20,11 +20,12 @@ export const invoiceLookupPayloadSchema = {
     },
     query: {
       type: 'object',
-      description: 'The parameter as given, and whether it began with T.',
+      description: 'The parameters as given, and whether the number began with T.',
       required: ['number', 'had_t_prefix'],
       properties: {
         number: { type: 'string', description: 'The number parameter, as given.' },
         had_t_prefix: { type: 'boolean', description: 'Whether the number given began with T.' },
+        as_of: { type: 'string', description: 'The as_of parameter, as given (YYYY-MM-DD).' },
       },
     },
     registration: { ...REGISTRATION_SCHEMA, description: 'basis says where the registration was read.' },
@@ -48,8 +49,9 @@ export const invoiceLookupPayloadSchema = {
           description: 'The check digit the other twelve digits give.',
         },
         holder: {
-          enum: ['corporation', 'not_a_corporate_number'],
-          description: 'corporation, or not_a_corporate_number when the digits fail the check digit.',
+          enum: ['individual', 'corporation', 'not_a_corporate_number'],
+          description:
+            'individual when the register says a sole proprietor holds the registration; otherwise corporation, or not_a_corporate_number when the digits fail the check digit.',
         },
       },
     },

@@ -264,7 +264,8 @@ export const REGISTRATION_SCHEMA = {
     },
     status: {
       enum: ['registered', 'cancelled', 'expired', 'not_registered', 'not_checked'],
-      description: "The registration's state: registered, cancelled, expired, not_registered or not_checked.",
+      description:
+        "The registration's state (on as_of when given): registered, cancelled, expired, not_registered or not_checked.",
     },
     confirmed: {
       type: 'boolean',
@@ -296,9 +297,66 @@ export const REGISTRATION_SCHEMA = {
       ...SOURCE_REFS,
       description: 'The public copies of register data a listed registration was seen in.',
     },
+    registrant_kind: {
+      enum: ['individual', 'corporation', null],
+      description:
+        '人格区分 as the register gives it: individual (a sole proprietor) or corporation; null when the register was not read.',
+    },
+    trade_name: {
+      ...NULLABLE_STRING,
+      description: '主たる屋号, where the registrant asked for it to be published.',
+    },
+    popular_or_previous_name: {
+      ...NULLABLE_STRING,
+      description: '通称・旧姓, where the registrant asked for it to be published.',
+    },
+    publication_note: {
+      ...NULLABLE_STRING,
+      description:
+        'For a sole proprietor: what the register publishes of one (the address only on request), and so all this answer holds; null otherwise.',
+    },
+    on_date: {
+      type: ['object', 'null'],
+      description:
+        'With as_of: whether the registration was in force on that date, whether the name and address shown are those of the date, and where the history held starts; null without as_of.',
+      required: [
+        'date',
+        'in_force',
+        'state_known',
+        'state_date',
+        'history_starts',
+        'history_complete',
+        'note',
+      ],
+      properties: {
+        date: { type: 'string', description: 'The date asked (as_of), YYYY-MM-DD.' },
+        in_force: {
+          type: ['boolean', 'null'],
+          description: 'Whether the registration was in force on the date; null when not known here.',
+        },
+        state_known: {
+          type: 'boolean',
+          description:
+            'Whether the name and address shown are those published on or before the date; false when the history held starts later (they are null) or none is held.',
+        },
+        state_date: {
+          ...NULLABLE_STRING,
+          description: 'The day the state shown was published (its update date).',
+        },
+        history_starts: {
+          ...NULLABLE_STRING,
+          description: 'The day of the oldest state of the registration held here; null when none is held.',
+        },
+        history_complete: {
+          type: 'boolean',
+          description: "Whether the oldest state held is the registration's first publication (process 01).",
+        },
+        note: { type: 'string', description: 'How the answer on the date was reached, in a sentence.' },
+      },
+    },
   },
   description:
-    'An invoice registration (適格請求書発行事業者): its number, status, whether the register confirmed it, basis, dates, legal_name, address, sources.',
+    'An invoice registration (適格請求書発行事業者): its number, status, whether the register confirmed it, basis, dates, legal_name, address, sources; for a sole proprietor only what the register publishes; with as_of, on_date.',
 };
 
 /** The `edinet` object of answers about corporations (edinet-answers.ts EdinetView). */

@@ -1,8 +1,10 @@
 /**
  * The NTA qualified-invoice-issuer register as published for download (適格請求書発行事業者公表
- * 情報, https://www.invoice-kohyo.nta.go.jp/download/ : 全件データ, the full file, in parts for
- * corporations; 差分データ, daily differentials, kept 40 days). CSV, UTF-8, no header row, one row
- * per registration, 24 columns in the order of the Web-API's announcement fields.
+ * 情報, https://www.invoice-kohyo.nta.go.jp/download/ : 全件データ, the full files, in parts, of
+ * corporations, of associations without legal personality and of sole proprietors; 差分データ,
+ * daily differentials of all of them, kept 40 days). CSV, UTF-8, no header row, one row per
+ * registration, 24 columns in the order of the Web-API's announcement fields, the same in every
+ * kind of file.
  *
  * The column order is the one two independent public tools read these files with (docs/registry.md
  * names them); their field names follow the NTA's resource definition (リソース定義書) of the
@@ -95,7 +97,7 @@ const DOWNLOAD_AGAIN =
 const HINTS: Readonly<Record<InvoiceFileErrorCode, string>> = {
   not_a_csv_file: 'Pass the CSV or the ZIP downloaded from the NTA invoice register site.',
   csv_syntax: DOWNLOAD_AGAIN,
-  invalid_row: `A row outside the register file layout (24 columns, T-numbers, dates, UTF-8). ${DOWNLOAD_AGAIN}`,
+  invalid_row: `A row outside the register file layout (24 columns, T-numbers, process codes, dates, UTF-8). ${DOWNLOAD_AGAIN}`,
   line_too_long: `A row longer than the 24 columns of the layout can hold. ${DOWNLOAD_AGAIN}`,
   control_character: `A control character (NUL, another C0 or C1 code) in a name, address or code: the register files hold none. ${DOWNLOAD_AGAIN}`,
   empty_file: EMPTY_FILE_HINT,
@@ -118,6 +120,11 @@ export class InvoiceFileError extends Error {
 }
 
 const T_NUMBER = /^T[1-9]\d{12}$/;
+/**
+ * 事業者処理区分: 01 new, 02 change, 03 expiry, 04 cancellation, 99 deletion (docs/registry.md), in
+ * the order events of one day follow each other.
+ */
+export const PROCESS_CODES: readonly string[] = ['01', '02', '03', '04', '99'];
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_COLUMNS: readonly InvoiceColumn[] = [
   'registrationDate',
@@ -135,7 +142,11 @@ export function invoiceRowProblem(
     return invalid(`${fields.length} columns where the register file has ${INVOICE_COLUMNS.length}`);
   if (!T_NUMBER.test(fields[1]))
     return invalid(`"${fields[1].slice(0, 20)}" is not a registration number (T + 13 digits)`);
-  if (!/^[01]$/.test(fields[6])) return invalid(`latest must be 0 or 1, not "${fields[6].slice(0, 5)}"`);
+  if (!PROCESS_CODES.includes(fields[2]))
+    return invalid(`process "${fields[2].slice(0, 5)}" is none of ${PROCESS_CODES.join(', ')}`);
+  // Sources give a past state's flag as 0 or as empty; the latest's is 1.
+  if (!/^[01]?$/.test(fields[6]))
+    return invalid(`latest must be 1, 0 or empty, not "${fields[6].slice(0, 5)}"`);
   for (const c of DATE_COLUMNS) {
     const v = fields[INVOICE_COLUMNS.indexOf(c)];
     if (v !== '' && !DATE.test(v)) return invalid(`${c} "${v.slice(0, 20)}" is not a date (YYYY-MM-DD)`);

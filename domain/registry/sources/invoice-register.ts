@@ -22,7 +22,7 @@ import { UPSTREAM_CONFIG } from '../../shared/tokens';
 import { tokyoDate } from '../../shared/tokyo-time';
 import { coverageOf } from '../../shared/coverage';
 import { invoiceFileSearched, invoiceLiveSearched, invoiceSnapshotSearched } from '../answers/searched';
-import type { InvoiceRow } from '../files/invoice-file';
+import { dateOf, stateOn, type InvoiceState } from '../stores/invoice-history';
 import { type InvoiceRegisterStore } from '../stores/invoice-store';
 import { invoiceRegisterStores } from '../stores/invoice-stores';
 import { unavailable, UpstreamError, UpstreamHttp, type UpstreamHttpOptions } from './upstream-http';
@@ -78,10 +78,36 @@ export interface RegistrationAnswer {
   expire_date: string | null;
   /** For rows seen in a copy: the date of the register data the copy shows, when known. */
   seen_on: string | null;
+  /** 人格区分 as the register gives it; null when the register was not read. */
+  registrant_kind: 'individual' | 'corporation' | null;
+  /** 主たる屋号, when the registrant asked for it to be published. */
+  trade_name: string | null;
+  /** 通称・旧姓, when the registrant asked for it to be published. */
+  popular_or_previous_name: string | null;
+  /** For a sole proprietor: what the register publishes of one, and so what this answer holds. */
+  publication_note: string | null;
+  /** With as_of: the registration on that date, and how much of its history is held. */
+  on_date: OnDateAnswer | null;
   /** The official publisher (the NTA register). */
   sources: SourceRef[];
   /** The public copies a listed registration was seen in. */
   cross_checked_against: SourceRef[];
+}
+
+export interface OnDateAnswer {
+  /** The date asked (as_of). */
+  date: string;
+  /** Whether the registration was in force on the date; null when not known here. */
+  in_force: boolean | null;
+  /** Whether the name and address shown are those of the date (false: they are null or today's, see note). */
+  state_known: boolean;
+  /** The day the state shown was published (its update date). */
+  state_date: string | null;
+  /** The day of the oldest state of this registration held here; null when none is held. */
+  history_starts: string | null;
+  /** Whether the oldest state held is the registration's first publication. */
+  history_complete: boolean;
+  note: string;
 }
 
 /** One `announcement` of the invoice Web-API (JSON, type=21); only the fields used here. */
@@ -96,7 +122,10 @@ export interface Announcement {
   expireDate?: string;
   name?: string;
   address?: string;
+  addressRequest?: string;
   addressInside?: string;
+  tradeName?: string;
+  popularName_previousName?: string;
 }
 
 interface SnapshotRow {
@@ -293,15 +322,28 @@ export class InvoiceRegister {
 
   /**
    * Answers for T-numbers (T + 13 digits), from the register when it is connected. Without it the
-   * operator is told once, in the log, how to connect it; buyers only see "not confirmed".
+   * operator is told once, in the log, how to connect it; buyers only see "not confirmed". With
+   * `asOf` (YYYY-MM-DD), each answer is the registration on that date as far as the history held
+   * tells it (`on_date`).
    */
   async lookupMany(
     tNumbers: readonly string[],
     now: Date,
     log?: HandlerLogger,
+    asOf?: string,
+  ): Promise<Map<string, RegistrationAnswer>> {
+    const answers = await this.currentAnswers([...new Set(tNumbers)], now, log, asOf);
+    if (asOf) for (const a of answers.values()) a.on_date ??= noHistory(asOf);
+    return answers;
+  }
+
+  private async currentAnswers(
+    unique: string[],
+    now: Date,
+    log: HandlerLogger | undefined,
+    asOf: string | undefined,
   ): Promise<Map<string, RegistrationAnswer>> {
     const out = new Map<string, RegistrationAnswer>();
-    const unique = [...new Set(tNumbers)];
     if (this.client) {
       const { announcements } = await this.client
         .byNumbers(unique)
@@ -310,13 +352,12 @@ export class InvoiceRegister {
       for (const a of announcements) {
         if (a.latest !== undefined && a.latest !== '1') continue;
         out.set(a.registratedNumber, {
+          ...publishedFields(a),
           registration_number: a.registratedNumber,
           status: statusOn(a, today),
           confirmed: true,
           basis: 'register_live',
           reason: null,
-          legal_name: orNull(a.name),
-          address: lineAddress(orNull(a.address) ?? orNull(a.addressInside)),
           registration_date: orNull(a.registrationDate),
           update_date: orNull(a.updateDate),
           disposal_date: orNull(a.disposalDate),
@@ -324,6 +365,7 @@ export class InvoiceRegister {
           seen_on: null,
           sources: [NTA_INVOICE_WEB_API],
           cross_checked_against: [],
+          on_date: null,
         });
       }
       for (const t of unique) {
@@ -341,11 +383,14 @@ export class InvoiceRegister {
     }
     await this.refreshImported();
     if (this.imported && this.imported.count > 0) {
-      const rows = await (await this.registerFiles()).getMany(unique);
+      const store = await this.registerFiles();
+      const held = asOf
+        ? await store.history(unique)
+        : new Map([...(await store.getMany(unique))].map(([n, row]) => [n, [row]]));
       const today = tokyoDate(now).iso;
       for (const t of unique) {
-        const row = rows.get(t);
-        out.set(t, row ? fromRegisterFile(row, today) : this.notImported(t));
+        const states = held.get(t);
+        out.set(t, states ? fromRegisterFile(states, today, asOf) : this.notImported(t));
       }
       return out;
     }
@@ -364,23 +409,131 @@ export class InvoiceRegister {
   }
 }
 
-/** A registration as the imported register files show it: the NTA's own data, so confirmed. */
-function fromRegisterFile(row: InvoiceRow, today: string): RegistrationAnswer {
+const INDIVIDUAL_NOTE =
+  'A sole proprietor: the register publishes the name as registered and, only where the person asked for them to be published, a trade name, a popular or previous name and an address; this answer holds only what it published, nothing derived or looked up elsewhere.';
+
+/** What the register publishes of a registrant, as published; for a sole proprietor nothing more. */
+function publishedFields(
+  a: Pick<
+    Announcement,
+    | 'kind'
+    | 'name'
+    | 'address'
+    | 'addressRequest'
+    | 'addressInside'
+    | 'tradeName'
+    | 'popularName_previousName'
+  >,
+): Pick<
+  RegistrationAnswer,
+  | 'legal_name'
+  | 'address'
+  | 'registrant_kind'
+  | 'trade_name'
+  | 'popular_or_previous_name'
+  | 'publication_note'
+> {
+  const individual = a.kind === '1';
+  // A sole proprietor's address is published only on request (addressRequest); a foreign
+  // business's domestic office (addressInside) stands for either's when it has no other.
+  const line = individual
+    ? (orNull(a.addressRequest) ?? orNull(a.addressInside))
+    : (orNull(a.address) ?? orNull(a.addressInside));
   return {
-    registration_number: row.registratedNumber,
-    status: statusOn(row, today),
+    legal_name: orNull(a.name),
+    address: lineAddress(line),
+    registrant_kind: individual ? 'individual' : a.kind === '2' ? 'corporation' : null,
+    trade_name: orNull(a.tradeName),
+    popular_or_previous_name: orNull(a.popularName_previousName),
+    publication_note: individual ? `${INDIVIDUAL_NOTE}${line ? '' : ' No address was published.'}` : null,
+  };
+}
+
+/** The names and addresses of a state, all null: the state on a date before the history held. */
+const UNKNOWN_STATE = {
+  legal_name: null,
+  address: null,
+  trade_name: null,
+  popular_or_previous_name: null,
+};
+
+/**
+ * A registration as the imported register files show it: the NTA's own data, so confirmed. Its
+ * states are oldest first, the current last. On a date, the dates of registration, cancellation
+ * and expiry are the register's as it states them now (a cancellation may be published after the
+ * day it takes effect); the names and address are the state published on or before the date.
+ */
+function fromRegisterFile(states: InvoiceState[], today: string, asOf?: string): RegistrationAnswer {
+  const current = states[states.length - 1];
+  if (current.process === '99') return withdrawn(current, asOf);
+  const base: RegistrationAnswer = {
+    ...publishedFields(current),
+    registration_number: current.registratedNumber,
+    status: statusOn(current, asOf ?? today),
     confirmed: true,
     basis: 'register_file',
     reason: null,
-    legal_name: orNull(row.name),
-    address: lineAddress(orNull(row.address) ?? orNull(row.addressInside)),
-    registration_date: orNull(row.registrationDate),
-    update_date: orNull(row.updateDate),
-    disposal_date: orNull(row.disposalDate),
-    expire_date: orNull(row.expireDate),
+    registration_date: orNull(current.registrationDate),
+    update_date: orNull(current.updateDate),
+    disposal_date: orNull(current.disposalDate),
+    expire_date: orNull(current.expireDate),
     seen_on: null,
     sources: [NTA_INVOICE_DOWNLOAD],
     cross_checked_against: [],
+    on_date: null,
+  };
+  if (!asOf) return base;
+  const { state, historyStarts, historyComplete } = stateOn(states, asOf);
+  const held = `${states.length} state${states.length === 1 ? '' : 's'} held, the oldest of ${historyStarts}`;
+  const ahead =
+    asOf > today
+      ? ` ${asOf} is still to come: what the register states now, which later changes may alter.`
+      : '';
+  return {
+    ...base,
+    ...(state
+      ? {
+          ...publishedFields(state),
+          registrant_kind: base.registrant_kind,
+          update_date: orNull(state.updateDate),
+        }
+      : { ...UNKNOWN_STATE, update_date: null }),
+    on_date: {
+      date: asOf,
+      in_force: base.status === 'registered',
+      state_known: state !== null,
+      state_date: state ? dateOf(state) : null,
+      history_starts: historyStarts,
+      history_complete: historyComplete,
+      note: state
+        ? `The name and address the register published on or before ${asOf} (its state of ${dateOf(state)}; ${held}); whether it was in force from the registration, cancellation and expiry dates the register states now.${ahead}`
+        : `The history held here starts later (${held}, not the first publication): whether it was in force on ${asOf} is answered from its registration, cancellation and expiry dates, but its name and address then are not known here (null).`,
+    },
+  };
+}
+
+/** A registration the NTA deleted from its publication (process 99): nothing of it is answered. */
+function withdrawn(current: InvoiceState, asOf?: string): RegistrationAnswer {
+  const reason = `The NTA deleted this registration from its publication (update of ${dateOf(current)}): nothing of it is answered, on any date.`;
+  return {
+    ...blank(current.registratedNumber),
+    basis: 'register_file',
+    reason,
+    sources: [NTA_INVOICE_DOWNLOAD],
+    on_date: asOf ? { ...noHistory(asOf), note: reason } : null,
+  };
+}
+
+/** On a date, for a registration whose states are not held here. */
+function noHistory(asOf: string): OnDateAnswer {
+  return {
+    date: asOf,
+    in_force: null,
+    state_known: false,
+    state_date: null,
+    history_starts: null,
+    history_complete: false,
+    note: 'No dated states of this registration are held here (only the imported NTA register files keep them): the other fields are the answer of today, not of this date.',
   };
 }
 
@@ -388,9 +541,19 @@ function lineAddress(line: string | null | undefined): { line: string } | null {
   return line ? { line } : null;
 }
 
+/** The fields only the register's own data fills. */
+const NOT_READ = {
+  registrant_kind: null,
+  trade_name: null,
+  popular_or_previous_name: null,
+  publication_note: null,
+  on_date: null,
+} as const;
+
 /** A derived answer: T + corporate number, not checked. */
 function blank(t: string): RegistrationAnswer {
   return {
+    ...NOT_READ,
     registration_number: t,
     status: 'not_checked',
     confirmed: false,

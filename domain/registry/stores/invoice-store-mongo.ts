@@ -1,30 +1,37 @@
 /**
- * The imported invoice register on MongoDB: one document per registration number (`_id`), with
- * the row's version; a write replaces the document only when its version is newer, so files
- * converge in any order. A batch is inserted first (the numbers not held yet); those that meet the
- * unique `_id` are then updated on condition that the stored version is older, an update that
- * cannot fail (FerretDB 1.x stops an unordered bulk of updates at its first error).
+ * The imported invoice register on MongoDB: one document per registration number (`_id`) with its
+ * current state, and one per state published (`_id` number|state, `number` indexed), each with the
+ * state's version; a write replaces a document only when its version is newer, so files converge
+ * in any order. A batch is inserted first (the documents not held yet); those that meet the unique
+ * `_id` are then updated on condition that the stored version is older, an update that cannot fail
+ * (FerretDB 1.x stops an unordered bulk of updates at its first error). States are written before
+ * the current documents: an import cut between the two is completed by running it again.
  */
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import type { MongoContext } from '../../../core/store/gateway-store';
 import { duplicatesOf } from '../../../core/store/mongo/common';
 import type { InvoiceRow } from '../files/invoice-file';
-import { versionOf, type InvoiceImport, type InvoiceRegisterStore } from './invoice-store';
+import { orderedStates, stateKeyOf, stateOf, versionOf, type InvoiceState } from './invoice-history';
+import type { InvoiceImport, InvoiceRegisterStore } from './invoice-store';
 
 const REGISTRATIONS = 'invoice_registrations';
+const STATES = 'invoice_states';
 const IMPORTS = 'invoice_imports';
 
-interface RegistrationDoc {
+/** A current state (`_id` the number) or one state of a number's (`_id` number|state, `number`). */
+interface StateDoc {
   _id: string;
+  number?: string;
   version: string;
-  row: InvoiceRow;
+  row: InvoiceState;
 }
 
 type ImportDoc = Omit<InvoiceImport, 'id'> & { _id: string };
 
 export class MongoInvoiceStore implements InvoiceRegisterStore {
   private constructor(
-    private readonly registrations: Collection<RegistrationDoc>,
+    private readonly registrations: Collection<StateDoc>,
+    private readonly states: Collection<StateDoc>,
     private readonly imports: Collection<ImportDoc>,
     private readonly maxTimeMS: number,
   ) {}
@@ -33,46 +40,50 @@ export class MongoInvoiceStore implements InvoiceRegisterStore {
     await ctx.ensureIndexes(IMPORTS, [
       { name: 'invoice_imports_status', key: { status: 1, finished_at: -1 } },
     ]);
+    await ctx.ensureIndexes(STATES, [{ name: 'invoice_states_number', key: { number: 1 } }]);
     return new MongoInvoiceStore(
-      ctx.db.collection<RegistrationDoc>(REGISTRATIONS),
+      ctx.db.collection<StateDoc>(REGISTRATIONS),
+      ctx.db.collection<StateDoc>(STATES),
       ctx.db.collection<ImportDoc>(IMPORTS),
       ctx.maxTimeMS,
     );
   }
 
   async upsert(rows: readonly InvoiceRow[]): Promise<void> {
-    const newest = new Map<string, InvoiceRow>();
+    const states = new Map<string, StateDoc>();
+    const newest = new Map<string, StateDoc>();
     for (const r of rows) {
-      const held = newest.get(r.registratedNumber);
-      if (!held || versionOf(r) > versionOf(held)) newest.set(r.registratedNumber, r);
+      const row = stateOf(r);
+      const n = row.registratedNumber;
+      const version = versionOf(row);
+      const id = `${n}|${stateKeyOf(row)}`;
+      if (version > (states.get(id)?.version ?? '')) states.set(id, { _id: id, number: n, version, row });
+      if (version > (newest.get(n)?.version ?? '')) newest.set(n, { _id: n, version, row });
     }
-    if (newest.size === 0) return;
-    const docs = [...newest.values()].map((row) => ({
-      _id: row.registratedNumber,
-      version: versionOf(row),
-      row,
-    }));
-    let held: RegistrationDoc[] = [];
-    try {
-      await this.registrations.insertMany(docs, { ordered: false });
-    } catch (err) {
-      held = duplicatesOf(err, docs);
-    }
-    if (held.length === 0) return;
-    const ops: AnyBulkWriteOperation<RegistrationDoc>[] = held.map((d) => ({
-      updateOne: {
-        filter: { _id: d._id, version: { $lt: d.version } },
-        update: { $set: { version: d.version, row: d.row } },
-      },
-    }));
-    await this.registrations.bulkWrite(ops, { ordered: false });
+    await newerOnly(this.states, [...states.values()]);
+    await newerOnly(this.registrations, [...newest.values()]);
   }
 
-  async getMany(numbers: readonly string[]): Promise<Map<string, InvoiceRow>> {
-    const docs = await this.registrations
-      .find({ _id: { $in: [...new Set(numbers)] } }, { maxTimeMS: this.maxTimeMS })
-      .toArray();
-    return new Map(docs.map((d) => [d._id, d.row]));
+  // One equality per number, not $in: FerretDB 1.x hands only equalities to its backend's SQL
+  // and reads every document for an $in. Buyers ask for at most 50 numbers at once.
+  async getMany(numbers: readonly string[]): Promise<Map<string, InvoiceState>> {
+    const options = { maxTimeMS: this.maxTimeMS };
+    const docs = await Promise.all(
+      [...new Set(numbers)].map((n) => this.registrations.findOne({ _id: n }, options)),
+    );
+    return new Map(docs.filter((d) => d !== null).map((d) => [d._id, d.row]));
+  }
+
+  async history(numbers: readonly string[]): Promise<Map<string, InvoiceState[]>> {
+    const out = new Map<string, InvoiceState[]>();
+    const options = { maxTimeMS: this.maxTimeMS };
+    await Promise.all(
+      [...(await this.getMany(numbers))].map(async ([n, current]) => {
+        const docs = await this.states.find({ number: n }, options).toArray();
+        out.set(n, orderedStates([...docs.map((d) => d.row), current]));
+      }),
+    );
+    return out;
   }
 
   async count(): Promise<number> {
@@ -105,4 +116,20 @@ export class MongoInvoiceStore implements InvoiceRegisterStore {
       .toArray();
     return docs.map(({ _id, ...rest }) => ({ id: _id, ...rest }) as InvoiceImport);
   }
+}
+
+/** Writes each document unless the one held under its `_id` is as new or newer. */
+async function newerOnly(collection: Collection<StateDoc>, docs: StateDoc[]): Promise<void> {
+  if (docs.length === 0) return;
+  let held: StateDoc[] = [];
+  try {
+    await collection.insertMany(docs, { ordered: false });
+  } catch (err) {
+    held = duplicatesOf(err, docs);
+  }
+  if (held.length === 0) return;
+  const ops: AnyBulkWriteOperation<StateDoc>[] = held.map(({ _id, ...rest }) => ({
+    updateOne: { filter: { _id, version: { $lt: rest.version } }, update: { $set: rest } },
+  }));
+  await collection.bulkWrite(ops, { ordered: false });
 }

@@ -1,8 +1,13 @@
-/** The imported invoice register on SQLite, in its own file (invoice.sqlite). */
+/**
+ * The imported invoice register on SQLite, in its own file (invoice.sqlite): the current state of
+ * each registration (registrations) and every state published (states), written in one
+ * transaction per batch.
+ */
 import type { Statement } from 'better-sqlite3';
 import { writeTransaction, type Migration, type SqliteDatabase } from '../../../core/store/sqlite/database';
 import type { InvoiceRow } from '../files/invoice-file';
-import { versionOf, type InvoiceImport, type InvoiceRegisterStore } from './invoice-store';
+import { orderedStates, stateKeyOf, stateOf, versionOf, type InvoiceState } from './invoice-history';
+import type { InvoiceImport, InvoiceRegisterStore } from './invoice-store';
 
 export class SqliteInvoiceStore implements InvoiceRegisterStore {
   static readonly MIGRATIONS: readonly Migration[] = [
@@ -32,10 +37,34 @@ export class SqliteInvoiceStore implements InvoiceRegisterStore {
         CREATE INDEX imports_status ON imports (status, finished_at);
       `,
     },
+    {
+      version: 2,
+      description: 'invoice registration states',
+      // Versions written before (date|latest) still order below every newer one of their date.
+      sql: `
+        CREATE TABLE states (
+          number TEXT NOT NULL,
+          state TEXT NOT NULL,
+          version TEXT NOT NULL,
+          row TEXT NOT NULL,
+          PRIMARY KEY (number, state)
+        ) STRICT, WITHOUT ROWID;
+      `,
+    },
   ];
 
   private readonly q: Record<
-    'exists' | 'put' | 'get' | 'count' | 'grow' | 'start' | 'finish' | 'fail' | 'done',
+    | 'exists'
+    | 'put'
+    | 'putState'
+    | 'get'
+    | 'states'
+    | 'count'
+    | 'grow'
+    | 'start'
+    | 'finish'
+    | 'fail'
+    | 'done',
     Statement
   >;
   private readonly upsertTx: (rows: readonly InvoiceRow[]) => void;
@@ -50,7 +79,14 @@ export class SqliteInvoiceStore implements InvoiceRegisterStore {
          ON CONFLICT (number) DO UPDATE SET version = excluded.version, row = excluded.row
          WHERE excluded.version > registrations.version`,
       ),
+      // A copy of a state already held (from another file) is kept once, the newer copy.
+      putState: p(
+        `INSERT INTO states (number, state, version, row) VALUES (?, ?, ?, ?)
+         ON CONFLICT (number, state) DO UPDATE SET version = excluded.version, row = excluded.row
+         WHERE excluded.version > states.version`,
+      ),
       get: p('SELECT row FROM registrations WHERE number = ?').pluck(),
+      states: p('SELECT row FROM states WHERE number = ?').pluck(),
       count: p('SELECT count FROM held WHERE id = 1').pluck(),
       grow: p('UPDATE held SET count = count + ? WHERE id = 1'),
       start: p(
@@ -65,8 +101,13 @@ export class SqliteInvoiceStore implements InvoiceRegisterStore {
     this.upsertTx = writeTransaction(db, (rows: readonly InvoiceRow[]) => {
       let added = 0;
       for (const row of rows) {
-        if (!this.q.exists.get(row.registratedNumber)) added++;
-        this.q.put.run(row.registratedNumber, versionOf(row), JSON.stringify(row));
+        const state = stateOf(row);
+        const n = state.registratedNumber;
+        if (!this.q.exists.get(n)) added++;
+        const version = versionOf(state);
+        const json = JSON.stringify(state);
+        this.q.put.run(n, version, json);
+        this.q.putState.run(n, stateKeyOf(state), version, json);
       }
       if (added > 0) this.q.grow.run(added);
     });
@@ -76,11 +117,20 @@ export class SqliteInvoiceStore implements InvoiceRegisterStore {
     this.upsertTx(rows);
   }
 
-  async getMany(numbers: readonly string[]): Promise<Map<string, InvoiceRow>> {
-    const out = new Map<string, InvoiceRow>();
+  async getMany(numbers: readonly string[]): Promise<Map<string, InvoiceState>> {
+    const out = new Map<string, InvoiceState>();
     for (const n of new Set(numbers)) {
       const row = this.q.get.get(n) as string | undefined;
-      if (row !== undefined) out.set(n, JSON.parse(row) as InvoiceRow);
+      if (row !== undefined) out.set(n, JSON.parse(row) as InvoiceState);
+    }
+    return out;
+  }
+
+  async history(numbers: readonly string[]): Promise<Map<string, InvoiceState[]>> {
+    const out = new Map<string, InvoiceState[]>();
+    for (const [n, current] of await this.getMany(numbers)) {
+      const states = (this.q.states.all(n) as string[]).map((r) => JSON.parse(r) as InvoiceState);
+      out.set(n, orderedStates([...states, current]));
     }
     return out;
   }

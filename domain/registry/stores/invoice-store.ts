@@ -1,11 +1,13 @@
 /**
  * The qualified-invoice-issuer register as imported from the NTA's published files
  * (invoice-file.ts), as a repository with two implementations (invoice-store-sqlite.ts,
- * invoice-store-mongo.ts) held to test/domain/registry/stores/invoice-store-contract.ts. One registration
- * per number: a newer row (by update date, then the latest flag) replaces an older one, so full
- * and differential files applied in any order converge.
+ * invoice-store-mongo.ts) held to test/domain/registry/stores/invoice-store-contract.ts. Per
+ * registration number, every state the files published (invoice-history.ts), and the newest of
+ * them as the current one; states are named by their content, not by the file they came in, so
+ * full and differential files applied in any order, and applied again, converge.
  */
 import type { InvoiceRow } from '../files/invoice-file';
+import type { InvoiceState } from './invoice-history';
 
 export interface InvoiceImport {
   id: string;
@@ -22,9 +24,15 @@ export interface InvoiceImport {
 }
 
 export interface InvoiceRegisterStore {
-  /** Keeps, per registration number, the newest of the stored row and these. */
+  /** Keeps each row as a state of its registration, and the newest state as the current one. */
   upsert(rows: readonly InvoiceRow[]): Promise<void>;
-  getMany(numbers: readonly string[]): Promise<Map<string, InvoiceRow>>;
+  /** The current state of each number held. */
+  getMany(numbers: readonly string[]): Promise<Map<string, InvoiceState>>;
+  /**
+   * The states held of each number, oldest first, each once. A registration imported before
+   * states were kept has its current state only.
+   */
+  history(numbers: readonly string[]): Promise<Map<string, InvoiceState[]>>;
   /** Registrations held (a counter, not a count of rows). */
   count(): Promise<number>;
   startImport(entry: InvoiceImport): Promise<void>;
@@ -35,9 +43,4 @@ export interface InvoiceRegisterStore {
   failImport(id: string, finishedAt: string, error: string): Promise<void>;
   /** Completed imports, the last finished first. */
   completedImports(): Promise<InvoiceImport[]>;
-}
-
-/** The order in which two rows of one registration replace each other. */
-export function versionOf(row: InvoiceRow): string {
-  return `${row.updateDate || row.registrationDate}|${row.latest}`;
 }

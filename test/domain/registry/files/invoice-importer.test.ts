@@ -68,9 +68,10 @@ describe('invoice register files: import', () => {
     const zip = path.join(dir, 'zenken_20261031.zip');
     writeFileSync(zip, await makeZip([{ name: 'zenken_20261031.csv', data: readFileSync(csv) }]));
     expect(await importInvoiceFile(register, zip)).to.include({ rows: 2, as_of: '2023-10-01' });
+    // Held as a state of the registration: without its place in the file.
     expect((await register.getMany([TOYOTA.registratedNumber])).get(TOYOTA.registratedNumber)).to.deep.equal({
       ...TOYOTA,
-      sequenceNumber: '1',
+      sequenceNumber: '',
     });
   });
 
@@ -86,6 +87,11 @@ describe('invoice register files: import', () => {
       'a bad date',
       `${invoiceCsvLine({ ...TOYOTA, updateDate: '2026/11/04' })}\n`,
       /line 3: updateDate "2026\/11\/04" is not a date/,
+    ],
+    [
+      'a process code outside the layout',
+      `${invoiceCsvLine({ ...TOYOTA, process: '05' })}\n`,
+      /line 3: process "05" is none of 01, 02, 03, 04, 99 \[invalid_row\]$/,
     ],
     [
       'a NUL in a name',
@@ -116,6 +122,37 @@ describe('invoice register files: import', () => {
       expect(await register.completedImports()).to.deep.equal([]);
     });
   }
+
+  it("holds the sole proprietors' full files and the differentials to the same refusals; a differential is small by nature", async () => {
+    const refusal = async (name: string, rows: ReturnType<typeof invoiceRow>[], tail = '') => {
+      const file = path.join(dir, name);
+      writeInvoiceFile(file, rows, tail);
+      try {
+        await importInvoiceFile(register, file);
+      } catch (err) {
+        expect(err).to.be.instanceOf(InvoiceFileError);
+        return (err as InvoiceFileError).code;
+      }
+      return null;
+    };
+    const person = (n: number) =>
+      invoiceRow({ registratedNumber: `T47001500000${10 + n}`, name: `個人${n}`, kind: '1' });
+    const long = `${invoiceCsvLine({ ...person(9), name: '名'.repeat(20_000) })}\n`;
+    for (const name of ['k_all_20261031.csv', 'diff_20261102.csv'])
+      expect(await refusal(name, [person(1)], long), name).to.equal('line_too_long');
+    writeFileSync(path.join(dir, 'k_all_20261031.csv'), '');
+    expect(
+      (await importInvoiceFile(register, path.join(dir, 'k_all_20261031.csv')).catch((e) => e)).code,
+    ).to.equal('empty_file');
+    expect(await refusal('k_all_20261031.csv', [1, 2, 3, 4, 5].map(person))).to.equal(null);
+    // A month later, a cut download of the individuals' full file: refused against the last of its scope.
+    expect(await refusal('k_all_20261130.csv', [person(1)])).to.equal('fewer_rows');
+    // A differential of one row after a full file of five: applied.
+    expect(
+      await refusal('diff_20261102.csv', [{ ...person(2), process: '02', updateDate: '2026-11-02' }]),
+    ).to.equal(null);
+    expect(await register.count()).to.equal(5);
+  });
 
   it('refuses a file that is not UTF-8 (the register files are), with its line', async () => {
     const file = path.join(dir, 'zenken_sjis.csv');

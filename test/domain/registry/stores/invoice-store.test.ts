@@ -1,9 +1,12 @@
+import { expect } from 'chai';
+import type { CommandStartedEvent } from 'mongodb';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openSqliteStore } from '../../../../core/store/sqlite/sqlite-store';
 import { invoiceRegisterStores } from '../../../../domain/registry/stores/invoice-stores';
 import { freshMongoContext } from '../../../support/mongo-context';
+import { invoiceRow } from '../../../support/invoice-register-file';
 import { invoiceStoreContract } from './invoice-store-contract';
 
 describe('imported invoice register on SQLite (repository contract)', () => {
@@ -29,5 +32,53 @@ describe('imported invoice register on MongoDB (repository contract)', () => {
   invoiceStoreContract(async () => {
     const { ctx, close } = await freshMongoContext(uri, 'invoice');
     return { repo: await invoiceRegisterStores.mongodb(ctx), close };
+  });
+});
+
+describe('imported invoice register on MongoDB: the queries a lookup sends', () => {
+  const uri = process.env.MONGODB_URI;
+  if (!uri) {
+    it('skipped: the MongoDB leg needs MONGODB_URI (MONGODB_URI=$(.ci/ferretdb/start.sh 27301) npm test)');
+    return;
+  }
+  it('reads by one equality on an indexed top-level field (_id, number) per number, never $in or a regular expression', async () => {
+    const fresh = await freshMongoContext(
+      `${uri}${uri.includes('?') ? '&' : '/?'}monitorCommands=true`,
+      'invoiceq',
+    );
+    const finds: Array<{ collection: string; filter: Record<string, unknown> }> = [];
+    try {
+      fresh.ctx.db.client.on('commandStarted', (e: CommandStartedEvent) => {
+        if (e.commandName === 'find' && String(e.command.find).startsWith('invoice_'))
+          finds.push({
+            collection: String(e.command.find),
+            filter: e.command.filter as Record<string, unknown>,
+          });
+      });
+      const repo = await invoiceRegisterStores.mongodb(fresh.ctx);
+      const T1 = 'T1180301018771';
+      const first = invoiceRow({
+        registratedNumber: T1,
+        name: 'トヨタ自動車株式会社',
+        updateDate: '2023-10-01',
+      });
+      await repo.upsert([first, { ...first, process: '02', updateDate: '2024-10-01', name: 'トヨタ' }]);
+      finds.length = 0;
+      expect((await repo.getMany([T1, 'T5010401067252'])).size).to.equal(1);
+      expect((await repo.history([T1])).get(T1)).to.have.length(2);
+      expect(finds.map((f) => f.collection).sort()).to.deep.equal([
+        'invoice_registrations',
+        'invoice_registrations',
+        'invoice_registrations',
+        'invoice_states',
+      ]);
+      for (const { collection, filter } of finds) {
+        const key = collection === 'invoice_states' ? 'number' : '_id';
+        expect(filter, collection).to.deep.equal({ [key]: filter[key] });
+        expect(filter[key], collection).to.be.a('string');
+      }
+    } finally {
+      await fresh.close();
+    }
   });
 });
