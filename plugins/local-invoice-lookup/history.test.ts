@@ -97,6 +97,15 @@ describe('invoice look-ups over the register history: sole proprietors and as_of
       history_starts: '2024-04-01',
     });
     expect(res.body.notes.join(' ')).to.contain('starts later');
+
+    // A number the files do not hold: no dated state, and the answer says so.
+    const other = await gw.get(`${LOOKUP}?number=T2010001008824&as_of=2024-01-01`);
+    expect(other.body.registration.on_date).to.include({
+      in_force: null,
+      state_known: false,
+      history_starts: null,
+    });
+    expect(other.body.registration.on_date.note).to.contain('No dated states');
   });
 
   it('as_of on the search by name: each candidate registration on that date', async () => {
