@@ -1,7 +1,8 @@
 /**
  * Qualified invoice issuer registrations (適格請求書発行事業者). `confirmed: true` only when the NTA
- * register itself said so: the NTA invoice-issuer Web-API (when NTA_INVOICE_APP_ID is set). Every
- * other answer is `confirmed: false` with its reason: a registration seen in a public copy of
+ * register itself said so: the NTA invoice-issuer Web-API (when NTA_INVOICE_APP_ID is set), or the
+ * register files the NTA publishes, imported by the operator, whose states over time answer a
+ * registration on a past date (as_of) as well. Every other answer is `confirmed: false` with its reason: a registration seen in a public copy of
  * register data (the dated list in data/registry/invoice-registrations.json), or only derived (a
  * corporation's registration number, if it registered, is T + its corporate number). Web-API:
  * /1/num?number=T...(up to 10)&type=21 (JSON), documented at

@@ -40,25 +40,28 @@ export function stateOf(row: InvoiceRow): InvoiceState {
   return { ...row, sequenceNumber: '' };
 }
 
-/** What names one state of a registration, whichever file it came in. */
-export function stateKeyOf(s: InvoiceRow): string {
-  return `${dateOf(s)}|${precedenceOf(s.process)}|${s.correct}|${contentHash(s)}`;
+/**
+ * What names one state of a registration, whichever file it came in (`key`), and its order among
+ * states and copies of one (`version`: greater is newer). The content is hashed once for both.
+ */
+export function identityOf(s: InvoiceRow): { key: string; version: string } {
+  const hash = contentHash(s);
+  const head = `${dateOf(s)}|${precedenceOf(s.process)}`;
+  return {
+    key: `${head}|${s.correct}|${hash}`,
+    version: `${head}|${s.latest === '1' ? '1' : '0'}|${s.correct}|${hash}`,
+  };
 }
 
-/** The order of two states (of one registration, or two copies of one state): greater is newer. */
-export function versionOf(s: InvoiceRow): string {
-  return `${dateOf(s)}|${precedenceOf(s.process)}|${s.latest === '1' ? '1' : '0'}|${s.correct}|${contentHash(s)}`;
-}
-
-/** States oldest first, each once. */
+/** States oldest first, each once (of two copies, the newer). */
 export function orderedStates(states: readonly InvoiceState[]): InvoiceState[] {
-  const byKey = new Map<string, InvoiceState>();
-  for (const s of states) {
-    const key = stateKeyOf(s);
+  const byKey = new Map<string, { state: InvoiceState; version: string }>();
+  for (const state of states) {
+    const { key, version } = identityOf(state);
     const held = byKey.get(key);
-    if (!held || versionOf(s) > versionOf(held)) byKey.set(key, s);
+    if (!held || version > held.version) byKey.set(key, { state, version });
   }
-  return [...byKey.values()].sort((a, b) => (versionOf(a) < versionOf(b) ? -1 : 1));
+  return [...byKey.values()].sort((a, b) => (a.version < b.version ? -1 : 1)).map((h) => h.state);
 }
 
 export interface StateOnDate {

@@ -11,7 +11,7 @@ import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import type { MongoContext } from '../../../core/store/gateway-store';
 import { duplicatesOf } from '../../../core/store/mongo/common';
 import type { InvoiceRow } from '../files/invoice-file';
-import { orderedStates, stateKeyOf, stateOf, versionOf, type InvoiceState } from './invoice-history';
+import { identityOf, orderedStates, stateOf, type InvoiceState } from './invoice-history';
 import type { InvoiceImport, InvoiceRegisterStore } from './invoice-store';
 
 const REGISTRATIONS = 'invoice_registrations';
@@ -55,8 +55,8 @@ export class MongoInvoiceStore implements InvoiceRegisterStore {
     for (const r of rows) {
       const row = stateOf(r);
       const n = row.registratedNumber;
-      const version = versionOf(row);
-      const id = `${n}|${stateKeyOf(row)}`;
+      const { key, version } = identityOf(row);
+      const id = `${n}|${key}`;
       if (version > (states.get(id)?.version ?? '')) states.set(id, { _id: id, number: n, version, row });
       if (version > (newest.get(n)?.version ?? '')) newest.set(n, { _id: n, version, row });
     }

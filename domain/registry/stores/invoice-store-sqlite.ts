@@ -6,7 +6,7 @@
 import type { Statement } from 'better-sqlite3';
 import { writeTransaction, type Migration, type SqliteDatabase } from '../../../core/store/sqlite/database';
 import type { InvoiceRow } from '../files/invoice-file';
-import { orderedStates, stateKeyOf, stateOf, versionOf, type InvoiceState } from './invoice-history';
+import { identityOf, orderedStates, stateOf, type InvoiceState } from './invoice-history';
 import type { InvoiceImport, InvoiceRegisterStore } from './invoice-store';
 
 export class SqliteInvoiceStore implements InvoiceRegisterStore {
@@ -104,10 +104,10 @@ export class SqliteInvoiceStore implements InvoiceRegisterStore {
         const state = stateOf(row);
         const n = state.registratedNumber;
         if (!this.q.exists.get(n)) added++;
-        const version = versionOf(state);
+        const { key, version } = identityOf(state);
         const json = JSON.stringify(state);
         this.q.put.run(n, version, json);
-        this.q.putState.run(n, stateKeyOf(state), version, json);
+        this.q.putState.run(n, key, version, json);
       }
       if (added > 0) this.q.grow.run(added);
     });
