@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import Database from 'better-sqlite3';
 import type { CommandStartedEvent } from 'mongodb';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,51 @@ describe('imported invoice register on SQLite (repository contract)', () => {
         rmSync(dir, { recursive: true, force: true });
       },
     };
+  });
+});
+
+describe('imported invoice register on SQLite: a store imported before states were kept', () => {
+  it('answers its registrations as their only state, and the next import of a state replaces the old version', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'jpgw-invoice-legacy-'));
+    try {
+      const T1 = 'T1180301018771';
+      const row = invoiceRow({
+        registratedNumber: T1,
+        name: 'トヨタ自動車株式会社',
+        updateDate: '2023-10-01',
+      });
+      let store = openSqliteStore(dir);
+      await (await store.open(invoiceRegisterStores)).upsert([row]);
+      await store.close();
+      // What the first schema wrote: the row with its sequence number, versioned date|latest, no states.
+      const db = new Database(path.join(dir, 'invoice.sqlite'));
+      db.prepare('DELETE FROM states').run();
+      db.prepare('UPDATE registrations SET version = ?, row = ?').run(
+        '2023-10-01|1',
+        JSON.stringify({ ...row, sequenceNumber: '7' }),
+      );
+      db.close();
+
+      store = openSqliteStore(dir);
+      try {
+        const repo = await store.open(invoiceRegisterStores);
+        expect((await repo.history([T1])).get(T1)).to.deep.equal([{ ...row, sequenceNumber: '7' }]);
+        // The same state again (a full file's copy), then an older one: the first replaces the
+        // legacy version, the second changes nothing current.
+        await repo.upsert([{ ...row, sequenceNumber: '3' }]);
+        await repo.upsert([{ ...row, updateDate: '2022-06-13', name: '旧' }]);
+        expect((await repo.getMany([T1])).get(T1)).to.deep.equal({ ...row, sequenceNumber: '' });
+        expect((await repo.history([T1])).get(T1)!.map((s) => s.updateDate)).to.deep.equal([
+          '2022-06-13',
+          '2023-10-01',
+        ]);
+        expect(await repo.count()).to.equal(1);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
