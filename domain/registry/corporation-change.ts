@@ -19,8 +19,6 @@ export interface CorporationState {
   process: string;
   /** 訂正区分: 1 when the record corrects an earlier one. */
   correct: string;
-  /** 最新履歴: false for a record the NTA publishes as history (latest = 0). */
-  latest: boolean;
   name: string;
   furigana: string;
   en_name: string;

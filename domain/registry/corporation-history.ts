@@ -11,7 +11,11 @@ import type { Corporation } from './corporation';
 import type { NtaRecord } from './files/nta-layout';
 import type { ChangeField, CorporationState, NewCorporationChange } from './corporation-change';
 
-/** The state an NTA record states (a deletion, 99, carries only the number and dates). */
+/**
+ * The state an NTA record states (a deletion, 99, carries only the number and dates). Whether the
+ * NTA published it as the latest (最新履歴) is not kept: the same record is latest in one file and
+ * history (latest = 0) in a later one, and its place among the states says which it is.
+ */
 export function stateOfRecord(r: NtaRecord): CorporationState {
   const deleted = r.process === '99';
   return {
@@ -19,7 +23,6 @@ export function stateOfRecord(r: NtaRecord): CorporationState {
     update_date: r.updateDate,
     process: r.process,
     correct: r.correct,
-    latest: r.latest !== '0',
     name: r.name,
     furigana: r.furigana,
     en_name: r.enName,
@@ -54,7 +57,6 @@ export function stateOfCorporation(c: Corporation): CorporationState {
     update_date: c.update_date,
     process: c.process,
     correct: c.correct,
-    latest: true,
     name: c.name,
     furigana: c.furigana,
     en_name: c.en_name,
@@ -110,7 +112,8 @@ export interface Placed {
 /**
  * Places a record's state in a history (oldest first). A deletion (99), which carries no fields,
  * takes those of the state before it. The change names the fields that differ from the state
- * before it; a state equal to it is held (so that any order converges) but makes no change.
+ * before it (or, for a correction, from the state it corrects); a state equal to it is held (so
+ * that any order converges) but makes no change.
  */
 export function placeState(
   corporateNumber: string,
@@ -123,7 +126,8 @@ export function placeState(
     return { history: [...history], change: null, placed: false };
   }
   const rest = history.filter((s) => !sameKey(s, incoming));
-  const before = rest.filter((s) => byTime(s, incoming) < 0).at(-1) ?? null;
+  // A correction is told against the state it corrects; a new state against the one before it.
+  const before = held ?? rest.filter((s) => byTime(s, incoming) < 0).at(-1) ?? null;
   const state =
     incoming.process === '99' && before
       ? { ...before, ...pickDates(incoming), status: 'deleted' as const }
@@ -147,8 +151,8 @@ export function placeState(
 }
 
 function pickDates(s: CorporationState): Partial<CorporationState> {
-  const { change_date, update_date, process, correct, latest } = s;
-  return { change_date, update_date, process, correct, latest };
+  const { change_date, update_date, process, correct } = s;
+  return { change_date, update_date, process, correct };
 }
 
 /** A change's id: the same state of the same corporation always has the same one. */
@@ -189,4 +193,28 @@ export function stateAsOf(history: readonly CorporationState[], date: string): S
   const entries = historyEntries(history);
   const entry = entries.filter((e) => e.state.change_date <= date).at(-1);
   return entry ? { held: true, entry } : { held: false, history_starts: entries[0]?.state.change_date ?? '' };
+}
+
+/**
+ * Completes a corporation's former names from its history: the date each ended (the change date
+ * of the state that replaced it), which a history record (latest = 0) applied after its successor
+ * does not know, so that any order of the files gives the same former names. Names are not added
+ * here: which names a corporation had is the records' (corporation.ts applyRecord). Returns the
+ * corporation changed, or null when nothing was missing.
+ */
+export function withFormerNamesOf(
+  corporation: Corporation,
+  history: readonly CorporationState[],
+): Corporation | null {
+  const entries = historyEntries(history);
+  let next: Corporation | null = null;
+  entries.forEach(({ state }, i) => {
+    const former = corporation.former_names.find((f) => f.name === state.name);
+    if (!former || former.until) return;
+    const replaced = entries.slice(i + 1).find((e) => e.state.name !== state.name);
+    if (!replaced) return;
+    next ??= structuredClone(corporation);
+    next.former_names.find((f) => f.name === state.name)!.until = replaced.state.change_date;
+  });
+  return next;
 }

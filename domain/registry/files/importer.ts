@@ -21,7 +21,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { applyRecord, type Corporation } from '../corporation';
 import type { CorporationState, NewCorporationChange } from '../corporation-change';
-import { placeState, stateOfCorporation, stateOfRecord } from '../corporation-history';
+import { placeState, stateOfCorporation, stateOfRecord, withFormerNamesOf } from '../corporation-history';
 import { fullFileProblem, lastFullOfScope, type FullFileProblem, type HeldRows } from './full-file-guard';
 import type { NtaEncoding } from './nta-decode';
 import { csvBytesOf, readNtaFile } from './nta-file';
@@ -235,9 +235,14 @@ export async function importRegistryFile(
       working.set(r.number, after);
     }
     const changed: StoredCorporation[] = [];
-    for (const [id, corporation] of working) {
+    for (const [id, held] of working) {
       const prior = existing.get(id);
       const work = historyWork.get(id)!;
+      let corporation = held;
+      if (work.placed) {
+        const named = withFormerNamesOf('packed' in held ? corporationOfStored(held) : held, work.history);
+        if (named) corporation = named;
+      }
       const history = work.placed ? { history: work.history, changes: work.changes } : {};
       if (prior && !('packed' in corporation) && same(prior, corporation)) {
         summary.unchanged++;
