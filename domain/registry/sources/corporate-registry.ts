@@ -26,6 +26,9 @@ import { liveNumberSearched } from '../answers/searched';
 import { SnapshotRegistry } from './snapshot-registry';
 import { StoreRegistry } from './store-registry';
 import { RegistryUnavailableError } from './upstream-http';
+import type { Corporation } from '../corporation';
+import { heldHistory, type HeldHistory } from '../answers/history';
+import type { ImportRecord } from '../stores/registry-repository';
 
 const IMPORT_CHECK_MS = 30_000;
 
@@ -155,6 +158,32 @@ export class CorporateRegistry {
     } catch (err) {
       throw new RegistryUnavailableError(
         'The EDINET code list in the registry store cannot be read right now.',
+        { upstream: 'registry store', cause: (err as Error).message.slice(0, 200) },
+        'Check the registry store (MONGODB_URI, or registry.sqlite in DATA_DIR/store) is reachable (docs/operations.md, "Registry and invoice upstreams").',
+      );
+    }
+  }
+
+  /**
+   * The history held of a corporation the source answered, and the files it was imported from: the
+   * imported store's states; any other source (the snapshot, the live Web-API) holds its current
+   * record alone.
+   */
+  async history(
+    source: RegistrySource,
+    corporation: Corporation,
+  ): Promise<{ held: HeldHistory; files: ImportRecord[] }> {
+    if (source.kind !== 'store') return { held: heldHistory(corporation, undefined), files: [] };
+    try {
+      const repo = await this.store.open(corporateRegistryRepositories);
+      const [states, files] = await Promise.all([
+        repo.historyOf([corporation.corporate_number]),
+        repo.listImports('complete'),
+      ]);
+      return { held: heldHistory(corporation, states.get(corporation.corporate_number)), files };
+    } catch (err) {
+      throw new RegistryUnavailableError(
+        'The history in the registry store cannot be read right now.',
         { upstream: 'registry store', cause: (err as Error).message.slice(0, 200) },
         'Check the registry store (MONGODB_URI, or registry.sqlite in DATA_DIR/store) is reachable (docs/operations.md, "Registry and invoice upstreams").',
       );
