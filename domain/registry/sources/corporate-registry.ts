@@ -4,8 +4,8 @@
  *    no silent fall-back to older data);
  * 2. otherwise the store-backed registry once an import has completed (`npm run import:registry`);
  * 3. otherwise the curated snapshot in data/registry.
- * The import check is cached for 30 s, so an import finished while gateways run is picked up
- * without a restart.
+ * The import check is cached for 3 s (one indexed read of the import records), so an import
+ * finished while gateways run is picked up within seconds, without a restart.
  * What the source answering now searches (kind, date, size) is remembered from the last answer and
  * refreshed in the background, so the endpoints can state their coverage without any I/O.
  */
@@ -30,7 +30,12 @@ import type { Corporation } from '../corporation';
 import { heldHistory, type HeldHistory } from '../answers/history';
 import type { ImportRecord } from '../stores/registry-repository';
 
-const IMPORT_CHECK_MS = 30_000;
+/**
+ * How long whether an import completed, and what the answering source searched, are remembered:
+ * the check reads the few import records by an index, so a gateway learns of an import made by the
+ * CLI within seconds (once the store answers, every look-up reads it directly).
+ */
+const IMPORT_CHECK_MS = 3_000;
 
 @scoped(Lifecycle.ContainerScoped)
 export class CorporateRegistry {
