@@ -239,7 +239,8 @@ export async function importRegistryFile(
       const prior = existing.get(id);
       const work = historyWork.get(id)!;
       let corporation = held;
-      if (work.placed) {
+      // A name ended in the history needs two states at least (a new corporation has one).
+      if (work.placed && work.history.length > 1) {
         const named = withFormerNamesOf('packed' in held ? corporationOfStored(held) : held, work.history);
         if (named) corporation = named;
       }
