@@ -1,6 +1,6 @@
 /** Query-DTO rules shared by the registry plugins (corporate numbers, prefecture filters, names). */
-import { IsNotEmpty, IsString, Matches } from 'class-validator';
-import { Rule } from '../../core/plugins/query-rules';
+import { IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
+import { Doc, IsCalendarDate, Rule } from '../../core/plugins/query-rules';
 import { isValidCorporateNumber } from './corporate-number';
 import { parseHost } from './sources/domain-map';
 import { isBlank } from './search/normalize';
@@ -61,6 +61,23 @@ export function IsSearchText(): PropertyDecorator {
       accepted: 'text with at least one visible character',
       message: 'holds only white space or invisible characters',
     }),
+  ];
+  return (target, key) => decorators.forEach((d) => d(target, key));
+}
+
+/**
+ * `as_of`, on the look-ups of one corporation by number: the state in force on that date
+ * (docs/registry.md, "History and as_of"); a date that is not a real YYYY-MM-DD is 422 invalid_date.
+ */
+export function AsOfParam(): PropertyDecorator {
+  const decorators: PropertyDecorator[] = [
+    Doc({
+      description:
+        'A date (YYYY-MM-DD): answers the state in force on that day, from the history the imported NTA files recorded; 404 history_not_held when the history held starts later',
+      example: '2020-04-01',
+    }),
+    IsOptional(),
+    IsCalendarDate(),
   ];
   return (target, key) => decorators.forEach((d) => d(target, key));
 }

@@ -1,4 +1,5 @@
 import { injectable } from 'tsyringe';
+import { corporationAsOf, type StateAsOfView } from '../../domain/registry/answers/history';
 import type {
   DataCoverage,
   EndpointHandler,
@@ -35,6 +36,8 @@ export interface CompanyByNumberPayload extends EndpointPayload {
   registration: RegistrationAnswer;
   /** The corporation in the FSA's EDINET code list; null when it is not a filer there. */
   edinet: EdinetView | null;
+  /** With as_of: the date, since when the state answered held, how much history is held. */
+  state_as_of?: StateAsOfView;
 }
 
 @injectable()
@@ -55,8 +58,8 @@ export class CompanyByNumberHandler implements EndpointHandler<CompanyByNumberQu
 
   private async answer(query: CompanyByNumberQuery, ctx: HandlerContext): Promise<CompanyByNumberPayload> {
     const source = await this.registry.source();
-    const corporation = await source.getByNumber(query.number);
-    if (!corporation || corporation.status === 'deleted') {
+    const current = await source.getByNumber(query.number);
+    if (!current || current.status === 'deleted') {
       const { searched } = await this.registry.provenance(source, ctx.now);
       throw new NotFoundError(
         'corporate_number_not_found',
@@ -65,6 +68,15 @@ export class CompanyByNumberHandler implements EndpointHandler<CompanyByNumberQu
         { corporate_number: query.number, _source: source.sourceTag, searched },
       );
     }
+    const asOf = query.as_of
+      ? corporationAsOf(
+          current,
+          (await this.registry.history(source, current)).held,
+          query.as_of,
+          source.sourceTag,
+        )
+      : null;
+    const corporation = asOf?.corporation ?? current;
     const tNumber = derivedTNumber(query.number);
     const registration = (await this.invoices.lookupMany([tNumber], ctx.now, ctx.log)).get(tNumber)!;
     const n = normalizeName(corporation.name);
@@ -82,6 +94,7 @@ export class CompanyByNumberHandler implements EndpointHandler<CompanyByNumberQu
       },
       registration,
       edinet: edinet.of(query.number),
+      ...(asOf ? { state_as_of: asOf.state_as_of } : {}),
       _attribution: `${source.attribution}; invoice registration: National Tax Agency qualified invoice issuer publication`,
       _provenance: combinedProvenance(
         edinet.addTo(await this.registry.provenance(source, ctx.now, [query.number]), [query.number]),

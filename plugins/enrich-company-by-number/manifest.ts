@@ -12,7 +12,7 @@ export default definePlugin({
   lifecycle: 'paid_open',
   summary: 'The structured corporate record behind a 13-digit corporate number, with its T-number status',
   description:
-    "Names in every script the register holds (legal, without legal form, furigana, English, former names), kind with its label, address in parts with post code, status and closure (date, cause, successor), the last change, and the qualified-invoice registration: confirmed from the register or only derived. edinet adds what the FSA's EDINET code list (its date in edinet.as_of) says of a filer: EDINET code, English name, securities code, listing, industry, capital and fiscal year end; null when the corporation is not a filer there.",
+    "Names in every script the register holds (legal, without legal form, furigana, English, former names), kind with its label, address in parts with post code, status and closure (date, cause, successor), the last change, and the qualified-invoice registration: confirmed from the register or only derived. edinet adds what the FSA's EDINET code list (its date in edinet.as_of) says of a filer: EDINET code, English name, securities code, listing, industry, capital and fiscal year end; null when the corporation is not a filer there. as_of=YYYY-MM-DD answers the corporation's state in force that day from the history the imported NTA files recorded (state_as_of says since when, and where the history held starts); the registration is today's.",
   source: {
     name: 'NTA Corporate Number System; NTA qualified invoice issuer publication',
     freshness:
@@ -35,6 +35,12 @@ export default definePlugin({
       status: 404,
       code: 'corporate_number_not_found',
       description: 'No corporation holds this (valid) number in the source.',
+    },
+    {
+      status: 404,
+      code: 'history_not_held',
+      description:
+        'With as_of: the history held here starts after that date (history_starts says when); nothing is charged.',
     },
     {
       status: 503,

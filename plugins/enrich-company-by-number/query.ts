@@ -1,5 +1,5 @@
 import { Doc } from '../../core/plugins/query-rules';
-import { IsCorporateNumber } from '../../domain/registry/dto-rules';
+import { AsOfParam, IsCorporateNumber } from '../../domain/registry/dto-rules';
 
 export class CompanyByNumberQuery {
   @Doc({
@@ -8,4 +8,7 @@ export class CompanyByNumberQuery {
   })
   @IsCorporateNumber()
   number!: string;
+
+  @AsOfParam()
+  as_of?: string;
 }

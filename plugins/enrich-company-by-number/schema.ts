@@ -5,6 +5,7 @@ import {
   LEGAL_NAME_EN,
   CORPORATION_SCHEMA,
   EDINET_SCHEMA,
+  STATE_AS_OF_SCHEMA,
   LEGAL_FORM_SCHEMA,
   REGISTRATION_SCHEMA,
 } from '../../domain/registry/answers/schemas';
@@ -58,6 +59,7 @@ export const companyByNumberPayloadSchema = {
       description: 'The invoice registration of T + the corporate number; basis says where it was read.',
     },
     edinet: EDINET_SCHEMA,
+    state_as_of: STATE_AS_OF_SCHEMA,
     _attribution: {
       type: 'string',
       description: 'The public source of the answer, in words a buyer recognises.',

@@ -1,4 +1,5 @@
 import { injectable } from 'tsyringe';
+import { corporationAsOf, type StateAsOfView } from '../../domain/registry/answers/history';
 import type {
   DataCoverage,
   EndpointHandler,
@@ -17,6 +18,8 @@ export interface HoujinNumberPayload extends EndpointPayload {
   corporation: CorporationView;
   /** The corporation in the FSA's EDINET code list; null when it is not a filer there. */
   edinet: EdinetView | null;
+  /** With as_of: the date, since when the state answered held, how much history is held. */
+  state_as_of?: StateAsOfView;
   diagnostics?: {
     check_digit_valid: true;
     history_records: number;
@@ -52,10 +55,19 @@ export class HoujinNumberHandler implements EndpointHandler<HoujinNumberQuery, H
         { corporate_number: query.number, _source: source.sourceTag, searched },
       );
     }
+    const asOf = query.as_of
+      ? corporationAsOf(
+          corporation,
+          (await this.registry.history(source, corporation)).held,
+          query.as_of,
+          source.sourceTag,
+        )
+      : null;
     const edinet = await this.registry.edinet([query.number]);
     const payload: HoujinNumberPayload = {
       corporate_number: query.number,
-      corporation: corporationView(corporation, source.sourceTag),
+      corporation: corporationView(asOf?.corporation ?? corporation, source.sourceTag),
+      ...(asOf ? { state_as_of: asOf.state_as_of } : {}),
       edinet: edinet.of(query.number),
       _attribution: source.attribution,
       _provenance: edinet.addTo(await this.registry.provenance(source, ctx.now, [query.number]), [

@@ -1,5 +1,5 @@
 import { Doc, Verbose } from '../../core/plugins/query-rules';
-import { IsCorporateNumber } from '../../domain/registry/dto-rules';
+import { AsOfParam, IsCorporateNumber } from '../../domain/registry/dto-rules';
 
 export class HoujinNumberQuery {
   @Doc({
@@ -8,6 +8,9 @@ export class HoujinNumberQuery {
   })
   @IsCorporateNumber()
   number!: string;
+
+  @AsOfParam()
+  as_of?: string;
 
   @Verbose('Adds the sources checked for this corporation and how the answer was found')
   verbose: boolean = false;

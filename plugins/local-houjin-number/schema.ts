@@ -1,5 +1,5 @@
 import { PROVENANCE_SCHEMA } from '../../core/plugins/payload-schema';
-import { CORPORATION_SCHEMA, EDINET_SCHEMA } from '../../domain/registry/answers/schemas';
+import { CORPORATION_SCHEMA, EDINET_SCHEMA, STATE_AS_OF_SCHEMA } from '../../domain/registry/answers/schemas';
 
 export const houjinNumberPayloadSchema = {
   type: 'object',
@@ -13,6 +13,7 @@ export const houjinNumberPayloadSchema = {
     },
     corporation: CORPORATION_SCHEMA,
     edinet: EDINET_SCHEMA,
+    state_as_of: STATE_AS_OF_SCHEMA,
     diagnostics: {
       type: 'object',
       description: 'With verbose: the check digit and the number of former names.',

@@ -484,3 +484,29 @@ export const MODE_COUNTS = {
   prefix: { type: 'number' },
   partial: { type: 'number' },
 };
+
+/** With as_of: the state answered and how much history is held (answers/history.ts). */
+export const STATE_AS_OF_SCHEMA = {
+  type: 'object',
+  description:
+    'With as_of: the date asked for, since when the state answered was in force, and how much history is held here.',
+  required: ['date', 'in_force_since', 'history_starts', 'history_recorded'],
+  properties: {
+    date: { type: 'string', description: 'The date asked for (as_of), YYYY-MM-DD.' },
+    in_force_since: {
+      type: 'string',
+      description:
+        'YYYY-MM-DD: the change date of the state answered, in force from then to the date asked for.',
+    },
+    history_starts: {
+      type: 'string',
+      description:
+        'YYYY-MM-DD: the change date of the first state held here; nothing before it is known here.',
+    },
+    history_recorded: {
+      type: 'boolean',
+      description:
+        'Whether states were recorded from the imported NTA files; false when the current record is the only state known.',
+    },
+  },
+};

@@ -4,8 +4,8 @@
  *    no silent fall-back to older data);
  * 2. otherwise the store-backed registry once an import has completed (`npm run import:registry`);
  * 3. otherwise the curated snapshot in data/registry.
- * The import check is cached for 30 s, so an import finished while gateways run is picked up
- * without a restart.
+ * The import check is cached for 3 s (one indexed read of the import records), so an import
+ * finished while gateways run is picked up within seconds, without a restart.
  * What the source answering now searches (kind, date, size) is remembered from the last answer and
  * refreshed in the background, so the endpoints can state their coverage without any I/O.
  */
@@ -26,8 +26,16 @@ import { liveNumberSearched } from '../answers/searched';
 import { SnapshotRegistry } from './snapshot-registry';
 import { StoreRegistry } from './store-registry';
 import { RegistryUnavailableError } from './upstream-http';
+import type { Corporation } from '../corporation';
+import { heldHistory, type HeldHistory } from '../answers/history';
+import type { ImportRecord } from '../stores/registry-repository';
 
-const IMPORT_CHECK_MS = 30_000;
+/**
+ * How long whether an import completed, and what the answering source searched, are remembered:
+ * the check reads the few import records by an index, so a gateway learns of an import made by the
+ * CLI within seconds (once the store answers, every look-up reads it directly).
+ */
+const IMPORT_CHECK_MS = 3_000;
 
 @scoped(Lifecycle.ContainerScoped)
 export class CorporateRegistry {
@@ -155,6 +163,32 @@ export class CorporateRegistry {
     } catch (err) {
       throw new RegistryUnavailableError(
         'The EDINET code list in the registry store cannot be read right now.',
+        { upstream: 'registry store', cause: (err as Error).message.slice(0, 200) },
+        'Check the registry store (MONGODB_URI, or registry.sqlite in DATA_DIR/store) is reachable (docs/operations.md, "Registry and invoice upstreams").',
+      );
+    }
+  }
+
+  /**
+   * The history held of a corporation the source answered, and the files it was imported from: the
+   * imported store's states; any other source (the snapshot, the live Web-API) holds its current
+   * record alone.
+   */
+  async history(
+    source: RegistrySource,
+    corporation: Corporation,
+  ): Promise<{ held: HeldHistory; files: ImportRecord[] }> {
+    if (source.kind !== 'store') return { held: heldHistory(corporation, undefined), files: [] };
+    try {
+      const repo = await this.store.open(corporateRegistryRepositories);
+      const [states, files] = await Promise.all([
+        repo.historyOf([corporation.corporate_number]),
+        repo.listImports('complete'),
+      ]);
+      return { held: heldHistory(corporation, states.get(corporation.corporate_number)), files };
+    } catch (err) {
+      throw new RegistryUnavailableError(
+        'The history in the registry store cannot be read right now.',
         { upstream: 'registry store', cause: (err as Error).message.slice(0, 200) },
         'Check the registry store (MONGODB_URI, or registry.sqlite in DATA_DIR/store) is reachable (docs/operations.md, "Registry and invoice upstreams").',
       );

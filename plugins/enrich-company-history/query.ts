@@ -1,0 +1,11 @@
+import { Doc } from '../../core/plugins/query-rules';
+import { IsCorporateNumber } from '../../domain/registry/dto-rules';
+
+export class CompanyHistoryQuery {
+  @Doc({
+    description: 'Corporate number (法人番号): exactly 13 digits, the first being the NTA check digit',
+    example: '5010401067252',
+  })
+  @IsCorporateNumber()
+  number!: string;
+}

@@ -1,0 +1,104 @@
+/**
+ * The files the history tests import: the real Tottori full file (or a sample of its rows, as
+ * published) and two differential files written in the NTA layout that change three of its
+ * corporations (a rename with its history row and a correction, an address change, a closure by
+ * merger with a successor).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { recordToCsvLine, type NtaRecord } from '../../domain/registry/files/nta-layout';
+import { readNtaFile } from '../../domain/registry/files/nta-file';
+import { TOTTORI_FILE } from './shared-data';
+
+/** The records as a file's text: one quoted line each, LF-terminated. */
+const ntaCsv = (records: readonly NtaRecord[]): string =>
+  records.map((r) => `${recordToCsvLine(r)}\n`).join('');
+
+export const BANK = '2270001000870';
+export const PAIRING = '1270001002934';
+export const KEISHIN = '1270001004765';
+export const NUMBERS = [BANK, PAIRING, KEISHIN];
+
+/** The real records of the corporations the differential files change. */
+export async function realRecords(): Promise<Map<string, NtaRecord>> {
+  const found = new Map<string, NtaRecord>();
+  for await (const { record } of readNtaFile(TOTTORI_FILE)) {
+    if (NUMBERS.includes(record.corporateNumber)) found.set(record.corporateNumber, record);
+  }
+  return found;
+}
+
+/** Every `every`-th row of the Tottori file and the rows of NUMBERS, as published (Shift_JIS, CRLF). */
+export function tottoriSample(dir: string, every: number): string {
+  const bytes = readFileSync(TOTTORI_FILE);
+  const rows: Buffer[] = [];
+  let start = 0;
+  for (let i = 0; start < bytes.length; i++) {
+    const end = bytes.indexOf('\r\n', start);
+    const row = bytes.subarray(start, end < 0 ? bytes.length : end + 2);
+    if (i % every === 0 || NUMBERS.some((n) => row.toString('latin1').includes(`,${n},`))) rows.push(row);
+    start = end < 0 ? bytes.length : end + 2;
+  }
+  const file = path.join(dir, path.basename(TOTTORI_FILE));
+  writeFileSync(file, Buffer.concat(rows));
+  return file;
+}
+
+export interface Files {
+  full: string;
+  /** The bank renamed on 2026-08-01 (and its earlier record, latest = 0). */
+  renamed: string;
+  /** Pairing moved; Keishin absorbed by the bank; the rename corrected, unchanged. */
+  moved: string;
+}
+
+export function writeDiffs(dir: string, real: Map<string, NtaRecord>, full: string): Files {
+  const bank = real.get(BANK)!;
+  const pairing = real.get(PAIRING)!;
+  const keishin = real.get(KEISHIN)!;
+  const rename: NtaRecord = {
+    ...bank,
+    sequenceNumber: '2',
+    process: '11',
+    correct: '0',
+    updateDate: '2026-08-03',
+    changeDate: '2026-08-01',
+    name: '株式会社とっとり銀行',
+    enName: 'The Tottori Bank, Ltd.',
+    latest: '1',
+  };
+  const renamed = path.join(dir, 'diff_20260803.csv');
+  writeFileSync(renamed, ntaCsv([{ ...bank, sequenceNumber: '1', latest: '0' }, rename]));
+  const moved = path.join(dir, 'diff_20260810.csv');
+  writeFileSync(
+    moved,
+    ntaCsv([
+      {
+        ...pairing,
+        sequenceNumber: '1',
+        process: '12',
+        correct: '0',
+        updateDate: '2026-08-10',
+        changeDate: '2026-08-05',
+        cityName: '米子市',
+        cityCode: '202',
+        streetNumber: '角盤町１丁目１番地',
+        postCode: '6830052',
+      },
+      {
+        ...keishin,
+        sequenceNumber: '2',
+        process: '71',
+        correct: '0',
+        updateDate: '2026-08-10',
+        changeDate: '2026-08-08',
+        closeDate: '2026-08-08',
+        closeCause: '11',
+        successorCorporateNumber: BANK,
+      },
+      // The rename published again as a correction: the same state, a later update date.
+      { ...rename, sequenceNumber: '3', correct: '1', updateDate: '2026-08-10' },
+    ]),
+  );
+  return { full, renamed, moved };
+}
