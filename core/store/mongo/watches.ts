@@ -236,36 +236,52 @@ export class MongoWatches implements WatchRepository {
       { status: 'sending', lease_until: { $lte: now } },
     ];
     const claimed: ClaimedEvent[] = [];
+    // Candidates another process claimed first are passed over, and the search goes on past them.
+    const tried: string[] = [];
     for (const filter of due) {
-      const found = await this.events
-        .find(filter, { projection: { _id: 1 } })
-        .sort({ created_at: 1, _id: 1 })
-        .limit(limit - claimed.length)
-        .toArray();
-      for (const { _id } of found) {
-        const claim = randomId('claim');
-        const holdId = randomId('whold');
-        const before = await this.events.findOneAndUpdate(
-          { ...filter, _id },
-          { $set: { status: 'sending', claim, lease_until: leaseUntil, hold_id: holdId } },
-          { returnDocument: 'before' },
-        );
-        if (!before) continue; // another process claimed it first
-        const watch = await this.watches.findOne(
-          { _id: before.watch_id },
-          { projection: { url: 1, secret: 1 } },
-        );
-        claimed.push({
-          ...toEvent(before),
-          claim,
-          holdId,
-          previousHoldId: before.hold_id,
-          watch: watch ? { url: watch.url, secret: watch.secret } : null,
-        });
+      for (;;) {
+        const wanted = limit - claimed.length;
+        if (wanted <= 0) return claimed;
+        const found = await this.events
+          .find(
+            { ...filter, ...(tried.length > 0 ? { _id: { $nin: tried } } : {}) },
+            { projection: { _id: 1 } },
+          )
+          .sort({ created_at: 1, _id: 1 })
+          .limit(wanted)
+          .toArray();
+        if (found.length === 0) break;
+        for (const { _id } of found) {
+          tried.push(_id);
+          const event = await this.claimOne(filter, _id, leaseUntil);
+          if (event) claimed.push(event);
+        }
       }
-      if (claimed.length >= limit) break;
     }
     return claimed;
+  }
+
+  private async claimOne(
+    filter: Filter<EventDoc>,
+    _id: string,
+    leaseUntil: Date,
+  ): Promise<ClaimedEvent | null> {
+    const claim = randomId('claim');
+    const holdId = randomId('whold');
+    const before = await this.events.findOneAndUpdate(
+      { ...filter, _id },
+      { $set: { status: 'sending', claim, lease_until: leaseUntil, hold_id: holdId } },
+      { returnDocument: 'before' },
+    );
+    if (!before) return null; // another process claimed it first
+    const watch = await this.watches.findOne({ _id: before.watch_id }, { projection: { url: 1, secret: 1 } });
+    return {
+      ...toEvent(before),
+      claim,
+      holdId,
+      previousHoldId: before.hold_id,
+      watch: watch ? { url: watch.url, secret: watch.secret } : null,
+    };
   }
 
   async finish(eventId: string, claim: string, o: Outcome): Promise<boolean> {
