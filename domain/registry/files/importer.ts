@@ -20,6 +20,8 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { applyRecord, type Corporation } from '../corporation';
+import type { CorporationState, NewCorporationChange } from '../corporation-change';
+import { placeState, stateOfCorporation, stateOfRecord, withFormerNamesOf } from '../corporation-history';
 import { fullFileProblem, lastFullOfScope, type FullFileProblem, type HeldRows } from './full-file-guard';
 import type { NtaEncoding } from './nta-decode';
 import { csvBytesOf, readNtaFile } from './nta-file';
@@ -139,6 +141,14 @@ async function sizeProblem(
   return fullFileProblem(summary.rows, held, 'rows', allowFewerRows);
 }
 
+/** A corporation's history while a batch is applied, and the changes it made. */
+interface HistoryWork {
+  history: CorporationState[];
+  changes: NewCorporationChange[];
+  /** Whether any state was placed (the history is written). */
+  placed: boolean;
+}
+
 const same = (a: Corporation | undefined, b: Corporation): boolean =>
   a !== undefined && JSON.stringify(a) === JSON.stringify(b);
 
@@ -191,9 +201,23 @@ export async function importRegistryFile(
   const flush = async (batch: readonly PreparedRecord[]) => {
     if (batch.length === 0) return;
     const ids = [...new Set(batch.map((r) => r.number))];
-    const existing = await registry.getMany(ids);
+    const [existing, histories] = await Promise.all([registry.getMany(ids), registry.historyOf(ids)]);
     const working = new Map<string, Corporation | StoredCorporation>();
+    const historyWork = new Map<string, HistoryWork>();
     for (const r of batch) {
+      const record = r.record();
+      let work = historyWork.get(r.number);
+      if (!work) {
+        // A corporation stored before histories were kept starts from its current state.
+        const prior = existing.get(r.number);
+        const history = histories.get(r.number) ?? (prior ? [stateOfCorporation(prior)] : []);
+        work = { history, changes: [], placed: false };
+        historyWork.set(r.number, work);
+      }
+      const placed = placeState(r.number, work.history, stateOfRecord(record), summary.file);
+      work.history = placed.history;
+      work.placed ||= placed.placed;
+      if (placed.change) work.changes.push(placed.change);
       const held = working.get(r.number);
       const before =
         (held && 'packed' in held ? corporationOfStored(held) : held) ?? existing.get(r.number) ?? null;
@@ -202,7 +226,7 @@ export async function importRegistryFile(
         continue;
       }
       const input = structuredClone(before);
-      const after = applyRecord(input, r.record());
+      const after = applyRecord(input, record);
       if (after !== input) {
         if (before.status === 'active' && after.status === 'closed') summary.closed_now++;
         if (after.status === 'deleted' && before.status !== 'deleted') summary.deleted++;
@@ -211,15 +235,24 @@ export async function importRegistryFile(
       working.set(r.number, after);
     }
     const changed: StoredCorporation[] = [];
-    for (const [id, corporation] of working) {
+    for (const [id, held] of working) {
       const prior = existing.get(id);
+      const work = historyWork.get(id)!;
+      let corporation = held;
+      if (work.placed) {
+        const named = withFormerNamesOf('packed' in held ? corporationOfStored(held) : held, work.history);
+        if (named) corporation = named;
+      }
+      const history = work.placed ? { history: work.history, changes: work.changes } : {};
       if (prior && !('packed' in corporation) && same(prior, corporation)) {
         summary.unchanged++;
+        // Its current state is held, but an earlier one may be new (files out of order).
+        if (work.placed) changed.push({ ...storedOf(corporation), ...history });
         continue;
       }
       if (prior) summary.updated++;
       else summary.created++;
-      changed.push('packed' in corporation ? corporation : storedOf(corporation));
+      changed.push({ ...('packed' in corporation ? corporation : storedOf(corporation)), ...history });
     }
     await registry.upsertStored(changed);
     options.onProgress?.({ phase, bytes, totalBytes, rows });

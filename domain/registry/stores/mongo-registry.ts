@@ -26,6 +26,7 @@ import { ObjectId, type Collection, type Filter } from 'mongodb';
 import type { MongoContext } from '../../../core/store/gateway-store';
 import { duplicatesOf } from '../../../core/store/mongo/common';
 import type { Corporation } from '../corporation';
+import type { CorporationChange, CorporationState, NewCorporationChange } from '../corporation-change';
 import { byEdinetCode, edinetEnglishKey, type EdinetFiler } from '../files/edinet-code-list';
 import { COUNT_CAP, HitCollector, keyMatcher } from '../search/hit-collector';
 import type {
@@ -45,6 +46,27 @@ const CORPORATIONS_COLLECTION = 'registry_corporations';
 const IMPORTS_COLLECTION = 'registry_imports';
 const EDINET_FILERS_COLLECTION = 'registry_edinet_filers';
 const EDINET_LISTS_COLLECTION = 'registry_edinet_lists';
+const CHANGES_COLLECTION = 'registry_changes';
+const COUNTERS_COLLECTION = 'registry_counters';
+
+/**
+ * Changes per bucket of sequence numbers: the feed is read by equality on a bucket (an indexed
+ * top-level field FerretDB 1.x hands to SQL) and a range of seq within it.
+ */
+const CHANGE_BUCKET = 1000;
+
+/**
+ * A change of the feed (_id its deterministic id). Written before the state it records, by an
+ * upsert that sets nothing on an existing id: an import cut short between the two records it
+ * when re-run (the state is still missing, so the same change is computed again), never twice.
+ */
+type ChangeDoc = Omit<CorporationChange, 'id'> & { _id: string; bucket: number };
+
+/** The last sequence number handed out (_id 'changes'). */
+interface CounterDoc {
+  _id: string;
+  seq: number;
+}
 
 /**
  * The keys searched are top-level fields: FerretDB 1.x hands an equality on a top-level field to
@@ -66,6 +88,8 @@ interface CorporationDoc {
   prefecture_code: string;
   closed: boolean;
   searchable: boolean;
+  /** Its states, oldest first (absent for one stored before histories were kept). */
+  history?: CorporationState[];
 }
 
 type ImportDoc = Omit<ImportRecord, 'id'> & { _id: string };
@@ -143,6 +167,7 @@ function docOf(s: StoredCorporation): Omit<CorporationDoc, '_id'> {
     prefecture_code: s.prefecture_code,
     closed: s.closed,
     searchable: s.searchable,
+    ...(s.history ? { history: s.history } : {}),
   };
 }
 
@@ -195,6 +220,8 @@ export class MongoRegistry implements CorporateRegistryRepository {
     private readonly imports: Collection<ImportDoc>,
     private readonly edinetFilerDocs: Collection<EdinetFilerDoc>,
     private readonly edinetLists: Collection<EdinetListDoc>,
+    private readonly changes: Collection<ChangeDoc>,
+    private readonly counters: Collection<CounterDoc>,
     private readonly maxTimeMS: number,
   ) {}
 
@@ -219,11 +246,14 @@ export class MongoRegistry implements CorporateRegistryRepository {
       { key: { generation: 1, english_heads: 1 }, name: 'edinet_filers_by_english_heads' },
     ]);
     await ctx.ensureIndexes(EDINET_LISTS_COLLECTION, [{ key: { current: 1 }, name: 'edinet_lists_current' }]);
+    await ctx.ensureIndexes(CHANGES_COLLECTION, [{ key: { bucket: 1, seq: 1 }, name: 'changes_bucket_seq' }]);
     const registry = new MongoRegistry(
       ctx.db.collection<CorporationDoc>(CORPORATIONS_COLLECTION),
       ctx.db.collection<ImportDoc>(IMPORTS_COLLECTION),
       ctx.db.collection<EdinetFilerDoc>(EDINET_FILERS_COLLECTION),
       ctx.db.collection<EdinetListDoc>(EDINET_LISTS_COLLECTION),
+      ctx.db.collection<ChangeDoc>(CHANGES_COLLECTION),
+      ctx.db.collection<CounterDoc>(COUNTERS_COLLECTION),
       ctx.maxTimeMS,
     );
     await registry.backfillEdinetEnglishKeys();
@@ -260,6 +290,7 @@ export class MongoRegistry implements CorporateRegistryRepository {
       corporations.map((c) => [c.corporate_number, { _id: c.corporate_number, ...docOf(c) }]),
     );
     if (latest.size === 0) return;
+    await this.recordChanges(corporations.flatMap((c) => c.changes ?? []));
     // Inserted first, the numbers not held yet; those already held are then replaced. (An upsert
     // looks each number up first: on FerretDB 1.x over PostgreSQL, a scan of the collection.)
     const docs = [...latest.values()];
@@ -270,10 +301,90 @@ export class MongoRegistry implements CorporateRegistryRepository {
       held = duplicatesOf(err, docs);
     }
     if (held.length === 0) return;
+    // $set, not a replacement: a corporation written without a history keeps the one stored.
     await this.corporations.bulkWrite(
-      held.map(({ _id, ...doc }) => ({ replaceOne: { filter: { _id }, replacement: doc, upsert: true } })),
+      held.map(({ _id, ...doc }) => ({
+        updateOne: { filter: { _id }, update: { $set: doc }, upsert: true },
+      })),
       { ordered: false, ...DURABLE },
     );
+  }
+
+  /**
+   * Records changes under their ids, numbered from a block of sequence numbers taken from the
+   * counter (an id already recorded leaves its number unused: the feed has gaps, never a repeat),
+   * one after the other, so that a reader never sees a number before a smaller one of the batch.
+   */
+  private async recordChanges(all: readonly NewCorporationChange[]): Promise<void> {
+    if (all.length === 0) return;
+    // Those recorded already (an import run again) are left out first: numbers are not spent on them.
+    const recorded = new Set(
+      (
+        await this.changes
+          .find({ _id: { $in: all.map((c) => c.id) } }, { projection: { _id: 1 }, maxTimeMS: this.maxTimeMS })
+          .toArray()
+      ).map((d) => d._id),
+    );
+    const changes = all.filter((c) => !recorded.has(c.id));
+    if (changes.length === 0) return;
+    const counter = await this.counters.findOneAndUpdate(
+      { _id: 'changes' },
+      { $inc: { seq: changes.length } },
+      { upsert: true, returnDocument: 'after', ...DURABLE },
+    );
+    const first = (counter?.seq ?? changes.length) - changes.length + 1;
+    const recordedAt = new Date().toISOString();
+    let rest: ChangeDoc[] = changes.map(({ id, ...change }, i) => ({
+      _id: id,
+      ...change,
+      seq: first + i,
+      bucket: Math.floor((first + i) / CHANGE_BUCKET),
+      recorded_at: recordedAt,
+    }));
+    // Ordered inserts (an upsert would look each id up first: a scan on FerretDB 1.x); one
+    // refused as already recorded (by a run at the same time) is skipped, the rest inserted after it.
+    while (rest.length > 0) {
+      try {
+        await this.changes.insertMany(rest, { ordered: true, ...DURABLE });
+        return;
+      } catch (err) {
+        const [held] = duplicatesOf(err, rest);
+        rest = rest.slice(rest.indexOf(held) + 1);
+      }
+    }
+  }
+
+  async historyOf(corporateNumbers: readonly string[]): Promise<Map<string, CorporationState[]>> {
+    const numbers = [...new Set(corporateNumbers)];
+    if (numbers.length === 0) return new Map();
+    const options = { projection: { history: 1 }, maxTimeMS: this.maxTimeMS };
+    const docs =
+      numbers.length <= POINT_READS
+        ? (await Promise.all(numbers.map((n) => this.corporations.findOne({ _id: n }, options)))).filter(
+            (d): d is CorporationDoc => d !== null,
+          )
+        : await this.corporations.find({ _id: { $in: numbers } }, options).toArray();
+    return new Map(docs.flatMap((d) => (d.history ? [[d._id, d.history] as const] : [])));
+  }
+
+  async changesSince(afterSeq: number, limit: number): Promise<CorporationChange[]> {
+    const counter = await this.counters.findOne({ _id: 'changes' }, { maxTimeMS: this.maxTimeMS });
+    const last = counter?.seq ?? 0;
+    const out: CorporationChange[] = [];
+    for (
+      let bucket = Math.floor((afterSeq + 1) / CHANGE_BUCKET);
+      out.length < limit && bucket <= Math.floor(last / CHANGE_BUCKET);
+      bucket++
+    ) {
+      const docs = await this.changes
+        .find(
+          { bucket, seq: { $gt: afterSeq } },
+          { sort: { seq: 1 }, limit: limit - out.length, maxTimeMS: this.maxTimeMS },
+        )
+        .toArray();
+      for (const { _id, bucket: _bucket, ...change } of docs) out.push({ id: _id, ...change });
+    }
+    return out;
   }
 
   async get(corporateNumber: string): Promise<Corporation | null> {

@@ -8,6 +8,7 @@
  */
 import type { SourceRef } from '../../../core/plugins/contract';
 import type { Corporation } from '../corporation';
+import type { CorporationChange, CorporationState } from '../corporation-change';
 import type { EdinetFiler } from '../files/edinet-code-list';
 import type { NtaEncoding } from '../files/nta-decode';
 import type { NameSearchBackend } from '../search/search-backend';
@@ -65,13 +66,29 @@ export interface CorporateRegistryRepository extends NameSearchBackend {
    * the import again.
    */
   upsert(corporations: readonly Corporation[]): Promise<void>;
-  /** upsert, of corporations whose JSON and keys are already computed (the importer's path). */
+  /**
+   * upsert, of corporations whose JSON and keys are already computed (the importer's path), with
+   * their history and the changes to record when they carry them (a corporation without a
+   * history keeps the one stored).
+   */
   upsertStored(corporations: readonly StoredCorporation[]): Promise<void>;
   get(corporateNumber: string): Promise<Corporation | null>;
   /** The corporations held among these numbers (others are left out). */
   getMany(corporateNumbers: readonly string[]): Promise<Map<string, Corporation>>;
   /** Corporations held, without counting them one by one. */
   count(): Promise<number>;
+  /**
+   * The histories held of these corporations, oldest state first (corporation-history.ts); a
+   * corporation stored before histories were kept, or without one, is left out.
+   */
+  historyOf(corporateNumbers: readonly string[]): Promise<Map<string, CorporationState[]>>;
+  /**
+   * The change feed: the changes recorded after `afterSeq` (0: from the first), in the order
+   * recorded, at most `limit`. A change is recorded with the state it describes (upsertStored):
+   * in the same transaction on SQLite; on MongoDB before it, under its deterministic id, so that
+   * a run cut short records it when re-run, and never twice.
+   */
+  changesSince(afterSeq: number, limit: number): Promise<CorporationChange[]>;
 
   startImport(start: ImportStart): Promise<void>;
   finishImport(id: string, stats: ImportStats): Promise<void>;

@@ -33,6 +33,7 @@ import type { Statement } from 'better-sqlite3';
 import type { SqliteContext } from '../../../core/store/gateway-store';
 import { writeTransaction, type Migration, type SqliteDatabase } from '../../../core/store/sqlite/database';
 import type { Corporation } from '../corporation';
+import type { ChangeField, CorporationChange, CorporationState } from '../corporation-change';
 import { byEdinetCode, edinetEnglishKey, type EdinetFiler } from '../files/edinet-code-list';
 import type { NtaEncoding } from '../files/nta-decode';
 import { COUNT_CAP, HitCollector, keyMatcher } from '../search/hit-collector';
@@ -211,6 +212,30 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX edinet_filers_by_english ON edinet_filers (generation, english_key, corporate_number);
     `,
   },
+  {
+    version: 6,
+    description: "corporations' histories and the change feed",
+    sql: `
+      -- The states of each corporation, oldest first (JSON, corporation-history.ts); null for one
+      -- stored before histories were kept.
+      ALTER TABLE corporations ADD COLUMN history TEXT;
+      -- The change feed, written in the same transaction as the state it records (the outbox
+      -- webhook watches read). AUTOINCREMENT: a sequence number is never used twice, even after
+      -- the last change is deleted, so a reader's cursor stays valid.
+      CREATE TABLE corporation_changes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        corporate_number TEXT NOT NULL,
+        change_date TEXT NOT NULL,
+        process TEXT NOT NULL,
+        changed TEXT NOT NULL,
+        before TEXT,
+        after TEXT NOT NULL,
+        source_file TEXT NOT NULL,
+        recorded_at TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The trigram tokenizer indexes nothing shorter. */
@@ -305,6 +330,13 @@ interface ImportRow {
   encoding: NtaEncoding | null;
 }
 
+/** A row of corporation_changes: the change, its states and fields as JSON. */
+type ChangeRow = Omit<CorporationChange, 'changed' | 'before' | 'after'> & {
+  changed: string;
+  before: string | null;
+  after: string;
+};
+
 /** The rowid of a corporate number, or null when the text is not one. */
 function rowIdOf(corporateNumber: string): number | null {
   return /^[1-9]\d{12}$/.test(corporateNumber) ? Number(corporateNumber) : null;
@@ -356,6 +388,7 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   private readonly stageCorporation: Statement;
   private readonly deleteTrigrams: Statement;
   private readonly addHeld: Statement;
+  private readonly insertChange: Statement;
   private readonly writeBatch: (corporations: readonly StoredCorporation[]) => void;
   private readonly moveStaged: () => void;
   /** Corporations whose keys this process staged and has not moved yet. */
@@ -377,11 +410,18 @@ export class SqliteRegistry implements CorporateRegistryRepository {
       return rowid;
     });
     this.insertCorporation = db.prepare(
-      `INSERT INTO corporations (number, corporation, prefecture_code, closed, searchable)
-       VALUES (?, ?, ?, ?, ?) ON CONFLICT (number) DO NOTHING`,
+      `INSERT INTO corporations (number, corporation, prefecture_code, closed, searchable, history)
+       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (number) DO NOTHING`,
     );
     this.updateCorporation = db.prepare(
-      `UPDATE corporations SET corporation = ?, prefecture_code = ?, closed = ?, searchable = ? WHERE number = ?`,
+      `UPDATE corporations SET corporation = ?, prefecture_code = ?, closed = ?, searchable = ?,
+       history = coalesce(?, history) WHERE number = ?`,
+    );
+    this.insertChange = db.prepare(
+      `INSERT INTO corporation_changes
+         (id, corporate_number, change_date, process, changed, before, after, source_file, recorded_at)
+       VALUES (@id, @corporate_number, @change_date, @process, @changed, @before, @after, @source_file, @recorded_at)
+       ON CONFLICT (id) DO NOTHING`,
     );
     this.keysOf = db.prepare('SELECT * FROM corporation_keys WHERE number = ?');
     this.replaceKeysRow = db.prepare(
@@ -487,10 +527,22 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     if (number === null) throw new Error(`"${c.corporate_number}" is not a corporate number`);
     const closed = c.closed ? 1 : 0;
     const searchable = c.searchable ? 1 : 0;
+    const history = c.history ? JSON.stringify(c.history) : null;
     const created =
-      this.insertCorporation.run(number, c.packed, c.prefecture_code, closed, searchable).changes === 1;
+      this.insertCorporation.run(number, c.packed, c.prefecture_code, closed, searchable, history).changes ===
+      1;
+    const recordedAt = new Date().toISOString();
+    for (const change of c.changes ?? []) {
+      this.insertChange.run({
+        ...change,
+        changed: JSON.stringify(change.changed),
+        before: change.before ? JSON.stringify(change.before) : null,
+        after: JSON.stringify(change.after),
+        recorded_at: recordedAt,
+      });
+    }
     if (!created) {
-      this.updateCorporation.run(c.packed, c.prefecture_code, closed, searchable, number);
+      this.updateCorporation.run(c.packed, c.prefecture_code, closed, searchable, history, number);
       const before = this.keysOf.get(number) as KeysRow | undefined;
       if (before)
         for (const [field, key] of keyRowsOf(keysOfRow(before))) this.deleteKey.run(field, key, number);
@@ -573,6 +625,29 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     ).all(JSON.stringify(numbers)) as Array<{ corporation: string }>;
     const found = rows.map((r) => unpackCorporation(r.corporation));
     return new Map(found.map((c) => [c.corporate_number, c]));
+  }
+
+  async historyOf(corporateNumbers: readonly string[]): Promise<Map<string, CorporationState[]>> {
+    const numbers = [...new Set(corporateNumbers.map(rowIdOf).filter((n) => n !== null))];
+    if (numbers.length === 0) return new Map();
+    const rows = this.statement(
+      `SELECT number, history FROM corporations
+       WHERE number IN (SELECT value FROM json_each(?)) AND history IS NOT NULL`,
+    ).all(JSON.stringify(numbers)) as Array<{ number: number; history: string }>;
+    return new Map(rows.map((r) => [String(r.number), JSON.parse(r.history) as CorporationState[]]));
+  }
+
+  async changesSince(afterSeq: number, limit: number): Promise<CorporationChange[]> {
+    const rows = this.statement('SELECT * FROM corporation_changes WHERE seq > ? ORDER BY seq LIMIT ?').all(
+      afterSeq,
+      limit,
+    ) as ChangeRow[];
+    return rows.map((r) => ({
+      ...r,
+      changed: JSON.parse(r.changed) as ChangeField[],
+      before: r.before === null ? null : (JSON.parse(r.before) as CorporationState),
+      after: JSON.parse(r.after) as CorporationState,
+    }));
   }
 
   async count(): Promise<number> {

@@ -4,6 +4,7 @@
  * thread writing to the store does not.
  */
 import type { Corporation } from '../corporation';
+import type { CorporationState, NewCorporationChange } from '../corporation-change';
 import { packCorporation, unpackCorporation } from './corporation-row';
 import type { SearchKeys } from '../search/search-backend';
 import { isSearchable, searchKeysOf } from '../search/search-keys';
@@ -18,6 +19,10 @@ export interface StoredCorporation {
   /** Found by name searches (not excluded by the NTA, not deleted). */
   searchable: boolean;
   keys: SearchKeys;
+  /** Its whole history, when the import changed it (else the stored one is kept). */
+  history?: CorporationState[];
+  /** The changes to record with it (the change feed). */
+  changes?: NewCorporationChange[];
 }
 
 export function storedOf(c: Corporation): StoredCorporation {

@@ -10,6 +10,8 @@ import type { CommandStartedEvent, Document } from 'mongodb';
 import { corporateRegistryRepositories } from '../../../../domain/registry/stores/registry-stores';
 import type { CorporateRegistryRepository } from '../../../../domain/registry/stores/registry-repository';
 import { englishKey, furiganaKey, nameKey } from '../../../../domain/registry/search/normalize';
+import { changeIdOf, stateOfCorporation } from '../../../../domain/registry/corporation-history';
+import { storedOf } from '../../../../domain/registry/stores/stored-corporation';
 import { freshMongoContext } from '../../../support/mongo-context';
 import { corporation, edinetFiler, numberOf } from './registry-repository-contract';
 
@@ -55,6 +57,7 @@ describe('corporate registry on MongoDB: the queries it sends', () => {
   let close: () => Promise<void>;
   const finds: Document[] = [];
   const filerFinds: Document[] = [];
+  const changeFinds: Document[] = [];
 
   before(async () => {
     const fresh = await freshMongoContext(
@@ -67,6 +70,8 @@ describe('corporate registry on MongoDB: the queries it sends', () => {
         finds.push(e.command.filter);
       if (e.commandName === 'find' && e.command.find === 'registry_edinet_filers')
         filerFinds.push(e.command.filter);
+      if (e.commandName === 'find' && e.command.find === 'registry_changes')
+        changeFinds.push(e.command.filter);
     });
     repo = await corporateRegistryRepositories.mongodb(fresh.ctx);
     await repo.upsert([
@@ -172,4 +177,36 @@ describe('corporate registry on MongoDB: the queries it sends', () => {
       }
     });
   }
+
+  it('the change feed: an equality on the bucket of sequence numbers, no regular expression', async () => {
+    const c = corporation(4, '鳥取建設株式会社');
+    const stored = storedOf(c);
+    const after = stateOfCorporation(c);
+    await repo.upsertStored([
+      {
+        ...stored,
+        history: [after],
+        changes: [
+          {
+            id: changeIdOf(c.corporate_number, after),
+            corporate_number: c.corporate_number,
+            change_date: after.change_date,
+            process: '01',
+            changed: ['created'],
+            before: null,
+            after,
+            source_file: 'q.csv',
+          },
+        ],
+      },
+    ]);
+    changeFinds.length = 0;
+    const feed = await repo.changesSince(0, 10);
+    expect(feed.map((f) => f.corporate_number)).to.deep.equal([c.corporate_number]);
+    expect(changeFinds).to.have.length.greaterThan(0);
+    for (const filter of changeFinds) {
+      expect(hasRegex(filter), JSON.stringify(filter)).to.equal(false);
+      expect(typeof filter.bucket, JSON.stringify(filter)).to.equal('number');
+    }
+  });
 });
