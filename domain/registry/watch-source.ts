@@ -8,27 +8,11 @@
 import type { GatewayStore } from '../../core/store/gateway-store';
 import type { WatchChange, WatchSource, WatchSourceFactory } from '../../core/watches/watch-source';
 import { isValidCorporateNumber } from './corporate-number';
+import type { CorporateRegistryRepository } from './stores/registry-repository';
 import { corporateRegistryRepositories } from './stores/registry-stores';
 
-/** The feed as the registry repository provides it (domain/registry/corporation-change.ts). */
-export interface CorporationChangeFeed {
-  changesSince(
-    afterSeq: number,
-    limit: number,
-  ): Promise<
-    Array<{
-      id: string;
-      seq: number;
-      corporate_number: string;
-      change_date: string;
-      process: string;
-      changed: readonly string[];
-      before: unknown;
-      after: unknown;
-      recorded_at: string;
-    }>
-  >;
-}
+/** The feed as the registry repository provides it (changesSince). */
+export type CorporationChangeFeed = Pick<CorporateRegistryRepository, 'changesSince'>;
 
 /** Price of one delivered corporation.changed event (micro-USDC; docs/decisions.md). */
 export const CORPORATION_EVENT_PRICE_MICRO_USDC = 5_000;
@@ -74,6 +58,5 @@ export function corporateRegisterWatchSource(feed: CorporationChangeFeed): Watch
 
 /** The source on a gateway's store: the registry repository the store opens. */
 export const corporateRegisterWatches: WatchSourceFactory = async (store: GatewayStore) => {
-  const registry = (await store.open(corporateRegistryRepositories)) as unknown as CorporationChangeFeed;
-  return corporateRegisterWatchSource(registry);
+  return corporateRegisterWatchSource(await store.open(corporateRegistryRepositories));
 };
