@@ -2,6 +2,8 @@
 import { expect } from 'chai';
 import { checkUrlForm, refusedAddress } from '../../../core/watches/address-guard';
 import { retryDelayMs, nextAttempt, RETRY_WINDOW_MS } from '../../../core/watches/retry-schedule';
+import { newSigningSecret } from '../../../core/watches/signing';
+import { REDACTED, secretRedactor } from '../../../core/util/redact';
 
 describe('webhook address guard', () => {
   const refused = [
@@ -82,5 +84,21 @@ describe('webhook retry schedule', () => {
     const late = new Date(first.getTime() + RETRY_WINDOW_MS - 1000);
     expect(nextAttempt(first, 12, late, () => 1)!.getTime()).to.equal(first.getTime() + RETRY_WINDOW_MS);
     expect(nextAttempt(first, 13, new Date(first.getTime() + RETRY_WINDOW_MS), () => 1)).to.equal(null);
+  });
+});
+
+describe('webhook secrets in logs', () => {
+  it('are redacted wherever they appear, as is, JSON-escaped or percent-encoded', () => {
+    const secret = newSigningSecret();
+    const redact = secretRedactor();
+    for (const text of [
+      `secret ${secret} here`,
+      JSON.stringify({ body: { secret } }),
+      `url=${encodeURIComponent(secret)}&x=1`,
+    ]) {
+      const out = redact(text);
+      expect(out).not.to.include(secret.slice(6, 20));
+      expect(out).to.include(REDACTED);
+    }
   });
 });
