@@ -20,6 +20,8 @@ import { PLUGINS_DIR } from './config/paths';
 import { PRODUCTS } from './config/products';
 import { SERVICE } from './config/service';
 import { UPSTREAM_CONFIG } from './domain/shared/tokens';
+import { WATCH_SOURCE } from './core/watches/watch-source';
+import { corporateRegisterWatches } from './domain/registry/watch-source';
 
 export interface CreateGatewayOptions {
   env?: Readonly<Record<string, string | undefined>>;
@@ -41,6 +43,8 @@ export async function createGateway(options: CreateGatewayOptions = {}): Promise
   const config = loadConfig(options.env ?? process.env);
   const scope = container.createChildContainer();
   scope.register(UPSTREAM_CONFIG, { useValue: config.upstreams });
+  // Watches of corporate numbers, fed by the register's change feed (core/watches/).
+  scope.register(WATCH_SOURCE, { useValue: corporateRegisterWatches });
   return buildGateway({
     config: config.gateway,
     service: SERVICE,

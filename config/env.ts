@@ -344,6 +344,14 @@ export class EnvSchema {
   @MinLength(16)
   METRICS_TOKEN?: string;
 
+  @Doc({
+    description:
+      "1: watch webhooks may go to loopback (127.0.0.0/8, ::1), over plain http too, for an operator's tests; every other private, link-local or metadata address stays refused. 0: https to public addresses only",
+  })
+  @IsOptional()
+  @IsIn(['0', '1'])
+  WEBHOOK_ALLOW_LOOPBACK: string = '0';
+
   @Doc({ description: 'pino log level' })
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -407,6 +415,7 @@ const QUOTABLE_VARIABLES = new Set([
   'REQUEST_TIMEOUT_SECONDS',
   'SHUTDOWN_GRACE_SECONDS',
   'LOG_LEVEL',
+  'WEBHOOK_ALLOW_LOOPBACK',
 ]);
 /** Names that are secret whatever the list above says. */
 const SECRET_NAME = /_(SECRETS?|TOKENS?|KEYS?|AUTH|PASSWORD|PASS|URI|APP_ID|CREDENTIALS?)(_|$)/;
@@ -506,6 +515,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
       },
       ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
+      webhooks: { allowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === '1' },
       limits: {
         keyCreatePerHour: e.KEY_CREATE_LIMIT_PER_HOUR,
         keyCreatePerHourPerIpv6Net64: e.KEY_CREATE_LIMIT_PER_HOUR_PER_IPV6_64,

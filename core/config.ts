@@ -44,6 +44,8 @@ export interface GatewayConfig {
   };
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   metricsToken?: string;
+  /** Webhooks of watches: WEBHOOK_ALLOW_LOOPBACK=1 lets them go to loopback over http (operators' tests). */
+  webhooks: { allowLoopback: boolean };
   limits: {
     keyCreatePerHour: number;
     /** Keys all addresses of one IPv6 /64 may create per hour together. */

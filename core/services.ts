@@ -15,6 +15,7 @@ import type { EndpointExecutor } from './surfaces/execute';
 import type { Clock } from './util/clock';
 import type { ApiCatalog } from './http/api-catalog';
 import type { ProblemTypes } from './http/problem-details';
+import type { Watches } from './watches/watches';
 
 export interface GatewayServices {
   readonly config: GatewayConfig;
@@ -36,6 +37,8 @@ export interface GatewayServices {
   readonly problems: ProblemTypes;
   /** JSON body parser with the gateway's size limit (mount it per route, after auth guards). */
   readonly jsonBody: RequestHandler;
+  /** Watches with signed webhooks, when the domain provides a watch source. */
+  readonly watches?: Watches;
   /** State of the store, for /health. */
   storeHealth(): Promise<StoreHealth>;
 }

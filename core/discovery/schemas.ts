@@ -209,7 +209,26 @@ export const GATEWAY_SCHEMAS: Record<string, unknown> = {
   ProductList: {
     type: 'object',
     required: ['interface_version', 'products'],
-    properties: { interface_version: str, products: { type: 'array', items: product } },
+    properties: {
+      interface_version: str,
+      products: { type: 'array', items: product },
+      watches: {
+        type: 'object',
+        description:
+          'Watches with signed webhooks (POST /keys/watches), priced per delivered event from key credit',
+        required: ['event_type', 'price_per_delivered_event', 'register'],
+        properties: {
+          event_type: str,
+          price_per_delivered_event: {
+            type: 'object',
+            required: ['micro_usdc', 'usdc'],
+            properties: { micro_usdc: { type: 'integer' }, usdc: str },
+          },
+          register: str,
+          docs: str,
+        },
+      },
+    },
   },
   ProductDetail: {
     allOf: [

@@ -53,6 +53,7 @@ import { configuredSecrets, createLogger, redactorOf } from '../http/logging';
 import { frontDoor } from '../http/front-door';
 import type { AnswerCacheLimits } from '../surfaces/answer-cache';
 import type { GatewayServices, StoreHealth } from '../services';
+import { Watches, type WatchSettings } from '../watches/watches';
 
 /** Largest JSON body accepted on POST routes. */
 export const JSON_BODY_LIMIT = '16kb';
@@ -89,6 +90,8 @@ export interface BuildGatewayOptions {
   cluster?: ClusterPlace;
   /** Where per-client token buckets live: this process (the default), or a cluster's primary. */
   tokenBuckets?: TokenBucketTables;
+  /** Settings of watch deliveries beyond the configuration's (tests: resolver, timings). */
+  watches?: Partial<WatchSettings>;
 }
 
 export interface Gateway {
@@ -148,6 +151,11 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   // given back, here and every minute after.
   const sweep = new RetentionSweep(store, keys, idempotency, logger, config.limits.abandonedCallMs);
   await sweep.run(clock.now());
+  const watches = await Watches.open(container, store, clock, logger, {
+    allowLoopback: config.webhooks.allowLoopback,
+    userAgent: `jp-gateway-webhooks/${config.version}`,
+    ...options.watches,
+  });
   const services: GatewayServices = {
     config,
     service: options.service,
@@ -166,6 +174,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     metrics,
     problems,
     jsonBody: express.json({ limit: JSON_BODY_LIMIT, strict: true }),
+    ...(watches ? { watches } : {}),
     storeHealth: async (): Promise<StoreHealth> => {
       try {
         await store.ping();
@@ -225,6 +234,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
 
   // Another process may stop mid-call at any time, and records expire: sweep every minute.
   const sweeper = setInterval(() => void sweep.run(clock.now()), SWEEP_INTERVAL_MS).unref();
+  watches?.start();
 
   let server: http.Server | undefined;
   let closing: Promise<void> | undefined;
@@ -274,6 +284,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
         srv?.closeAllConnections();
         await closed;
         clearInterval(sweeper);
+        await watches?.stop();
         await store.close();
         logger.info('gateway stopped');
         logger.flush();

@@ -59,6 +59,20 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices, cluster?:
   const productsBody = () => ({
     interface_version: INTERFACE_VERSION,
     products: s.registry.products.map(productView),
+    // Beside the products the spec lists: the price of watch events, a key-credit charge.
+    ...(s.watches
+      ? {
+          watches: {
+            event_type: s.watches.source.eventType,
+            price_per_delivered_event: {
+              micro_usdc: s.watches.source.priceMicroUsdc,
+              usdc: formatUsd(s.watches.source.priceMicroUsdc),
+            },
+            register: `${base}/keys/watches`,
+            docs: `${base}/openapi.json`,
+          },
+        }
+      : {}),
   });
 
   mount(

@@ -4,7 +4,7 @@
  */
 import type { RequestHandler, Router } from 'express';
 
-export type HttpMethod = 'get' | 'post';
+export type HttpMethod = 'get' | 'post' | 'delete';
 
 export interface OperationDoc {
   operationId: string;

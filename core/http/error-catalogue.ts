@@ -90,6 +90,30 @@ export const ERROR_CATALOGUE = {
     where: 'any path',
     todo: 'Check the path; `/openapi.json` lists every operation.',
   },
+  watch_not_found: {
+    title: 'Watch not found',
+    statuses: [404],
+    where: '`DELETE /keys/watches/{id}`',
+    todo: 'Use an id from `GET /keys/watches` with the same API key: a key sees only its own watches.',
+  },
+  invalid_webhook_url: {
+    title: 'Webhook URL refused',
+    statuses: [422],
+    where: '`POST /keys/watches`',
+    todo: 'Give an https URL whose host resolves only to public addresses (not loopback, private, link-local or metadata addresses); redirects are not followed, so give the final URL.',
+  },
+  invalid_watch_subjects: {
+    title: 'Invalid subjects to watch',
+    statuses: [422],
+    where: '`POST /keys/watches`',
+    todo: 'Send 1 to 1,000 valid identifiers in the list; `correction_hints` name each one refused and why.',
+  },
+  watch_limit_reached: {
+    title: 'Too many watches',
+    statuses: [409],
+    where: '`POST /keys/watches`',
+    todo: 'Remove a watch you no longer need (`DELETE /keys/watches/{id}`), or put more identifiers in one watch (up to 1,000).',
+  },
   unknown_endpoint: {
     title: 'Unknown endpoint',
     statuses: [404],

@@ -35,7 +35,7 @@ export class AllowedMethods {
       if (entry.pattern.test(path)) for (const m of entry.methods) methods.add(m);
     if (methods.size === 0) return undefined;
     methods.add('OPTIONS');
-    const order = ['GET', 'HEAD', 'POST', 'OPTIONS'];
+    const order = ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'];
     return [...methods].sort((a, b) => order.indexOf(a) - order.indexOf(b));
   }
 

@@ -14,6 +14,7 @@ import type { RateCheck } from '../ratelimit/rate-limiter';
 import { TrialBudget } from './trial-budget';
 import { paymentsConfigured } from '../config';
 import { purchaseWays } from './buy-more';
+import { mountWatchRoutes } from '../watches/watch-routes';
 
 export class CreateKeyBody {
   @Doc({
@@ -258,6 +259,8 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
       res.json(statusView(s, status));
     },
   );
+
+  if (s.watches) mountWatchRoutes(router, s, s.watches);
 }
 
 function statusView(s: GatewayServices, key: KeyStatus) {

@@ -3,6 +3,8 @@
  * that must not be written out:
  *
  * - API keys: `jpgw_` followed by 8 or more characters of the key alphabet (base58);
+ * - webhook signing secrets: `whsec_` followed by 8 or more base64 characters (or their
+ *   percent-encodings);
  * - payment headers and JWTs: base64 of a JSON object (x402 payloads, JWT headers and payloads),
  *   i.e. `eyJ` (or `eyAi`, `ewog`, `ewoi`, `ew0K`) followed by 20 or more base64/base64url
  *   characters, dots, `=` or their percent-encodings; a JWT is redacted whole, signature included;
@@ -26,6 +28,7 @@ export const SHORT_SECRET_LENGTH = 8;
 
 const SHAPES = [
   'jpgw_[1-9A-HJ-NP-Za-km-z]{8,}',
+  'whsec_(?:[A-Za-z0-9+/=]|%2[BbFf]|%3[Dd]){8,}',
   '(?:eyJ|eyAi|ewo[gi]|ew0K)(?:[A-Za-z0-9+/_.=-]|%2[BbFf]|%3[Dd]){20,}',
   '0x[0-9a-fA-F]{130,}',
   '(?:[Bb]earer|BEARER)(?:\\s+|%20|\\+)[A-Za-z0-9._~+/=%-]{8,}',
