@@ -121,7 +121,7 @@ function englishFieldsOf(filer: EdinetFiler): Pick<EdinetFilerDoc, 'english_key'
   return { english_key: key, english_heads: headsOf(key) };
 }
 
-/** Up to this many corporations are read by number one by one (getMany). */
+/** Reads by number in flight at once (getMany). */
 const POINT_READS = 100;
 
 /** An import or a batch is acknowledged once a majority has it in its journal. */
@@ -397,17 +397,19 @@ export class MongoRegistry implements CorporateRegistryRepository {
 
   async getMany(corporateNumbers: readonly string[]): Promise<Map<string, Corporation>> {
     const numbers = [...new Set(corporateNumbers)];
-    if (numbers.length === 0) return new Map();
     const options = { projection: { corporation: 1 }, maxTimeMS: this.maxTimeMS };
-    // A buyer's page of hits: one read by _id each, which FerretDB 1.x hands to SQL (it reads
-    // every document for an $in). An importer's batch: one $in.
-    const docs =
-      numbers.length <= POINT_READS
-        ? (await Promise.all(numbers.map((n) => this.corporations.findOne({ _id: n }, options)))).filter(
-            (d): d is CorporationDoc => d !== null,
-          )
-        : await this.corporations.find({ _id: { $in: numbers } }, options).toArray();
-    return new Map(docs.map((d) => [d._id, d.corporation]));
+    // One read by _id each, POINT_READS at a time, for a buyer's page and an importer's batch
+    // alike: a lookup of the _id index on MongoDB, whatever the collection holds. FerretDB 1.x
+    // hands only such equalities to its backend's SQL and filters an $in itself, decoding every
+    // document (at 20,000 rows an importer's batch read ran past maxTimeMS).
+    const found = new Map<string, Corporation>();
+    for (let i = 0; i < numbers.length; i += POINT_READS) {
+      const docs = await Promise.all(
+        numbers.slice(i, i + POINT_READS).map((n) => this.corporations.findOne({ _id: n }, options)),
+      );
+      for (const doc of docs) if (doc) found.set(doc._id, doc.corporation);
+    }
+    return found;
   }
 
   /** From the collection's metadata: O(1), exact after a clean shutdown. */
