@@ -1,51 +1,20 @@
 /**
- * The invoice look-ups over HTTP on a store holding the register's full files and differentials
+ * The invoice registration look-up over HTTP on a store holding the register's full files and differentials
  * (made here in the NTA layout, test/support/invoice-register-history.ts): a sole proprietor's
  * registration with only what the register publishes and no registry cross-check; `as_of` answers
  * the registration on a date, or says the history held starts later; a bad date is refused with
  * the code and hint of every date parameter.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { openSqliteStore } from '../../core/store/sqlite/sqlite-store';
-import { importInvoiceFile } from '../../domain/registry/files/invoice-importer';
-import { invoiceRegisterStores } from '../../domain/registry/stores/invoice-stores';
-import { startTestGateway, type TestGateway } from '../../test/support/gateway';
-import { T, writeRegisterHistory } from '../../test/support/invoice-register-history';
+import { T, gatewayOnRegisterHistory } from '../../test/support/invoice-register-history';
 
 const LOOKUP = '/preview/v1/local/invoice/issuer-registration-lookup';
-const BY_NAME = '/preview/v1/local/invoice/issuer-by-name';
 
 describe('invoice look-ups over the register history: sole proprietors and as_of', () => {
-  let dataDir: string;
-  let gw: TestGateway;
-  before(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-invoice-history-'));
-    const files = writeRegisterHistory(dataDir);
-    const store = openSqliteStore(path.join(dataDir, 'store'));
-    try {
-      const register = await store.open(invoiceRegisterStores);
-      for (const f of [files.corporationsFull, files.individualsFull, ...files.diffs])
-        await importInvoiceFile(register, f);
-    } finally {
-      await store.close();
-    }
-    gw = await startTestGateway({
-      plugins: ['local-invoice-lookup', 'local-invoice-issuer'],
-      clock: '2026-11-23T03:00:00Z',
-      // The SQLite store the files were imported into, also in the MongoDB leg of CI.
-      env: { DATA_DIR: dataDir, MONGODB_URI: '' },
-    });
-  });
-  after(async () => {
-    await gw?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const gw = gatewayOnRegisterHistory(['local-invoice-lookup']);
 
   it("a sole proprietor's registration: what the register published, no corporate registry consulted", async () => {
-    const res = await gw.get(`${LOOKUP}?number=${T.yamada}`);
+    const res = await gw().get(`${LOOKUP}?number=${T.yamada}`);
     expect(res.status, res.text).to.equal(200);
     expect(res.body.registration).to.deep.include({
       status: 'registered',
@@ -61,13 +30,13 @@ describe('invoice look-ups over the register history: sole proprietors and as_of
     expect(res.body).to.include({ registry_cross_check: 'not_applicable', corporation: null });
     expect(res.body.notes.join(' ')).to.contain('sole proprietor');
 
-    const sato = await gw.get(`${LOOKUP}?number=${T.sato}`);
+    const sato = await gw().get(`${LOOKUP}?number=${T.sato}`);
     expect(sato.body.registration).to.include({ address: null, status: 'expired' });
     expect(sato.body.registration.publication_note).to.match(/No address was published\.$/);
   });
 
   it('as_of: the registration on that date, in force or not, with its name and address then', async () => {
-    const res = await gw.get(`${LOOKUP}?number=${T.yamada}&as_of=2026-01-01`);
+    const res = await gw().get(`${LOOKUP}?number=${T.yamada}&as_of=2026-01-01`);
     expect(res.status, res.text).to.equal(200);
     expect(res.body.query).to.include({ as_of: '2026-01-01' });
     expect(res.body.registration).to.deep.include({
@@ -82,13 +51,13 @@ describe('invoice look-ups over the register history: sole proprietors and as_of
       history_complete: true,
     });
 
-    const cancelled = await gw.get(`${LOOKUP}?number=${T.sony}&as_of=2026-11-02`);
+    const cancelled = await gw().get(`${LOOKUP}?number=${T.sony}&as_of=2026-11-02`);
     expect(cancelled.body.registration).to.include({ status: 'cancelled', disposal_date: '2026-11-02' });
     expect(cancelled.body.registration.on_date).to.include({ in_force: false });
   });
 
   it('as_of before the history held: in force from the dates, and says plainly the history starts later', async () => {
-    const res = await gw.get(`${LOOKUP}?number=T5010401067252&as_of=2024-01-01`);
+    const res = await gw().get(`${LOOKUP}?number=T5010401067252&as_of=2024-01-01`);
     expect(res.status, res.text).to.equal(200);
     expect(res.body.registration).to.include({ status: 'registered', legal_name: null });
     expect(res.body.registration.on_date).to.include({
@@ -99,7 +68,7 @@ describe('invoice look-ups over the register history: sole proprietors and as_of
     expect(res.body.notes.join(' ')).to.contain('starts later');
 
     // A number the files do not hold: no dated state, and the answer says so.
-    const other = await gw.get(`${LOOKUP}?number=T2010001008824&as_of=2024-01-01`);
+    const other = await gw().get(`${LOOKUP}?number=T2010001008824&as_of=2024-01-01`);
     expect(other.body.registration.on_date).to.include({
       in_force: null,
       state_known: false,
@@ -108,28 +77,11 @@ describe('invoice look-ups over the register history: sole proprietors and as_of
     expect(other.body.registration.on_date.note).to.contain('No dated states');
   });
 
-  it('as_of on the search by name: each candidate registration on that date', async () => {
-    const res = await gw.get(`${BY_NAME}?name=${encodeURIComponent('ソニーグループ')}&as_of=2026-11-02`);
-    expect(res.status, res.text).to.equal(200);
-    expect(res.body.query).to.include({ as_of: '2026-11-02' });
-    const sony = res.body.candidates.find(
-      (c: { registration: { registration_number: string } }) => c.registration.registration_number === T.sony,
-    );
-    expect(sony.registration).to.include({ status: 'cancelled' });
-    expect(sony.registration.on_date).to.include({ date: '2026-11-02', in_force: false });
-    // Without as_of: today's registration, no on_date.
-    const today = await gw.get(`${BY_NAME}?name=${encodeURIComponent('ソニーグループ')}`);
-    expect(today.body.candidates[0].registration.on_date).to.equal(null);
-  });
-
   for (const bad of ['2026-02-30', '2026-13-01', '2026-1-1', '20261122', '', '2026-11-22T00:00']) {
-    for (const at of [LOOKUP, BY_NAME]) {
-      it(`refuses as_of=${JSON.stringify(bad)} on ${at.split('/').pop()} with invalid_date and a hint`, async () => {
-        const q = at === LOOKUP ? `number=${T.yamada}` : 'name=x';
-        const res = await gw.get(`${at}?${q}&as_of=${encodeURIComponent(bad)}`);
-        expect(res.status).to.equal(422);
-        expect(res.body.correction_hints[0]).to.include({ parameter: 'as_of', code: 'invalid_date' });
-      });
-    }
+    it(`refuses as_of=${JSON.stringify(bad)} with invalid_date and a hint`, async () => {
+      const res = await gw().get(`${LOOKUP}?number=${T.yamada}&as_of=${encodeURIComponent(bad)}`);
+      expect(res.status).to.equal(422);
+      expect(res.body.correction_hints[0]).to.include({ parameter: 'as_of', code: 'invalid_date' });
+    });
   }
 });

@@ -4,8 +4,12 @@
  * corporations (a rename with its history row and a correction, an address change, a closure by
  * merger with a successor).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { importRegistryFile } from '../../domain/registry/files/importer';
+import { corporateRegistryRepositories } from '../../domain/registry/stores/registry-stores';
+import { startTestGateway, type TestGateway } from './gateway';
+import { mongoLeg, sqliteLeg, type StoreLeg } from './store-legs';
 import { recordToCsvLine, type NtaRecord } from '../../domain/registry/files/nta-layout';
 import { readNtaFile } from '../../domain/registry/files/nta-file';
 import { TOTTORI_FILE } from './shared-data';
@@ -101,4 +105,64 @@ export function writeDiffs(dir: string, real: Map<string, NtaRecord>, full: stri
     ]),
   );
   return { full, renamed, moved };
+}
+
+/**
+ * Declares `body` twice: on a SQLite store with the real Tottori file and the differentials
+ * imported, and on MongoDB (a sample of the file) when MONGODB_URI is set; each with a gateway
+ * serving `plugins` only, so that each plugin folder's tests start only its own endpoint.
+ */
+export function describeOnHistoryStores(
+  plugins: string[],
+  body: (gateway: () => TestGateway, real: () => Map<string, NtaRecord>) => void,
+): void {
+  let real: Map<string, NtaRecord>;
+  before(async () => {
+    real = await realRecords();
+  });
+
+  describe('on a store with the Tottori file and two differentials imported (SQLite)', function () {
+    this.timeout(300_000);
+    onStore(async () => sqliteLeg('jpgw-history-http'), {});
+  });
+
+  describe('on MongoDB, a sample of the Tottori file', function () {
+    this.timeout(300_000);
+    const uri = process.env.MONGODB_URI;
+    if (!uri) {
+      it('runs on MongoDB (skipped: MONGODB_URI is not set, so the MongoDB leg was skipped)');
+      return;
+    }
+    onStore(() => mongoLeg(uri, 'jpgw-history-http'), { sample: 50, batchSize: 100 });
+  });
+
+  function onStore(open: () => Promise<StoreLeg>, options: { sample?: number; batchSize?: number }): void {
+    let leg: StoreLeg;
+    let gw: TestGateway;
+    before(async function () {
+      this.timeout(300_000);
+      leg = await open();
+      const full = options.sample ? tottoriSample(leg.dataDir, options.sample) : TOTTORI_FILE;
+      const files = writeDiffs(leg.dataDir, real, full);
+      const registry = await leg.store.open(corporateRegistryRepositories);
+      for (const file of [files.full, files.renamed, files.moved]) {
+        await importRegistryFile(registry, file, { batchSize: options.batchSize });
+      }
+      await leg.store.close();
+      gw = await startTestGateway({
+        plugins,
+        env: { DATA_DIR: leg.dataDir, ...leg.storeEnv },
+        clock: '2026-11-22T03:00:00Z',
+      });
+    });
+    after(async () => {
+      await gw?.close();
+      await leg?.drop?.();
+      if (leg) rmSync(leg.dataDir, { recursive: true, force: true });
+    });
+    body(
+      () => gw,
+      () => real,
+    );
+  }
 }

@@ -4,7 +4,13 @@
  * differentials. Corporations are real ones (T + corporate number); the sole proprietors, their
  * numbers and every date are test data.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openSqliteStore } from '../../core/store/sqlite/sqlite-store';
+import { importInvoiceFile } from '../../domain/registry/files/invoice-importer';
+import { invoiceRegisterStores } from '../../domain/registry/stores/invoice-stores';
+import { startTestGateway, type TestGateway } from './gateway';
 import type { InvoiceRow } from '../../domain/registry/files/invoice-file';
 import { invoiceRow, writeInvoiceFile } from './invoice-register-file';
 
@@ -105,4 +111,35 @@ export function writeRegisterHistory(dir: string): RegisterFiles {
       file('k_all_20261130.csv', [suzukiDeleted, satoExpired, yamadaMoved]),
     ],
   };
+}
+
+/**
+ * A gateway serving `plugins` only, on a SQLite store that imported the files of
+ * writeRegisterHistory (also in CI's MongoDB leg), for the `describe` it is called in.
+ */
+export function gatewayOnRegisterHistory(plugins: string[]): () => TestGateway {
+  let dataDir: string;
+  let gw: TestGateway;
+  before(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-invoice-history-'));
+    const files = writeRegisterHistory(dataDir);
+    const store = openSqliteStore(path.join(dataDir, 'store'));
+    try {
+      const register = await store.open(invoiceRegisterStores);
+      for (const f of [files.corporationsFull, files.individualsFull, ...files.diffs])
+        await importInvoiceFile(register, f);
+    } finally {
+      await store.close();
+    }
+    gw = await startTestGateway({
+      plugins,
+      clock: '2026-11-23T03:00:00Z',
+      env: { DATA_DIR: dataDir, MONGODB_URI: '' },
+    });
+  });
+  after(async () => {
+    await gw?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return () => gw;
 }

@@ -24,7 +24,7 @@ import { promisify } from 'node:util';
 import { RegistryAnswers } from '../support/registry-answers';
 import { invoiceCsvLine, invoiceRow } from '../support/invoice-register-file';
 import { EDINET_FILE } from '../support/shared-data';
-import { ntaCsv, ntaRecords } from '../domain/registry/files/nta-records';
+import { ntaCsv, ntaRecords } from '../support/nta-records';
 
 const run = promisify(execFile);
 const CLI = path.join(__dirname, '..', '..', 'tools', 'import-registry.js');

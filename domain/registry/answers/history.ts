@@ -1,6 +1,6 @@
 /**
  * How a corporation's history appears in answers: its states oldest first with what changed
- * (enrich-company-history), and the state in force on a date (`as_of` on the number look-ups).
+ * (the company-history endpoint), and the state in force on a date (`as_of` on the number look-ups).
  * A source that holds no history (the snapshot, the live Web-API, a corporation imported before
  * histories were kept) answers its current record as the one state held, and says so.
  */

@@ -15,7 +15,7 @@ import { Webhook } from 'standardwebhooks';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 import { eventually, startReceiver, type Receiver } from '../../core/watches/watch-gateway';
 import { CORPORATION_EVENT_PRICE_MICRO_USDC } from '../../../domain/registry/watch-source';
-import { ntaCsv, ntaNumber, ntaRecords } from './files/nta-records';
+import { ntaCsv, ntaNumber, ntaRecords } from '../../support/nta-records';
 
 const run = promisify(execFile);
 const IMPORT_CLI = path.join(__dirname, '..', '..', '..', 'tools', 'import-registry.js');

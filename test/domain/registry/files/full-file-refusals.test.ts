@@ -20,7 +20,7 @@ import { type CorporateRegistryRepository } from '../../../../domain/registry/st
 import { corporateRegistryRepositories } from '../../../../domain/registry/stores/registry-stores';
 import { invoiceRow, writeInvoiceFile } from '../../../support/invoice-register-file';
 import { freshMongoContext } from '../../../support/mongo-context';
-import { ntaCsv, ntaNumber, ntaRecords } from './nta-records';
+import { ntaCsv, ntaNumber, ntaRecords } from '../../../support/nta-records';
 
 interface Stores {
   registry: CorporateRegistryRepository;

@@ -11,7 +11,7 @@ import { importRegistryFile } from '../../../../domain/registry/files/importer';
 import { corporateRegistryRepositories } from '../../../../domain/registry/stores/registry-stores';
 import type { CorporateRegistryRepository } from '../../../../domain/registry/stores/registry-repository';
 import { mongoLeg, sqliteLeg, type StoreLeg } from '../../../support/store-legs';
-import { ntaCsv, ntaRecords } from './nta-records';
+import { ntaCsv, ntaRecords } from '../../../support/nta-records';
 
 /**
  * The repository, cut at its `cutAt`-th write: the batch's changes and corporations are written

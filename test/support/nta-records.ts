@@ -2,9 +2,9 @@
  * Made-up corporations in the NTA corporate-number layout, for files a test writes: valid numbers
  * (check digits computed), Tokyo addresses, one update date.
  */
-import { checkDigitOf } from '../../../../domain/registry/corporate-number';
-import { recordToCsvLine, type NtaRecord } from '../../../../domain/registry/files/nta-layout';
-import { makeRecord } from '../../../support/nta-standin';
+import { checkDigitOf } from '../../domain/registry/corporate-number';
+import { recordToCsvLine, type NtaRecord } from '../../domain/registry/files/nta-layout';
+import { makeRecord } from './nta-standin';
 
 /** The i-th made-up corporate number (distinct for i below 100 million). */
 export function ntaNumber(i: number): string {

@@ -5,11 +5,11 @@
 import { expect } from 'chai';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { importRegistryFile } from '../../../../domain/registry/files/importer';
-import { corporateRegistryRepositories } from '../../../../domain/registry/stores/registry-stores';
-import { startTestGateway, type TestGateway } from '../../../support/gateway';
-import { sqliteLeg, type StoreLeg } from '../../../support/store-legs';
-import { ntaCsv, ntaNumber, ntaRecords } from '../files/nta-records';
+import { importRegistryFile } from '../../domain/registry/files/importer';
+import { corporateRegistryRepositories } from '../../domain/registry/stores/registry-stores';
+import { startTestGateway, type TestGateway } from '../../test/support/gateway';
+import { sqliteLeg, type StoreLeg } from '../../test/support/store-legs';
+import { ntaCsv, ntaNumber, ntaRecords } from '../../test/support/nta-records';
 
 const PATH = '/preview/v1/local/houjin-number/lookup';
 
@@ -47,8 +47,10 @@ describe('a running gateway notices an import', function () {
     const full = path.join(leg.dataDir, '13_tokyo_all_20261001.csv');
     writeFileSync(full, ntaCsv(ntaRecords(20)));
     await importRegistryFile(registry, full);
-    const ms = await msUntil(async () => (await gw.get(`${PATH}?number=${number}`)).status === 200, 10_000);
-    expect(ms, 'noticed within 5 s').to.be.below(5_000);
+    const ms = await msUntil(async () => (await gw.get(`${PATH}?number=${number}`)).status === 200, 20_000);
+    // The gateway checks every 3 s; the bound is loose for loaded CI machines, and still fails at
+    // the 30 s it was.
+    expect(ms, 'noticed within 10 s').to.be.below(10_000);
 
     const [renamed] = ntaRecords(1, 7, '2026-10-05');
     const diff = path.join(leg.dataDir, 'diff_20261005.csv');
