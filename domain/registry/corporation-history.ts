@@ -7,7 +7,7 @@
  * in every field a buyer sees to the one before it (docs/decisions.md, "Corporate history").
  */
 import { createHash } from 'node:crypto';
-import type { Corporation } from './corporation';
+import { recordAddress, recordStatus, type Corporation } from './corporation';
 import type { NtaRecord } from './files/nta-layout';
 import type { ChangeField, CorporationState, NewCorporationChange } from './corporation-change';
 
@@ -17,7 +17,6 @@ import type { ChangeField, CorporationState, NewCorporationChange } from './corp
  * history (latest = 0) in a later one, and its place among the states says which it is.
  */
 export function stateOfRecord(r: NtaRecord): CorporationState {
-  const deleted = r.process === '99';
   return {
     change_date: r.changeDate || r.updateDate,
     update_date: r.updateDate,
@@ -27,19 +26,8 @@ export function stateOfRecord(r: NtaRecord): CorporationState {
     furigana: r.furigana,
     en_name: r.enName,
     kind: r.kind,
-    address: {
-      prefecture_name: r.prefectureName,
-      prefecture_code: r.prefectureCode,
-      city_name: r.cityName,
-      city_code: r.cityCode,
-      street_number: r.streetNumber,
-      post_code: r.postCode,
-      outside: r.addressOutside,
-      en_prefecture_name: r.enPrefectureName,
-      en_city_name: r.enCityName,
-      en_outside: r.enAddressOutside,
-    },
-    status: deleted ? 'deleted' : r.closeDate || r.closeCause ? 'closed' : 'active',
+    address: recordAddress(r),
+    status: recordStatus(r),
     close_date: r.closeDate,
     close_cause: r.closeCause,
     successor_corporate_number: r.successorCorporateNumber,

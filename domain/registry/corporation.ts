@@ -74,27 +74,36 @@ export function corporationFromRecords(records: readonly NtaRecord[]): Corporati
   return corporation;
 }
 
+/** The address an NTA record states. */
+export function recordAddress(r: NtaRecord): CorporationAddress {
+  return {
+    prefecture_name: r.prefectureName,
+    prefecture_code: r.prefectureCode,
+    city_name: r.cityName,
+    city_code: r.cityCode,
+    street_number: r.streetNumber,
+    post_code: r.postCode,
+    outside: r.addressOutside,
+    en_prefecture_name: r.enPrefectureName,
+    en_city_name: r.enCityName,
+    en_outside: r.enAddressOutside,
+  };
+}
+
+/** What an NTA record says of the corporation: deleted (99), closed, or active. */
+export function recordStatus(r: NtaRecord): CorporationStatus {
+  return r.process === '99' ? 'deleted' : r.closeDate || r.closeCause ? 'closed' : 'active';
+}
+
 function fromLatest(r: NtaRecord): Corporation {
-  const deleted = r.process === '99';
   return {
     corporate_number: r.corporateNumber,
     name: r.name,
     furigana: r.furigana,
     en_name: r.enName,
     kind: r.kind,
-    address: {
-      prefecture_name: r.prefectureName,
-      prefecture_code: r.prefectureCode,
-      city_name: r.cityName,
-      city_code: r.cityCode,
-      street_number: r.streetNumber,
-      post_code: r.postCode,
-      outside: r.addressOutside,
-      en_prefecture_name: r.enPrefectureName,
-      en_city_name: r.enCityName,
-      en_outside: r.enAddressOutside,
-    },
-    status: deleted ? 'deleted' : r.closeDate || r.closeCause ? 'closed' : 'active',
+    address: recordAddress(r),
+    status: recordStatus(r),
     close_date: r.closeDate,
     close_cause: r.closeCause,
     successor_corporate_number: r.successorCorporateNumber,
