@@ -15,6 +15,7 @@ import { COUNT_CAP } from '../../../../domain/registry/search/hit-collector';
 import { corporateRegistryRepositories } from '../../../../domain/registry/stores/registry-stores';
 import { afterPrefix, REGISTRY_MIGRATIONS } from '../../../../domain/registry/stores/sqlite-registry';
 import { freshMongoContext } from '../../../support/mongo-context';
+import { changeFeedContract } from './change-feed-contract';
 import {
   corporateRegistryContract,
   corporation,
@@ -22,18 +23,25 @@ import {
   numberOf,
 } from './registry-repository-contract';
 
+/** A registry on a fresh SQLite store, and how to close and remove it. */
+async function sqliteRegistry() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'jpgw-registry-'));
+  const store = openSqliteStore(dir);
+  return {
+    repo: await store.open(corporateRegistryRepositories),
+    close: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe('corporate registry on SQLite (repository contract)', () => {
-  corporateRegistryContract(async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'jpgw-registry-'));
-    const store = openSqliteStore(dir);
-    return {
-      repo: await store.open(corporateRegistryRepositories),
-      close: async () => {
-        await store.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  });
+  corporateRegistryContract(sqliteRegistry);
+});
+
+describe('corporate registry change feed on SQLite', () => {
+  changeFeedContract(sqliteRegistry);
 });
 
 describe('corporate registry on MongoDB (repository contract)', () => {
@@ -45,6 +53,12 @@ describe('corporate registry on MongoDB (repository contract)', () => {
   corporateRegistryContract(async () => {
     const { ctx, close } = await freshMongoContext(uri, 'registry');
     return { repo: await corporateRegistryRepositories.mongodb(ctx), close };
+  });
+  describe('change feed', () => {
+    changeFeedContract(async () => {
+      const { ctx, close } = await freshMongoContext(uri, 'changes');
+      return { repo: await corporateRegistryRepositories.mongodb(ctx), close };
+    });
   });
 });
 
