@@ -28,6 +28,7 @@ import { RateLimiter } from '../ratelimit/rate-limiter';
 import { ClientIdentity } from '../http/client-identity';
 import { Drain } from '../http/drain';
 import { ConcurrencyCap } from '../http/concurrency-cap';
+import { ownConditionalRequestsOnly } from '../http/entity-tags';
 import { compose } from '../http/compose';
 import { clientErrorAnswerer, urlLengthLimit } from '../http/client-errors';
 import { securityHeaderList } from '../http/security-headers';
@@ -192,6 +193,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  ownConditionalRequestsOnly(app);
   app.set('query parser', 'simple');
   app.set('trust proxy', config.trustProxy);
   const drain = new Drain();

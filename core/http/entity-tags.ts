@@ -2,10 +2,11 @@
  * Entity tags and If-None-Match (RFC 9110 8.8.3, 13.1.2). A strong tag names exact bytes (a
  * discovery document in one content coding); a weak tag names an answer whose data is the same
  * while its envelope differs per exchange (the request id). If-None-Match compares weakly, so
- * both give 304s alike.
+ * both give 304s alike. The gateway's own checks (ifNoneMatchHit, against the tags it sets) are
+ * the only ones: Express's is switched off (ownConditionalRequestsOnly).
  */
 import { createHash } from 'node:crypto';
-import type { Request } from 'express';
+import type { Express, Request } from 'express';
 
 /** The opaque part of a tag: 128 bits of SHA-256 over the bytes, base64url. */
 export function opaqueTagOf(body: string | Buffer): string {
@@ -41,4 +42,15 @@ export function ifNoneMatchHit(req: Request, tags: readonly string[]): string | 
 
 function opaquePart(tag: string): string {
   return tag.replace(/^W\//, '');
+}
+
+/**
+ * Switches off Express's freshness check (`req.fresh`, which res.send and res.json consult): it
+ * turns any GET or HEAD 2xx into an empty 304 when If-None-Match is `*`, whether the answer has a
+ * tag or not, after the route has done its work, so a paid answer whose payment had settled went
+ * out as a 304 without its data (issue 34). A 304 now comes only from a route that compared the
+ * request with a tag it set, before anything was charged.
+ */
+export function ownConditionalRequestsOnly(app: Express): void {
+  Object.defineProperty(app.request, 'fresh', { configurable: true, enumerable: true, get: () => false });
 }

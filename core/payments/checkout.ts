@@ -56,7 +56,11 @@ export interface PaidCall {
   /** The Payment-Redemption-Ticket header, when the request carried one. */
   redemptionTicket?: string;
   log: HandlerLogger;
-  run(): Promise<EndpointPayload>;
+  /**
+   * Runs the handler. `nothingSettled`: no settle call can have moved money for this payment yet
+   * (a fresh claim), so the call may still end unsettled (a 304); false on a re-settlement.
+   */
+  run(nothingSettled: boolean): Promise<EndpointPayload>;
   /** Whether the buyer closed its request: a payment is not settled for an answer nobody reads. */
   clientGone?(): boolean;
 }
@@ -286,7 +290,7 @@ export class X402Checkout {
 
     let payload: EndpointPayload;
     try {
-      payload = await call.run();
+      payload = await call.run(claim.kind === 'fresh');
     } catch (err) {
       if (local.stage !== 'released') await this.putBack(ledger, claim, 'handler failed');
       log('not_settled_handler_failed', { status: (err as HttpError)?.status ?? 500 });

@@ -45,10 +45,19 @@ export function setAnswerCaching(res: Response, caching: AnswerCaching): void {
   res.vary('Accept-Encoding');
 }
 
+/**
+ * Whether the request's If-None-Match names this answer, so a 304 may stand for it. Only a tagged
+ * (deterministic) answer can be named; for any other the condition is ignored, `*` included: an
+ * answer without a validator is `no-store`, so no buyer holds a copy a 304 could refer to.
+ */
+export function buyerHoldsAnswer(req: Request, caching: AnswerCaching): boolean {
+  return caching.etag !== undefined && ifNoneMatchHit(req, [caching.etag]) !== undefined;
+}
+
 /** Sets the caching headers; answers 304 (and returns true) when If-None-Match names the answer. */
 export function answeredNotModified(req: Request, res: Response, caching: AnswerCaching): boolean {
   setAnswerCaching(res, caching);
-  if (caching.etag === undefined || ifNoneMatchHit(req, [caching.etag]) === undefined) return false;
+  if (!buyerHoldsAnswer(req, caching)) return false;
   res.status(304).end();
   return true;
 }
@@ -60,8 +69,8 @@ export function sendAnswerJson(req: Request, res: Response, body: string): void 
 }
 
 /**
- * Thrown by a paid surface's handler step when the buyer already holds the answer: the payment is
- * then not settled (no charge), and the 304 carries no data.
+ * Thrown by a paid surface's handler step when the buyer already holds the answer and nothing has
+ * been settled for the payment: it is then not settled (no charge), and the 304 carries no data.
  */
 export class AnswerNotModified extends Error {
   readonly status = 304;

@@ -5,8 +5,11 @@
  * the client's rate (PAID_PAYMENTS_PER_MINUTE) → 429; a payment with an invalid query → 422, the
  * payment untouched; then the checkout (core/payments/checkout.ts), and 200 with
  * `_gateway.payment` and the settlement headers (an answer given again to a payment identifier
- * also says `Idempotent-Replayed: true`, as the broker's replays do). The concurrency cap holds
- * its slot until the checkout ends, also when the client went away.
+ * also says `Idempotent-Replayed: true`, as the broker's replays do). An If-None-Match naming the
+ * answer's tag gets a 304 with the payment not settled, decided in the checkout's handler step
+ * before any settle call; never when an earlier settle call may have moved the money, nor for an
+ * answer without a tag or given again (docs/decisions.md, "Caching of answers"). The concurrency
+ * cap holds its slot until the checkout ends, also when the client went away.
  */
 import type { Request, Router } from 'express';
 import type { PaymentOutcome } from '../http/metrics';
@@ -34,10 +37,10 @@ import {
   AnswerNotModified,
   answerCaching,
   answeredNotModified,
+  buyerHoldsAnswer,
   sendAnswerJson,
   setAnswerCaching,
 } from './answer-http';
-import { ifNoneMatchHit } from '../http/entity-tags';
 
 export const DEFAULT_FACILITATOR_TIMEOUT_MS = 30_000;
 
@@ -146,13 +149,13 @@ export async function mountPaidSurface(
           ...(typeof ticket === 'string' && ticket !== '' ? { redemptionTicket: ticket } : {}),
           log,
           clientGone: () => clientGone(res),
-          run: () =>
+          run: (nothingSettled) =>
             s.executor.run(plugin, parsed.value, req).then(
               (payload) => {
                 // The buyer holds this answer: a 304 without data, and the payment is not settled.
+                // Never once an earlier settle call may have moved the money: that buyer gets the data.
                 const caching = answerCaching(s.executor, plugin, payload, 'private');
-                if (caching.etag !== undefined && ifNoneMatchHit(req, [caching.etag]) !== undefined)
-                  throw new AnswerNotModified(caching);
+                if (nothingSettled && buyerHoldsAnswer(req, caching)) throw new AnswerNotModified(caching);
                 return payload;
               },
               (err: unknown) => {

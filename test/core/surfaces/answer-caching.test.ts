@@ -70,11 +70,12 @@ describe('caching and compression of answers and documents', () => {
     });
 
     it('an answer computed from the clock is no-store, has no tag and is never answered 304', async () => {
-      const res = await gw.get(`/preview/v1/${DATED.tail}`, { 'If-None-Match': '*' });
+      // Through node:http: fetch adds Cache-Control: no-cache to a conditional request.
+      const res = await rawGet(`${gw.url}/preview/v1/${DATED.tail}`, { 'If-None-Match': '*' });
       expect(res.status).to.equal(200);
-      expect(res.body.year_source).to.equal('clock');
-      expect(res.headers.get('cache-control')).to.equal('no-store');
-      expect(res.headers.get('etag')).to.equal(null);
+      expect(JSON.parse(res.body.toString('utf8')).year_source).to.equal('clock');
+      expect(res.headers['cache-control']).to.equal('no-store');
+      expect(res.headers.etag).to.equal(undefined);
       // The same endpoint with the year asked reads no clock: deterministic.
       const asked = await gw.get(`/preview/v1/${DATED.tail}?year=2026`);
       expect(asked.headers.get('etag')).to.match(TAG);
