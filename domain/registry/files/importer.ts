@@ -6,7 +6,8 @@
  * Two passes: the whole file is read and checked first (nta-file.ts), and only a file without a
  * single bad row is applied, so a truncated, corrupt or wrongly decoded file changes nothing (it
  * is recorded as failed with the error); so is a full file with no rows or far fewer than what
- * it follows (full-file-guard.ts). An import cut short (a crash, a kill) is completed by
+ * it follows (full-file-guard.ts), and one with a date after today or before the register began
+ * (date-bounds.ts: such a date would freeze its corporation). An import cut short (a crash, a kill) is completed by
  * running it again: every record is re-applied, which converges (below).
  *
  * Idempotent: a file whose SHA-256 already completed an import is skipped (unless forced), and

@@ -2,7 +2,8 @@
  * Imports the NTA's published invoice-register files (invoice-file.ts) into the invoice register
  * store. The whole file is read and checked first, so a corrupt or cut file is refused with its
  * file and line before anything is written (and a full file with no rows, or far fewer than the
- * last full file of its name, is refused: full-file-guard.ts); then rows are written in batches. Running a file
+ * last full file of its name, is refused: full-file-guard.ts; so is a date after today or before
+ * the register began: date-bounds.ts); then rows are written in batches. Running a file
  * again after a crash completes it (rows converge by version); a file already imported is skipped
  * by its SHA-256 unless forced.
  */
