@@ -6,12 +6,15 @@
  *   detected unless --encoding says) or zips of them, full (全件) or differential (差分), applied
  *   oldest first by the date in their names;
  * - the FSA's EDINET code list (EdinetcodeDlInfo.csv, cp932);
- * - the NTA invoice register files (適格請求書発行事業者公表情報, 24-column UTF-8 CSV). A damaged file is refused whole (exit 65, the file,
- * line, code and a hint on stderr) and nothing of it is written; so is a full file with no rows,
- * or with far fewer than what it would replace (--allow-fewer-rows imports that one: a register
- * that really shrank). --force re-imports a file already imported (or an older EDINET list). The
- * store is the one the gateway is configured with (MONGODB_URI, else the SQLite files in
- * DATA_DIR/store); gateways running on it keep answering, and pick the import up once it completes.
+ * - the NTA invoice register files (適格請求書発行事業者公表情報, 24-column UTF-8 CSV).
+ * A damaged file is refused whole (exit 65, the file, line, code and a hint on stderr) and nothing
+ * of it is written; so is a full file with no rows, or with far fewer than what it would replace
+ * (--allow-fewer-rows imports that one: a register that really shrank), and one carrying a date
+ * after today or before the register began (date-bounds.ts). A path that is not a regular file (a
+ * FIFO, a device, a directory) is refused before anything is opened (exit 66). --force re-imports
+ * a file already imported (or an older EDINET list). The store is the one the gateway is
+ * configured with (MONGODB_URI, else the SQLite files in DATA_DIR/store); gateways running on it
+ * keep answering, and pick the import up once it completes.
  */
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
@@ -30,6 +33,7 @@ import { isEdinetCodeList } from '../domain/registry/files/edinet-code-list';
 import { importEdinetFile, type EdinetImportSummary } from '../domain/registry/files/edinet-importer';
 import { looksLikeInvoiceFile } from '../domain/registry/files/invoice-file';
 import { importInvoiceFile, type InvoiceImportSummary } from '../domain/registry/files/invoice-importer';
+import { mustBeRegularFile, NotARegularFileError } from '../domain/registry/files/regular-file';
 import { invoiceRegisterStores } from '../domain/registry/stores/invoice-stores';
 
 export type FileFormat = 'nta' | 'edinet' | 'invoice';
@@ -202,6 +206,17 @@ async function main(): Promise<void> {
   if (missing.length > 0) {
     console.error(`not found: ${missing.join(', ')}`);
     process.exit(66);
+  }
+  // A FIFO or a device would be opened and waited on for ever: refused before the store opens.
+  for (const f of positionals) {
+    const refused = await mustBeRegularFile(f).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    if (refused instanceof NotARegularFileError) {
+      console.error(`import refused: ${refused.message}\nhint: ${refused.hint} Nothing was imported.`);
+      process.exit(66);
+    }
   }
   const config = loadConfig(process.env);
   let store: GatewayStore | undefined;

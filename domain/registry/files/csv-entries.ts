@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
+import { mustBeRegularFile } from './regular-file';
 
 export interface CsvEntry {
   /** The file name, or `file.zip:entry.csv` when a zip holds several. */
@@ -24,9 +25,10 @@ function openZip(file: string): Promise<yauzl.ZipFile> {
   );
 }
 
-/** The entries (none when a zip holds no .csv); `close` releases the zip. */
+/** The entries (none when a zip holds no .csv); `close` releases the zip. A FIFO or device is refused. */
 export async function csvEntriesOf(file: string): Promise<{ entries: CsvEntry[]; close: () => void }> {
   const name = path.basename(file);
+  await mustBeRegularFile(file);
   if (!/\.zip$/i.test(file)) {
     const { size } = await stat(file);
     return {

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { isValidCorporateNumber } from '../corporate-number';
 import { englishKey } from '../search/normalize';
+import { DATE_HINTS } from './date-bounds';
 import { controlCharacterAt, controlCharacterDetail, maxRecordBytes, rowTooLongDetail } from './field-limits';
 import { EMPTY_FILE_HINT, FEWER_ROWS_HINT } from './full-file-guard';
 
@@ -109,7 +110,8 @@ export type EdinetListErrorCode =
   | 'line_too_long'
   | 'control_character'
   | 'empty_file'
-  | 'fewer_rows';
+  | 'fewer_rows'
+  | 'date_in_future';
 
 const DOWNLOAD_AGAIN =
   'Download Edinetcode.zip again from EDINET and import the EdinetcodeDlInfo.csv in it as it is.';
@@ -124,6 +126,7 @@ const HINTS: Readonly<Record<EdinetListErrorCode, string>> = {
   control_character: `A control character (NUL, another C0 or C1 code) in a name, address or code: the list holds none. ${DOWNLOAD_AGAIN}`,
   empty_file: EMPTY_FILE_HINT,
   fewer_rows: FEWER_ROWS_HINT,
+  date_in_future: DATE_HINTS.date_in_future,
 };
 
 export class EdinetCodeListError extends Error {

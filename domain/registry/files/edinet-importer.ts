@@ -10,9 +10,11 @@
  * who means it passes `force`).
  */
 import path from 'node:path';
+import { dateLimitsAt, dateProblem } from './date-bounds';
 import { EdinetCodeList, EdinetCodeListError, edinetSource, type EdinetFiler } from './edinet-code-list';
 import { fullFileProblem } from './full-file-guard';
 import { sha256Of } from './importer';
+import { mustBeRegularFile } from './regular-file';
 import type { CorporateRegistryRepository } from '../stores/registry-repository';
 
 export { isEdinetCodeList } from './edinet-code-list';
@@ -31,6 +33,7 @@ export interface EdinetImportOptions {
   /** Imports a list of far fewer filers than the one held (full-file-guard.ts). */
   allowFewerRows?: boolean;
   onProgress?: (p: EdinetImportProgress) => void;
+  /** The clock: the import's time, and "today" for the list's date (date-bounds.ts). */
   now?: () => Date;
 }
 
@@ -57,7 +60,20 @@ export async function importEdinetFile(
   const started = Date.now();
   const batchSize = options.batchSize ?? 2_000;
   let bytes = 0;
+  await mustBeRegularFile(file);
   const list = await EdinetCodeList.open(file, (n) => (bytes += n));
+  // A list dated ahead would make every real list after it "older than held" (date-bounds.ts).
+  const ahead = dateProblem(
+    "the list's date",
+    list.header.as_of,
+    { earliest: '', since: '', latest: 'recorded' },
+    dateLimitsAt(now()),
+    'the EDINET code list',
+  );
+  if (ahead) {
+    list.close();
+    throw new EdinetCodeListError(file, 1, ahead.detail, 'date_in_future');
+  }
   const [sha256, held] = await Promise.all([sha256Of(file), registry.edinetList()]);
   const summary: EdinetImportSummary = {
     file: path.basename(file),

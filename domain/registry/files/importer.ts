@@ -6,7 +6,8 @@
  * Two passes: the whole file is read and checked first (nta-file.ts), and only a file without a
  * single bad row is applied, so a truncated, corrupt or wrongly decoded file changes nothing (it
  * is recorded as failed with the error); so is a full file with no rows or far fewer than what
- * it follows (full-file-guard.ts). An import cut short (a crash, a kill) is completed by
+ * it follows (full-file-guard.ts), and one with a date after today or before the register began
+ * (date-bounds.ts: such a date would freeze its corporation). An import cut short (a crash, a kill) is completed by
  * running it again: every record is re-applied, which converges (below).
  *
  * Idempotent: a file whose SHA-256 already completed an import is skipped (unless forced), and
@@ -22,11 +23,13 @@ import { Worker } from 'node:worker_threads';
 import { applyRecord, type Corporation } from '../corporation';
 import type { CorporationState, NewCorporationChange } from '../corporation-change';
 import { placeState, stateOfCorporation, stateOfRecord, withFormerNamesOf } from '../corporation-history';
+import { dateLimitsAt } from './date-bounds';
 import { fullFileProblem, lastFullOfScope, type FullFileProblem, type HeldRows } from './full-file-guard';
 import type { NtaEncoding } from './nta-decode';
 import { csvBytesOf, readNtaFile } from './nta-file';
 import { preparedBatches, type PreparedRecord } from './nta-prepare-worker';
 import { NtaFileError } from './nta-validate';
+import { mustBeRegularFile } from './regular-file';
 import type { CorporateRegistryRepository } from '../stores/registry-repository';
 import { NATIONWIDE_FILE } from '../sources/store-registry';
 import { corporationOfStored, storedOf, type StoredCorporation } from '../stores/stored-corporation';
@@ -51,6 +54,7 @@ export interface ImportOptions {
   /** Forces the text encoding; detected from the file's bytes otherwise. */
   encoding?: NtaEncoding;
   onProgress?: (p: ImportProgress) => void;
+  /** The clock: import records' times, and "today" for the dates a file may carry (date-bounds.ts). */
   now?: () => Date;
 }
 
@@ -160,6 +164,10 @@ export async function importRegistryFile(
   const started = Date.now();
   const now = options.now ?? (() => new Date());
   const batchSize = options.batchSize ?? 10_000;
+  // Before anything opens it: a FIFO would block the hashing thread for ever.
+  await mustBeRegularFile(file);
+  // One reading of the clock for both passes.
+  const dateLimits = dateLimitsAt(now());
   const hashing = sha256InThread(file);
   // Awaited below; until then a rejection must not count as unhandled.
   hashing.catch(() => undefined);
@@ -187,6 +195,7 @@ export async function importRegistryFile(
   const read = () =>
     readNtaFile(file, {
       encoding: options.encoding,
+      dateLimits,
       onBytes: (n) => {
         bytes += n;
       },
@@ -313,7 +322,12 @@ export async function importRegistryFile(
     // in the encoding pass 1 found. The same checks run again, in case the file changed meanwhile.
     phase = 'apply';
     rows = 0;
-    for await (const batch of preparedBatches({ file, encoding: summary.encoding ?? 'utf-8', batchSize })) {
+    for await (const batch of preparedBatches({
+      file,
+      encoding: summary.encoding ?? 'utf-8',
+      batchSize,
+      dateLimits,
+    })) {
       rows += batch.records.length;
       bytes = batch.bytes;
       await flush(batch.records);

@@ -13,6 +13,14 @@
 import path from 'node:path';
 import { parse } from 'csv-parse';
 import { csvEntriesOf, type CsvEntry } from './csv-entries';
+import {
+  DATE_HINTS,
+  dateProblem,
+  INVOICE_PUBLICATION_START,
+  INVOICE_SYSTEM_START,
+  type DateLimits,
+  type DateRule,
+} from './date-bounds';
 import { controlCharacterAt, controlCharacterDetail, maxRecordBytes, rowTooLongDetail } from './field-limits';
 import { EMPTY_FILE_HINT, FEWER_ROWS_HINT } from './full-file-guard';
 
@@ -90,7 +98,9 @@ export type InvoiceFileErrorCode =
   | 'line_too_long'
   | 'control_character'
   | 'empty_file'
-  | 'fewer_rows';
+  | 'fewer_rows'
+  | 'date_in_future'
+  | 'date_before_register';
 
 const DOWNLOAD_AGAIN =
   'The file is damaged or cut short: download it again from the NTA invoice register site.';
@@ -102,6 +112,7 @@ const HINTS: Readonly<Record<InvoiceFileErrorCode, string>> = {
   control_character: `A control character (NUL, another C0 or C1 code) in a name, address or code: the register files hold none. ${DOWNLOAD_AGAIN}`,
   empty_file: EMPTY_FILE_HINT,
   fewer_rows: FEWER_ROWS_HINT,
+  ...DATE_HINTS,
 };
 
 export class InvoiceFileError extends Error {
@@ -133,9 +144,45 @@ const DATE_COLUMNS: readonly InvoiceColumn[] = [
   'expireDate',
 ];
 
-/** What is wrong with a row, or null. */
+const SINCE_APPLICATIONS = 'the day registrations were first applied for and published';
+/**
+ * The update date tells of the past; the others are dates of effect, published ahead of the day
+ * (date-bounds.ts). No registration takes effect before the system did; one applied for earlier
+ * is registered from 2023-10-01 (the real rows read in public tools show 2023-10-01 with update
+ * dates from 2022), and one may lapse before it took effect.
+ */
+const DATE_RULES: ReadonlyArray<readonly [InvoiceColumn, DateRule]> = [
+  ['updateDate', { earliest: INVOICE_PUBLICATION_START, since: SINCE_APPLICATIONS, latest: 'recorded' }],
+  [
+    'registrationDate',
+    { earliest: INVOICE_SYSTEM_START, since: 'the day the invoice system took effect', latest: 'effect' },
+  ],
+  ['disposalDate', { earliest: INVOICE_PUBLICATION_START, since: SINCE_APPLICATIONS, latest: 'effect' }],
+  ['expireDate', { earliest: INVOICE_PUBLICATION_START, since: SINCE_APPLICATIONS, latest: 'effect' }],
+];
+/** A row without an update date is dated by its registration date (invoice-history.ts dateOf). */
+const DATING_REGISTRATION: DateRule = { ...DATE_RULES[1][1], latest: 'recorded' };
+
+/** Why a row's dates are out of bounds (date-bounds.ts), or null. */
+function invoiceDateProblem(
+  fields: readonly string[],
+  limits: DateLimits,
+): { code: InvoiceFileErrorCode; detail: string } | null {
+  const get = (c: InvoiceColumn) => fields[INVOICE_COLUMNS.indexOf(c)];
+  const number = get('registratedNumber');
+  for (const [c, rule] of DATE_RULES) {
+    const problem = dateProblem(c, get(c), rule, limits, number);
+    if (problem) return problem;
+  }
+  if (get('updateDate') !== '') return null;
+  const column = 'registrationDate (the date of a row without an update date)';
+  return dateProblem(column, get('registrationDate'), DATING_REGISTRATION, limits, number);
+}
+
+/** What is wrong with a row, or null; with `limits`, dates out of bounds too (date-bounds.ts). */
 export function invoiceRowProblem(
   fields: readonly string[],
+  limits?: DateLimits,
 ): { code: InvoiceFileErrorCode; detail: string } | null {
   const invalid = (detail: string) => ({ code: 'invalid_row' as const, detail });
   if (fields.length !== INVOICE_COLUMNS.length)
@@ -159,7 +206,7 @@ export function invoiceRowProblem(
     if (at >= 0)
       return { code: 'control_character', detail: controlCharacterDetail(INVOICE_COLUMNS[i], fields[i], at) };
   }
-  return null;
+  return limits ? invoiceDateProblem(fields, limits) : null;
 }
 
 /** True when these bytes (the head of a file) look like a register file row. */
@@ -170,20 +217,26 @@ export function looksLikeInvoiceFile(head: string): boolean {
 
 /**
  * The rows of a register file (a CSV, or a zip of them as downloaded), with their line numbers;
- * a bad row stops it with file and line.
+ * a bad row (with `dateLimits`, a date out of bounds too) stops it with file and line.
  */
-export async function* readInvoiceFile(file: string): AsyncGenerator<{ row: InvoiceRow; line: number }> {
+export async function* readInvoiceFile(
+  file: string,
+  dateLimits?: DateLimits,
+): AsyncGenerator<{ row: InvoiceRow; line: number }> {
   const { entries, close } = await csvEntriesOf(file);
   try {
     if (entries.length === 0)
       throw new InvoiceFileError(path.basename(file), null, 'the zip holds no .csv file', 'not_a_csv_file');
-    for (const entry of entries) yield* readEntry(entry);
+    for (const entry of entries) yield* readEntry(entry, dateLimits);
   } finally {
     close();
   }
 }
 
-async function* readEntry(entry: CsvEntry): AsyncGenerator<{ row: InvoiceRow; line: number }> {
+async function* readEntry(
+  entry: CsvEntry,
+  dateLimits?: DateLimits,
+): AsyncGenerator<{ row: InvoiceRow; line: number }> {
   const parser = (await entry.open()).pipe(
     parse({
       bom: true,
@@ -199,7 +252,7 @@ async function* readEntry(entry: CsvEntry): AsyncGenerator<{ row: InvoiceRow; li
       record: string[];
       info: { lines: number };
     }>) {
-      const problem = invoiceRowProblem(record);
+      const problem = invoiceRowProblem(record, dateLimits);
       if (problem) throw new InvoiceFileError(entry.label, info.lines, problem.detail, problem.code);
       const row = Object.fromEntries(INVOICE_COLUMNS.map((c, i) => [c, record[i]])) as InvoiceRow;
       yield { row, line: info.lines };

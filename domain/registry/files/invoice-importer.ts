@@ -2,14 +2,17 @@
  * Imports the NTA's published invoice-register files (invoice-file.ts) into the invoice register
  * store. The whole file is read and checked first, so a corrupt or cut file is refused with its
  * file and line before anything is written (and a full file with no rows, or far fewer than the
- * last full file of its name, is refused: full-file-guard.ts); then rows are written in batches. Running a file
+ * last full file of its name, is refused: full-file-guard.ts; so is a date after today or before
+ * the register began: date-bounds.ts); then rows are written in batches. Running a file
  * again after a crash completes it (rows converge by version); a file already imported is skipped
  * by its SHA-256 unless forced.
  */
 import path from 'node:path';
+import { dateLimitsAt } from './date-bounds';
 import { fullFileProblem, lastFullOfScope } from './full-file-guard';
 import { sha256Of, kindOf } from './importer';
 import { InvoiceFileError, readInvoiceFile, type InvoiceRow } from './invoice-file';
+import { mustBeRegularFile } from './regular-file';
 import type { InvoiceRegisterStore } from '../stores/invoice-store';
 
 export interface InvoiceImportSummary {
@@ -27,6 +30,7 @@ export interface InvoiceImportOptions {
   /** Imports a full file with far fewer rows than the last one of its name (full-file-guard.ts). */
   allowFewerRows?: boolean;
   batchSize?: number;
+  /** The clock: import records' times, and "today" for the dates a file may carry (date-bounds.ts). */
   now?: () => Date;
   onProgress?: (rows: number) => void;
 }
@@ -38,6 +42,8 @@ export async function importInvoiceFile(
 ): Promise<InvoiceImportSummary> {
   const started = Date.now();
   const now = options.now ?? (() => new Date());
+  await mustBeRegularFile(file);
+  const dateLimits = dateLimitsAt(now());
   const sha256 = await sha256Of(file);
   const base = { file: path.basename(file), sha256, kind: kindOf(file) };
   const done = await store.completedImports();
@@ -46,7 +52,7 @@ export async function importInvoiceFile(
   }
   // Pass 1: the whole file must be readable before any row is written.
   let checked = 0;
-  for await (const _ of readInvoiceFile(file)) checked++;
+  for await (const _ of readInvoiceFile(file, dateLimits)) checked++;
   if (base.kind === 'full') {
     const held = lastFullOfScope(base.file, done);
     const refused = fullFileProblem(checked, held, 'rows', options.allowFewerRows);
@@ -59,7 +65,7 @@ export async function importInvoiceFile(
   let asOf = '';
   try {
     let batch: InvoiceRow[] = [];
-    for await (const { row } of readInvoiceFile(file)) {
+    for await (const { row } of readInvoiceFile(file, dateLimits)) {
       batch.push(row);
       const date = row.updateDate || row.registrationDate;
       if (date > asOf) asOf = date;

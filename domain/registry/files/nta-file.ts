@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { csvEntriesOf, type CsvEntry } from './csv-entries';
+import type { DateLimits } from './date-bounds';
 import { NtaTextDecoder, type NtaEncoding } from './nta-decode';
 import { maxRowCodeUnits, rowTooLongDetail } from './field-limits';
 import { NTA_COLUMNS, NTA_MAX_LENGTHS, recordFromFields, type NtaRecord } from './nta-layout';
@@ -18,6 +19,8 @@ export interface NtaFileOptions {
   /** Raw bytes read so far (of the file, or of the zip's entries uncompressed). */
   onBytes?: (n: number) => void;
   onEncoding?: (encoding: NtaEncoding) => void;
+  /** Refuses a date after these or before the register began (date-bounds.ts); unchecked without. */
+  dateLimits?: DateLimits;
 }
 
 export interface NtaFileRecord {
@@ -83,7 +86,7 @@ async function* readEntry(entry: CsvEntry, options: NtaFileOptions): AsyncGenera
   };
   function* checked(rows: SplitRow[]): Generator<NtaFileRecord> {
     for (const { fields, line } of rows) {
-      const problem = rowProblem(fields, encoding);
+      const problem = rowProblem(fields, encoding, options.dateLimits);
       if (problem) {
         // The last row without its line break was cut: say so rather than what the cut broke.
         if (ended && !endsWithLineBreak) throw truncated(entry.label, line, problem.detail);

@@ -8,6 +8,7 @@
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import path from 'node:path';
 import { applyRecord } from '../corporation';
+import type { DateLimits } from './date-bounds';
 import type { NtaEncoding } from './nta-decode';
 import { readNtaFile } from './nta-file';
 import { NTA_COLUMNS, recordFromFields, type NtaRecord } from './nta-layout';
@@ -26,6 +27,8 @@ interface Job {
   file: string;
   encoding: NtaEncoding;
   batchSize: number;
+  /** The first pass's limits, so that both passes judge the dates on one clock reading. */
+  dateLimits: DateLimits;
 }
 
 /** A batch as sent between threads: each record as one string, so that copying it is cheap. */
@@ -128,7 +131,11 @@ async function run(job: Job): Promise<void> {
     batch = { type: 'batch', records: [], fresh: [], bytes: 0 };
   };
   try {
-    const records = readNtaFile(job.file, { encoding: job.encoding, onBytes: (n) => (bytes += n) });
+    const records = readNtaFile(job.file, {
+      encoding: job.encoding,
+      dateLimits: job.dateLimits,
+      onBytes: (n) => (bytes += n),
+    });
     for await (const { record } of records) {
       batch.records.push(NTA_COLUMNS.map((c) => record[c]).join(FIELD_SEPARATOR));
       batch.fresh.push(storedOf(applyRecord(null, record)));

@@ -7,6 +7,13 @@
  */
 import { prefectureByCode } from '../../shared/prefectures';
 import { isValidCorporateNumber } from '../corporate-number';
+import {
+  CORPORATE_NUMBERS_START,
+  DATE_HINTS,
+  dateProblem,
+  type DateLimits,
+  type DateRule,
+} from './date-bounds';
 import { controlCharacterAt, controlCharacterDetail } from './field-limits';
 import { EMPTY_FILE_HINT, FEWER_ROWS_HINT } from './full-file-guard';
 import { NTA_COLUMNS, NtaLayoutError, PROCESS_LABELS, type NtaColumn } from './nta-layout';
@@ -24,7 +31,9 @@ export type NtaFileErrorCode =
   | 'line_too_long'
   | 'control_character'
   | 'empty_file'
-  | 'fewer_rows';
+  | 'fewer_rows'
+  | 'date_in_future'
+  | 'date_before_register';
 
 const HINTS: Readonly<Record<NtaFileErrorCode, string>> = {
   not_a_csv_file: 'Pass the CSV or the ZIP downloaded from the NTA corporate-number site.',
@@ -47,6 +56,7 @@ const HINTS: Readonly<Record<NtaFileErrorCode, string>> = {
     'A control character (NUL, another C0 or C1 code) inside a name, address or code: the NTA files hold none; the file is damaged; download it again.',
   empty_file: EMPTY_FILE_HINT,
   fewer_rows: FEWER_ROWS_HINT,
+  ...DATE_HINTS,
 };
 
 /** A refused file: nothing of it was applied, and the import is recorded as failed with this message. */
@@ -88,6 +98,16 @@ function isCalendarDate(value: string): boolean {
 }
 
 const DATE_COLUMNS = ['changeDate', 'closeDate', 'assignmentDate'] as const;
+/**
+ * Every date of the layout tells of the past (an update, a change, a closure, a designation), none
+ * before the first designation: the Tottori file of 2026-07-31 has none earlier in any of its four
+ * date columns (docs/decisions.md).
+ */
+const SINCE_DESIGNATION: DateRule = {
+  earliest: CORPORATE_NUMBERS_START,
+  since: 'the day corporate numbers were first designated',
+  latest: 'recorded',
+};
 const SHAPES: ReadonlyArray<readonly [NtaColumn, RegExp, string]> = [
   ['sequenceNumber', /^\d+$/, 'a sequence number'],
   ['correct', /^[01]$/, '0 or 1'],
@@ -106,8 +126,13 @@ const FREE_TEXT = COLUMN_INDEX.changeCause;
 /**
  * The first problem of a row (its 30 fields, in column order), or null. A U+FFFD replacement
  * character anywhere means bytes the decoder could not read: the file is not in that encoding.
+ * With `limits`, a date after them or before the register began is one too (date-bounds.ts).
  */
-export function rowProblem(fields: readonly string[], encoding: string): RowProblem | null {
+export function rowProblem(
+  fields: readonly string[],
+  encoding: string,
+  limits?: DateLimits,
+): RowProblem | null {
   if (fields.length !== NTA_COLUMNS.length) {
     return {
       code: 'column_count',
@@ -144,6 +169,12 @@ export function rowProblem(fields: readonly string[], encoding: string): RowProb
     const v = get(c);
     if (v !== '' && !isCalendarDate(v))
       return { code: 'invalid_date', detail: `${c} "${v}" is not a date (YYYY-MM-DD)` };
+  }
+  if (limits) {
+    for (const c of ['updateDate', ...DATE_COLUMNS] as const) {
+      const problem = dateProblem(c, get(c), SINCE_DESIGNATION, limits, number);
+      if (problem) return problem;
+    }
   }
   for (const [c, shape, what] of SHAPES) {
     const v = get(c);
