@@ -9,7 +9,15 @@
  * without a second settlement, and the id with another signed payment is a 409. A payment whose
  * signature can only be checked on chain (smart wallets) is verified by the facilitator before the
  * ledger records anything. Every outcome is logged with payer and nonce (never the signature, the
- * ticket or the payment identifier).
+ * ticket, the payment identifier or the payer's proof).
+ *
+ * A payment the ledger already holds as settled or awaiting its settlement is decided by the
+ * ledger whatever its authorization's expiry (issue 34): a settled one's kept answer is given again,
+ * and an unknown one whose authorization expired (it can no longer be settled again) is decided by
+ * the chain's authorizationState where the gateway reads the chain: used, the data is served;
+ * unused, it is released (nothing moved, nothing can). Without a chain reader it stays unknown for
+ * the operator. An unknown settlement with neither ticket nor identifier (its gateway stopped
+ * mid-settle) is redeemed only with the payer's Sign-In-With-X proof (payer-proof.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { clientGoneError } from '../http/client-gone';
@@ -21,20 +29,33 @@ import { canonicalJson, sha256Hex } from '../util/canonical-json';
 import { formatUsd } from '../util/money';
 import { writeAfterMoney } from '../util/write-after-money';
 import { paymentChallenge } from './challenge';
-import { checkPayment } from './check-payment';
+import { checkPayment, expiredRefusal, type CheckedPayment } from './check-payment';
 import type { TransferSignatureVerifier } from './eip3009-signature';
 import type { Facilitator, FacilitatorRequest } from './facilitator-client';
 import {
+  ANSWER_RETENTION_HOURS,
   ledgerId,
   type Claim,
   type HeldClaim,
   type NonceLedger,
+  type PaymentEntry,
+  type Redemption,
   type RedemptionRefusal,
 } from './nonce-ledger';
 import type { PaymentOffer } from './offers';
 import type { PaymentAttempt } from './payment-header';
+import { awaitsRedemption, settledNothing } from './payment-ledger-repository';
+import {
+  checkPayerProof,
+  PAYER_PROOF_HEADER,
+  payerProofChallenge,
+  SIGN_IN_WITH_X,
+  type ProofTarget,
+  type ProofVerdict,
+} from './payer-proof';
 import { PaymentRefusal } from './refusals';
 import { encodeHeaderJson, PAID_MIME_TYPE, requirementV2, type PaymentTerms } from './requirements';
+import type { AuthorizationOnChain, ChainReader } from './settlement-audit';
 
 /** Facilitator reasons meaning "this authorization was already used on chain". */
 const NONCE_USED = /nonce_already_used|authorization_(already_)?used|authorization_is_used/i;
@@ -55,6 +76,13 @@ export interface PaidCall {
   requestHash: string;
   /** The Payment-Redemption-Ticket header, when the request carried one. */
   redemptionTicket?: string;
+  /**
+   * The payer's Sign-In-With-X proof, when the request carried one: the SIGN-IN-WITH-X header
+   * (base64 JSON), or on MCP the payload object of `_meta["sign-in-with-x"]`.
+   */
+  payerProof?: unknown;
+  /** The URI a payer's proof names: the paid path's URL (default `resourceUrl`), or the MCP endpoint's. */
+  proofUri?: string;
   log: HandlerLogger;
   run(): Promise<EndpointPayload>;
   /** Whether the buyer closed its request: a payment is not settled for an answer nobody reads. */
@@ -132,6 +160,13 @@ export interface CheckoutDeps {
   claimLeaseSeconds: number;
   /** Lease while settling (covers the settle call's timeout). */
   settleLeaseSeconds: number;
+  /** The gateway's public origin (BASE_URL): what a payer's proof must be bound to. */
+  origin: string;
+  /**
+   * Reads the chain (X402_RPC_URL: always with self-hosted settlement): an expired authorization's
+   * state, and smart-wallet proofs. Without it, an expired unknown settlement stays unknown.
+   */
+  chain?: ChainReader;
 }
 
 /** A claim of this process, for a clean shutdown: exactly one of settling and releasing may start. */
@@ -199,11 +234,13 @@ export class X402Checkout {
         ...(settlement ? { settlement } : {}),
       });
 
+    const now = this.d.clock.now();
+    const nowSeconds = Math.floor(now.getTime() / 1000);
     const checked = checkPayment(attempt, {
       terms,
       priceMicroUsdc: plugin.priceMicroUsdc,
       resourcePath: call.resourcePath,
-      nowSeconds: Math.floor(this.d.clock.now().getTime() / 1000),
+      nowSeconds,
       verifier: this.d.verifier,
     });
     if (checked instanceof PaymentRefusal) {
@@ -214,10 +251,19 @@ export class X402Checkout {
     const { ledger } = this.d;
     const key = { chainId: terms.chainId, asset: terms.asset, payer: checked.payer, nonce: checked.nonce };
     const body = this.facilitatorRequest(call);
+    const needsEntry =
+      checked.expired || checked.signature === 'smart_wallet_deferred' || call.payerProof !== undefined;
+    const known = needsEntry ? await ledger.get(ledgerId(key)) : null;
+    // An expired authorization can no longer be settled: only the ledger's entry can still decide
+    // it, when it was settled or may have been (issue 34).
+    if (checked.expired && (!known || settledNothing(known, now))) {
+      log('refused', { reason: 'authorization_expired' });
+      throw challenge(expiredRefusal(checked.validBefore, nowSeconds, known !== null));
+    }
     // A signature only the chain can check is verified before the ledger records anything, so
     // junk never costs a write; a payment the ledger already knows is decided by its entry.
     let verifiedBeforeClaim = false;
-    if (checked.signature === 'smart_wallet_deferred' && !(await ledger.get(ledgerId(key)))) {
+    if (checked.signature === 'smart_wallet_deferred' && !known) {
       const verified = await this.d.facilitator.verify(body);
       if (verified.kind !== 'valid') {
         log('facilitator_rejected', { step: 'verify_before_claim', result: verified.kind });
@@ -226,6 +272,13 @@ export class X402Checkout {
           : facilitatorUnavailable(verified.status, verified.detail);
       }
       verifiedBeforeClaim = true;
+    }
+    const redemption: Redemption =
+      call.redemptionTicket !== undefined ? { ticketHash: sha256Hex(call.redemptionTicket) } : {};
+    let proof: ProofVerdict | undefined;
+    if (call.payerProof !== undefined && known && awaitsRedemption(known, now)) {
+      proof = await checkPayerProof(call.payerProof, this.proofTarget(call, known), now, this.d.chain);
+      if (proof.ok) redemption.payerProof = { attempts: known.attempts };
     }
     const claim = await ledger.claim(
       key,
@@ -238,15 +291,20 @@ export class X402Checkout {
         requestHash: call.requestHash,
         ...(attempt.paymentId !== undefined ? { paymentId: attempt.paymentId } : {}),
       },
-      call.redemptionTicket !== undefined ? { ticketHash: sha256Hex(call.redemptionTicket) } : {},
+      redemption,
     );
     if (claim.kind === 'refused') {
-      log('redemption_refused', { reason: claim.reason, first_used_for: claim.entry.resource }, 'warn');
-      throw redemptionRefused(claim.reason);
+      const proofLog = proof ? { payer_proof: proof.ok ? 'stale' : proof.reason } : {};
+      log(
+        'redemption_refused',
+        { reason: claim.reason, first_used_for: claim.entry.resource, ...proofLog },
+        'warn',
+      );
+      throw redemptionRefused(claim.reason, proof, this.proofOffer(call, claim.reason, claim.entry, now));
     }
     if (claim.kind === 'used') {
-      log('replay_refused', { first_used_for: claim.entry.resource });
-      throw challenge(new PaymentRefusal('payment_already_used'));
+      log('replay_refused', { first_used_for: claim.entry.resource, transaction: claim.entry.transaction });
+      throw challenge(alreadySettled(claim.entry));
     }
     if (claim.kind === 'in_progress') {
       log('concurrent_use_refused');
@@ -267,8 +325,19 @@ export class X402Checkout {
       };
     }
 
+    if (checked.expired && claim.kind === 'fresh') {
+      // The entry was released between the read above and the claim: it settled nothing.
+      await ledger.release(claim.id, claim.token, 'authorization expired', true);
+      log('refused', { reason: 'authorization_expired' });
+      throw challenge(expiredRefusal(checked.validBefore, nowSeconds, true));
+    }
+    if (proof?.ok) log('redeemed_by_payer_proof', { state: claim.entry.state });
+
     const local: LocalClaim = { ledger, claim, stage: claim.kind === 'fresh' ? 'verify' : 'settling' };
     this.inFlight.set(call, local);
+    if (checked.expired && claim.kind === 'resettle') {
+      return this.decideOnChain(call, claim, checked, { log, challenge, logged });
+    }
 
     if (claim.kind === 'fresh' && !verifiedBeforeClaim) {
       const verified = await this.d.facilitator.verify(body);
@@ -393,6 +462,120 @@ export class X402Checkout {
         throw await this.stillUnknown(claim, settled.detail, settled.transaction, call, logged);
       }
     }
+  }
+
+  /**
+   * An unknown settlement whose authorization expired: re-settling cannot succeed (EIP-3009 tokens
+   * check the expiry first), but the chain's authorizationState is final after validBefore. Used:
+   * the earlier attempt moved the money, so the data is served and the entry settled. Unused: it
+   * is released and the buyer told that nothing was charged. Without a chain reader, or while the
+   * chain cannot say yet, the entry stays unknown and the buyer is never asked for a new signature.
+   */
+  private async decideOnChain(
+    call: PaidCall,
+    claim: Extract<Claim, { kind: 'resettle' }>,
+    checked: CheckedPayment,
+    c: {
+      log: (o: string, extra?: Record<string, unknown>, level?: 'info' | 'warn' | 'error') => void;
+      challenge: (refusal: PaymentRefusal) => HttpError;
+      logged: Record<string, unknown>;
+    },
+  ): Promise<PaidResult> {
+    const { ledger, chain, terms } = this.d;
+    const known = claim.entry.transaction ?? undefined;
+    const keep = () => this.putBack(ledger, claim, 'authorization expired, settlement unknown');
+    if (!chain) {
+      await keep();
+      c.log('settlement_unknown_expired', { transaction: known ?? null, chain: 'none' }, 'warn');
+      throw expiredUnknown(claim.entry, known);
+    }
+    let found: AuthorizationOnChain;
+    try {
+      found = await chain.authorizationOnChain({
+        asset: terms.asset,
+        payer: checked.payer,
+        nonce: checked.nonce,
+        validBefore: checked.validBefore,
+        transaction: known,
+      });
+    } catch {
+      await keep();
+      c.log('settlement_unknown_expired', { transaction: known ?? null, chain: 'unreachable' }, 'warn');
+      throw expiredPending(known, 'the chain node could not be read', Number(RETRY_AFTER_SECONDS));
+    }
+    if (found.kind === 'not_final') {
+      await keep();
+      c.log('settlement_unknown_expired', { transaction: known ?? null, chain: 'not_final' }, 'warn');
+      throw expiredPending(
+        known,
+        `the chain's clock has not reached validBefore yet (${found.waitSeconds} s to go), so the earlier attempt may still land`,
+        found.waitSeconds + 1,
+      );
+    }
+    if (found.kind === 'unused') {
+      await ledger.releaseUnusedOnChain(claim.id, claim.token, 'authorization expired unused on chain');
+      c.log('released_expired_unused', { transaction: known ?? null });
+      throw c.challenge(
+        new PaymentRefusal(
+          'authorization_expired',
+          'Nothing was charged: the earlier attempt with this payment never settled, and the token contract says this ' +
+            'authorization expired unused, so it can never move money. Sign a new payment.',
+          { checked_on_chain: true, earlier_attempt: 'never_settled' },
+        ),
+      );
+    }
+    let payload: EndpointPayload;
+    try {
+      payload = await call.run();
+    } catch (err) {
+      await keep();
+      c.log('not_settled_handler_failed', { status: (err as HttpError)?.status ?? 500 });
+      throw err;
+    }
+    const tx = found.transaction;
+    const result = this.result(
+      call,
+      payload,
+      tx,
+      undefined,
+      'Settled by your earlier attempt, whose answer was lost (the token contract says this authorization was used).',
+    );
+    await this.record(
+      () =>
+        ledger.settled(claim, tx, {
+          reason: 'settled by an earlier attempt: authorization used on chain, read after it expired',
+          answer: keptAnswer(claim, result),
+        }),
+      call,
+      c.logged,
+    );
+    c.log('settled_by_earlier_attempt', { transaction: tx ?? null, read_on_chain: true });
+    return result;
+  }
+
+  /** What a payer's proof for `entry` must be about. */
+  private proofTarget(call: PaidCall, entry: PaymentEntry): ProofTarget {
+    return {
+      origin: new URL(this.d.origin),
+      uri: call.proofUri ?? call.resourceUrl,
+      resource: call.resourceUrl,
+      network: this.d.terms.network,
+      entry,
+    };
+  }
+
+  /**
+   * The Sign-In-With-X challenge a refusal declares: whenever the payer's proof would redeem the
+   * entry (the same payment for the same request, without its ticket or identifier).
+   */
+  private proofOffer(
+    call: PaidCall,
+    reason: RedemptionRefusal,
+    entry: PaymentEntry,
+    now: Date,
+  ): Record<string, unknown> | undefined {
+    if (reason === 'payment_mismatch' || reason === 'request_mismatch') return undefined;
+    return { [SIGN_IN_WITH_X]: payerProofChallenge(this.proofTarget(call, entry), now) };
   }
 
   /**
@@ -612,6 +795,71 @@ function settlementPending(
   );
 }
 
+/**
+ * 503 for an unknown settlement whose authorization expired while the chain cannot tell yet (node
+ * unreachable, or its clock behind validBefore): the same request again after `retryAfter` seconds.
+ */
+function expiredPending(transaction: string | undefined, why: string, retryAfter: number): HttpError {
+  return new HttpError(
+    503,
+    'settlement_pending',
+    'Your payment was sent for settlement earlier and its outcome is not known yet. Its authorization has expired, ' +
+      `so it is not settled again: the chain says whether the earlier attempt moved the money, and ${why}. ` +
+      'Do not sign a new payment: repeat this same request the same way after Retry-After; once the chain says, ' +
+      'you get the data (it moved) or a 402 saying nothing was charged (it did not).',
+    {
+      hint: `Retry in ${retryAfter} s with the identical payment header (and your identifier, ticket or proof).`,
+      retryable: true,
+      redeem_with: 'same_request',
+      authorization_expired: true,
+      ...(transaction ? { transaction } : {}),
+    },
+    { 'Retry-After': String(retryAfter), 'Cache-Control': 'no-store' },
+  );
+}
+
+/**
+ * 503 for an unknown settlement whose authorization expired where the gateway cannot read the chain
+ * (a remote facilitator without X402_RPC_URL): the money may have moved, so the buyer is not asked
+ * for a new signature; the operator reconciles it (payments:reconcile lists it with what to check).
+ */
+function expiredUnknown(entry: PaymentEntry, transaction: string | undefined): HttpError {
+  return new HttpError(
+    503,
+    'settlement_pending',
+    'Your payment was sent for settlement earlier and this gateway never learnt the outcome. Its authorization has ' +
+      'now expired, so it cannot be settled again, and only the chain says whether the money moved ' +
+      `(authorizationState(${entry.payer}, ${entry.nonce}) on the token contract${transaction ? `, or transaction ${transaction}` : ''}). ` +
+      'This gateway does not read the chain, so it cannot serve the data for it: the operator reconciles unknown ' +
+      'settlements and serves or refunds what was paid. Repeating this request does not change the answer.',
+    {
+      hint: 'Ask the operator to reconcile this payment (payer and nonce identify it); if the money moved, you are owed the data or a refund.',
+      retryable: false,
+      redeem_with: 'operator_reconciliation',
+      authorization_expired: true,
+      payer: entry.payer,
+      nonce: entry.nonce,
+      ...(transaction ? { transaction } : {}),
+    },
+    { 'Cache-Control': 'no-store' },
+  );
+}
+
+/** payment_already_used for a settled payment: it moved money, and the body says so (issue 34). */
+function alreadySettled(entry: PaymentEntry): PaymentRefusal {
+  const kept =
+    entry.paymentIdHash === null
+      ? 'No answer is kept for a payment without a payment identifier, so its response cannot be given again.'
+      : `Its answer is given again only to the same payment header (with its payment identifier) for the same request, for ${ANSWER_RETENTION_HOURS} hours after the settlement.`;
+  return new PaymentRefusal(
+    'payment_already_used',
+    `This payment was settled${entry.transaction ? ` (transaction ${entry.transaction})` : ''} and its response was sent ` +
+      `to the request that settled it; it is not charged again. ${kept}`,
+    { settled: true, transaction: entry.transaction },
+    false,
+  );
+}
+
 const REDEMPTION_REFUSALS: Record<RedemptionRefusal, string> = {
   payment_mismatch: 'This nonce is held by another signed payment whose settlement is not known yet.',
   request_mismatch:
@@ -620,18 +868,42 @@ const REDEMPTION_REFUSALS: Record<RedemptionRefusal, string> = {
     'This payment was sent with a payment identifier and its settlement is not known yet; only a retry carrying that same identifier can redeem it.',
   ticket_required: `This payment's settlement is not known yet; redeeming it needs the ${REDEMPTION_TICKET_HEADER} handed out with its settlement_pending answer.`,
   ticket_mismatch: `The ${REDEMPTION_TICKET_HEADER} does not match the one handed out for this payment.`,
+  payer_proof_required:
+    "This payment's settlement is not known (its gateway stopped while settling it) and no ticket or identifier was handed out: " +
+    'only proof that you hold the payer’s key can redeem it, since the authorization is public once sent to the chain.',
 };
 
-function redemptionRefused(reason: RedemptionRefusal): HttpError {
+/**
+ * 409 for a retry that may not redeem an unknown settlement. `offer`: the Sign-In-With-X challenge
+ * the payer may sign instead; `proof`: what was wrong with the one given.
+ */
+function redemptionRefused(
+  reason: RedemptionRefusal,
+  proof: ProofVerdict | undefined,
+  offer: Record<string, unknown> | undefined,
+): HttpError {
+  const badProof = proof && !proof.ok ? proof : undefined;
+  const proofHint =
+    `Or prove you are the payer: sign extensions["${SIGN_IN_WITH_X}"] with the payer's key (the authorization's from; ` +
+    '@x402/extensions/sign-in-with-x createSIWxPayload) and repeat this request with the same payment and the signed proof: ' +
+    `HTTP header ${PAYER_PROOF_HEADER} (encodeSIWxHeader: base64 JSON), or on MCP params._meta["${SIGN_IN_WITH_X}"] (the JSON object). ` +
+    'The challenge is valid for 5 minutes; a proof redeems once.';
   return new HttpError(
     409,
     'payment_redemption_refused',
-    `${REDEMPTION_REFUSALS[reason]} Nothing was charged by this request and no data was served.`,
+    `${REDEMPTION_REFUSALS[reason]}${badProof ? ` The payer's proof was not accepted (${badProof.reason}: ${badProof.message}).` : ''} ` +
+      'Nothing was charged by this request and no data was served.',
     {
-      reason,
-      hint:
-        'Repeat the original request with its payment and its payment identifier or redemption ticket. Without them, sign a new payment; ' +
-        'the operator reconciles unknown settlements (payer and nonce identify yours).',
+      reason: reason === 'payer_proof_required' && badProof ? 'payer_proof_invalid' : reason,
+      ...(badProof ? { payer_proof_error: { code: badProof.reason, message: badProof.message } } : {}),
+      hint: offer
+        ? reason === 'payer_proof_required'
+          ? proofHint.replace(/^Or prove/, 'Prove')
+          : `Repeat the original request with its payment and its payment identifier or redemption ticket. ${proofHint}`
+        : 'Repeat the original request with its payment and its payment identifier or redemption ticket. Without them, sign a new payment; ' +
+          'the operator reconciles unknown settlements (payer and nonce identify yours).',
+      ...(reason === 'payer_proof_required' ? { redeem_with: SIGN_IN_WITH_X } : {}),
+      ...(offer ? { extensions: offer } : {}),
     },
     { 'Cache-Control': 'no-store' },
   );
