@@ -217,8 +217,8 @@ export function redemptionRefused(
         ? reason === 'payer_proof_required'
           ? proofHint.replace(/^Or prove/, 'Prove')
           : `Repeat the original request with its payment and its payment identifier or redemption ticket. ${proofHint}`
-        : 'Repeat the original request with its payment and its payment identifier or redemption ticket. Without them, sign a new payment; ' +
-          'the operator reconciles unknown settlements (payer and nonce identify yours).',
+        : 'Repeat the original request (its path and query) with its payment and its payment identifier, redemption ticket or ' +
+          "the payer's proof; the operator reconciles unknown settlements (payer and nonce identify yours).",
       ...(reason === 'payer_proof_required' ? { redeem_with: SIGN_IN_WITH_X } : {}),
       ...(offer ? { extensions: offer } : {}),
     },
