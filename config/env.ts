@@ -135,7 +135,7 @@ export class EnvSchema {
 
   @Doc({
     description:
-      'JSON-RPC endpoint of a node on X402_NETWORK: required with X402_FACILITATOR=self; with either facilitator, npm run payments:reconcile checks settled transfers through it (treated as a secret: RPC URLs often carry an API key)',
+      'JSON-RPC endpoint of a node on X402_NETWORK: required with X402_FACILITATOR=self; with either facilitator, the gateway reads the chain to decide unknown settlements whose authorization expired and to check smart-wallet Sign-In-With-X proofs, and npm run payments:reconcile checks settled transfers through it (treated as a secret: RPC URLs often carry an API key)',
   })
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/)

@@ -57,6 +57,7 @@ function describeUnresolved(e: PaymentEntry, now: Date): UnresolvedPayment {
     ? `Look up transaction ${e.transaction} on chain ${e.chainId}.`
     : `Read authorizationState(${e.payer}, ${e.nonce}) on the token contract ${e.asset} (chain ${e.chainId}).`;
   const expired = validUntil.getTime() <= now.getTime();
+  const amount = `${formatUsd(BigInt(e.amountMicroUsdc))} USD`;
   return {
     payer: e.payer,
     nonce: e.nonce,
@@ -74,12 +75,14 @@ function describeUnresolved(e: PaymentEntry, now: Date): UnresolvedPayment {
     first_seen: e.createdAt.toISOString(),
     last_change: e.updatedAt.toISOString(),
     authorization_valid_until: validUntil.toISOString(),
-    next_step:
-      `${lookup} If the transfer happened, the buyer paid: the buyer's retry with the same payment and ticket is served ` +
-      `(or refund ${formatUsd(BigInt(e.amountMicroUsdc))} USD to ${e.payer}). ` +
-      (expired
-        ? 'If it did not, the authorization has expired and can never settle: nothing was charged.'
-        : 'If it did not, it can still settle until the authorization expires; check again after that.'),
+    next_step: expired
+      ? `${lookup} The authorization expired, so the chain's answer is final. If the transfer happened, the buyer paid ` +
+        `${amount} and was not served: a gateway that reads the chain (X402_RPC_URL set) serves the buyer's retry of the ` +
+        `same request and payment (with its identifier, ticket or the payer's Sign-In-With-X proof); otherwise refund ` +
+        `${amount} to ${e.payer}. If it did not, nothing was charged and nothing can be.`
+      : `${lookup} If the transfer happened, the buyer paid: the buyer's retry with the same payment (and its identifier, ` +
+        `ticket or the payer's Sign-In-With-X proof) is served (or refund ${amount} to ${e.payer}). ` +
+        'If it did not, it can still settle until the authorization expires; check again after that.',
   };
 }
 
@@ -101,7 +104,7 @@ function describePending(e: PaymentEntry, now: Date): PendingPayment {
 
 /** A settled payment whose transfer the chain no longer shows: the buyer was served unpaid. */
 export interface RevertedPayment extends Omit<UnresolvedPayment, 'chain_status'> {
-  chain_status: Exclude<ChainStatus, 'confirmed' | 'paid_by_another_transaction'>;
+  chain_status: Exclude<ChainStatus, 'confirmed' | 'paid_by_another_transaction' | 'authorization_used'>;
 }
 
 function describeReverted(
@@ -153,11 +156,10 @@ async function reconcilePayments(
     pending: pending.map((e) => describePending(e, now)),
   };
   if (!chain) return found;
-  // Only the transactions of the node's chain can be looked up there.
-  const onChain = (e: PaymentEntry): e is PaymentEntry & { transaction: string } =>
-    e.chainId === chain.chainId && e.transaction !== null;
-  const checkedUnresolved = unresolved.filter(onChain);
-  const checkedSettled = settled.filter(onChain);
+  // Only the payments of the node's chain can be looked up there; an unresolved one without a
+  // transaction (its gateway stopped mid-settle) by its authorization's state.
+  const checkedUnresolved = unresolved.filter((e) => e.chainId === chain.chainId);
+  const checkedSettled = settled.filter((e) => e.chainId === chain.chainId && e.transaction !== null);
   const statuses = await chain.audit.statuses([...checkedUnresolved, ...checkedSettled]).catch(() => {
     throw new ChainReadError();
   });
@@ -167,7 +169,11 @@ async function reconcilePayments(
   found.reverted = [];
   checkedSettled.forEach((e, i) => {
     const status = statuses[checkedUnresolved.length + i]!;
-    if (status !== 'confirmed' && status !== 'paid_by_another_transaction') {
+    if (
+      status !== 'confirmed' &&
+      status !== 'paid_by_another_transaction' &&
+      status !== 'authorization_used'
+    ) {
       found.reverted!.push(describeReverted(e, status, now));
     }
   });

@@ -29,6 +29,7 @@ export const CORS_ALLOWED_HEADERS = [
   'Idempotency-Key',
   'If-None-Match',
   'Payment-Redemption-Ticket',
+  'SIGN-IN-WITH-X',
   'Mcp-Session-Id',
   'Mcp-Protocol-Version',
   'Last-Event-ID',

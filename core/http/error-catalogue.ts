@@ -239,7 +239,7 @@ export const ERROR_CATALOGUE = {
     title: 'Redemption refused',
     statuses: [409],
     where: 'paid `/v1/...`, `/mcp`',
-    todo: 'The redemption ticket or identifier does not match this request; the body says why.',
+    todo: 'This request may not redeem that unknown settlement (`reason`): repeat the original request with its identifier or ticket, or with the payer\u2019s Sign-In-With-X proof of `extensions["sign-in-with-x"]`.',
   },
   facilitator_unavailable: {
     title: 'Payment facilitator unavailable',
@@ -251,7 +251,7 @@ export const ERROR_CATALOGUE = {
     title: 'Settlement outcome unknown',
     statuses: [503],
     where: 'paid `/v1/...`, `/mcp`',
-    todo: "Retry with the same payment (or the body's `redeem_with`): the answer comes once settlement is known, charged at most once.",
+    todo: "Retry with the same payment (or the body's `redeem_with`): the answer comes once settlement is known, charged at most once. With `redeem_with` `operator_reconciliation` the authorization expired where the gateway cannot read the chain: the operator resolves it.",
   },
   client_closed_request: {
     title: 'Client closed the request',

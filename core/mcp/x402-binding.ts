@@ -27,6 +27,7 @@ import { HttpError, errorBody } from '../http/errors';
 import type { GatewayServices } from '../services';
 import { paymentOutcomeOf, paymentRateLimited, paymentRateSubject, type PaidSurface } from '../surfaces/paid';
 import {
+  PAYER_PROOF_META_KEY,
   PAYMENT_META_KEY,
   PAYMENT_RESPONSE_META_KEY,
   REDEMPTION_TICKET_META_KEY,
@@ -152,6 +153,7 @@ export class X402ToolBinding {
     }
     const url = toolResourceUrl(plugin);
     const ticket = meta[REDEMPTION_TICKET_META_KEY];
+    const proof = meta[PAYER_PROOF_META_KEY];
     let handlerFailed = false;
     let result;
     try {
@@ -164,6 +166,8 @@ export class X402ToolBinding {
         offer: this.offer(plugin),
         requestHash: requestFingerprint(url, query),
         ...(typeof ticket === 'string' && ticket !== '' ? { redemptionTicket: ticket } : {}),
+        ...(proof !== undefined && proof !== null ? { payerProof: proof } : {}),
+        proofUri: `${this.s.config.baseUrl}${req.originalUrl.split('?')[0]}`,
         log,
         clientGone: () => clientGone(res),
         run: () =>
@@ -180,8 +184,13 @@ export class X402ToolBinding {
           err.settlement ? { [PAYMENT_RESPONSE_META_KEY]: err.settlement } : undefined,
         );
       }
-      if (err instanceof HttpError && err.code === 'settlement_pending') {
-        const byIdentifier = err.extra.redeem_with === 'payment_identifier';
+      const redeemWith = err instanceof HttpError ? err.extra.redeem_with : undefined;
+      if (
+        err instanceof HttpError &&
+        err.code === 'settlement_pending' &&
+        (redeemWith === 'payment_identifier' || redeemWith === 'redemption_ticket')
+      ) {
+        const byIdentifier = redeemWith === 'payment_identifier';
         return toolError(
           errorBody(req, err.code, err.message, {
             ...err.extra,

@@ -70,9 +70,11 @@ export function paymentChallenge(input: ChallengeInput): PaymentChallenge {
     `sign an EIP-3009 transferWithAuthorization for exactly ${price} to ${terms.payTo} on ${terms.network} ` +
     '(token and EIP-712 domain in x402.accepts) and repeat this request with the payment in the X-PAYMENT header ' +
     '(PAYMENT-SIGNATURE for x402 v2 clients).';
-  const message = refusal
-    ? `Payment not accepted (${refusal.code}): ${refusal.detail} Nothing was charged. To get the data, ${how}`
-    : `Payment required. This is the normal x402 payment handshake, not an outage: ${how}`;
+  const message = !refusal
+    ? `Payment required. This is the normal x402 payment handshake, not an outage: ${how}`
+    : refusal.nothingCharged
+      ? `Payment not accepted (${refusal.code}): ${refusal.detail} Nothing was charged. To get the data, ${how}`
+      : `Payment not accepted (${refusal.code}): ${refusal.detail}`;
   const body: Record<string, unknown> = {
     x402: {
       accepts: [acceptsEntry(terms, plugin, input.resourcePath)],

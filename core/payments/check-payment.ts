@@ -1,6 +1,7 @@
 /**
  * The gateway's own checks of a decoded payment against the endpoint's requirement, before the
- * facilitator is asked: scheme, network, asset, recipient, exact amount, validity window and (for
+ * facilitator is asked: scheme, network, asset, recipient, exact amount, validity window (an
+ * expired authorization is flagged, not refused: the ledger may hold it, issue 34) and (for
  * ordinary 65-byte EOA signatures) the EIP-712 signature. Other signatures are refused unless they
  * have the shape of a smart-wallet signature, which only the chain can check (the facilitator's
  * /verify, asked before the ledger records anything): ERC-6492-wrapped, ABI-encoded (ERC-1271
@@ -36,6 +37,12 @@ export interface CheckedPayment {
   amount: bigint;
   validBefore: bigint;
   signature: 'eoa_checked' | 'smart_wallet_deferred';
+  /**
+   * validBefore has passed or is less than SETTLEMENT_MARGIN_SECONDS away: the payment can no
+   * longer be settled. Everything else was checked; the checkout refuses it (`expiredRefusal`)
+   * unless the ledger already holds it as settled or awaiting its settlement (issue 34).
+   */
+  expired: boolean;
 }
 
 export interface CheckContext {
@@ -133,12 +140,6 @@ export function checkPayment(attempt: PaymentAttempt, ctx: CheckContext): Checke
       `validAfter ${validAfter} is in the future (now ${now}).`,
     );
   }
-  if (validBefore < now + BigInt(SETTLEMENT_MARGIN_SECONDS)) {
-    return new PaymentRefusal(
-      'authorization_expired',
-      `validBefore ${validBefore} has passed or is less than ${SETTLEMENT_MARGIN_SECONDS} s away (now ${now}); sign a fresh authorization.`,
-    );
-  }
   if (validBefore > now + BigInt(MAX_AUTHORIZATION_SECONDS)) {
     return new PaymentRefusal(
       'authorization_too_long',
@@ -171,5 +172,20 @@ export function checkPayment(attempt: PaymentAttempt, ctx: CheckContext): Checke
     amount: value,
     validBefore,
     signature,
+    expired: validBefore < now + BigInt(SETTLEMENT_MARGIN_SECONDS),
   };
+}
+
+/**
+ * The refusal of an expired authorization the ledger does not hold as settled or unknown.
+ * `released`: the gateway had it and settled nothing (the detail says so).
+ */
+export function expiredRefusal(validBefore: bigint, nowSeconds: number, released = false): PaymentRefusal {
+  const when = `validBefore ${validBefore} has passed or is less than ${SETTLEMENT_MARGIN_SECONDS} s away (now ${nowSeconds})`;
+  return new PaymentRefusal(
+    'authorization_expired',
+    released
+      ? `${when}. This gateway never settled this payment: nothing was charged, and the authorization can no longer move money. Sign a new payment.`
+      : `${when}; sign a fresh authorization.`,
+  );
 }

@@ -9,11 +9,19 @@
  * without a second settlement, and the id with another signed payment is a 409. A payment whose
  * signature can only be checked on chain (smart wallets) is verified by the facilitator before the
  * ledger records anything. Every outcome is logged with payer and nonce (never the signature, the
- * ticket or the payment identifier).
+ * ticket, the payment identifier or the payer's proof).
+ *
+ * A payment the ledger already holds as settled or awaiting its settlement is decided by the
+ * ledger whatever its authorization's expiry (issue 34): a settled one's kept answer is given again,
+ * and an unknown one whose authorization expired (it can no longer be settled again) is decided by
+ * the chain's authorizationState where the gateway reads the chain: used, the data is served;
+ * unused, it is released (nothing moved, nothing can). Without a chain reader it stays unknown for
+ * the operator. An unknown settlement with neither ticket nor identifier (its gateway stopped
+ * mid-settle) is redeemed only with the payer's Sign-In-With-X proof (payer-proof.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { clientGoneError } from '../http/client-gone';
-import { HttpError } from '../http/errors';
+import type { HttpError } from '../http/errors';
 import type { EndpointPayload, HandlerLogger } from '../plugins/contract';
 import type { RegisteredPlugin } from '../plugins/registry';
 import type { Clock } from '../util/clock';
@@ -21,7 +29,21 @@ import { canonicalJson, sha256Hex } from '../util/canonical-json';
 import { formatUsd } from '../util/money';
 import { writeAfterMoney } from '../util/write-after-money';
 import { paymentChallenge } from './challenge';
-import { checkPayment } from './check-payment';
+import {
+  alreadySettled,
+  expiredPending,
+  expiredUnknown,
+  facilitatorRejected,
+  facilitatorUnavailable,
+  identifierConflict,
+  inProgressError,
+  REDEMPTION_TICKET_HEADER,
+  redemptionRefused,
+  RETRY_AFTER_SECONDS,
+  settlementPending,
+  stoppingError,
+} from './checkout-answers';
+import { checkPayment, expiredRefusal, type CheckedPayment } from './check-payment';
 import type { TransferSignatureVerifier } from './eip3009-signature';
 import type { Facilitator, FacilitatorRequest } from './facilitator-client';
 import {
@@ -29,18 +51,27 @@ import {
   type Claim,
   type HeldClaim,
   type NonceLedger,
+  type PaymentEntry,
+  type Redemption,
   type RedemptionRefusal,
 } from './nonce-ledger';
 import type { PaymentOffer } from './offers';
 import type { PaymentAttempt } from './payment-header';
+import { awaitsRedemption, settledNothing } from './payment-ledger-repository';
+import {
+  checkPayerProof,
+  payerProofChallenge,
+  SIGN_IN_WITH_X,
+  type ProofTarget,
+  type ProofVerdict,
+} from './payer-proof';
 import { PaymentRefusal } from './refusals';
 import { encodeHeaderJson, PAID_MIME_TYPE, requirementV2, type PaymentTerms } from './requirements';
+import type { AuthorizationOnChain, ChainReader } from './settlement-audit';
 
 /** Facilitator reasons meaning "this authorization was already used on chain". */
 const NONCE_USED = /nonce_already_used|authorization_(already_)?used|authorization_is_used/i;
-const RETRY_AFTER_SECONDS = '5';
-/** Request header carrying the redemption ticket of a settlement_pending answer. */
-export const REDEMPTION_TICKET_HEADER = 'Payment-Redemption-Ticket';
+export { REDEMPTION_TICKET_HEADER };
 
 export interface PaidCall {
   plugin: RegisteredPlugin;
@@ -55,6 +86,13 @@ export interface PaidCall {
   requestHash: string;
   /** The Payment-Redemption-Ticket header, when the request carried one. */
   redemptionTicket?: string;
+  /**
+   * The payer's Sign-In-With-X proof, when the request carried one: the SIGN-IN-WITH-X header
+   * (base64 JSON), or on MCP the payload object of `_meta["sign-in-with-x"]`.
+   */
+  payerProof?: unknown;
+  /** The URI a payer's proof names: the paid path's URL (default `resourceUrl`), or the MCP endpoint's. */
+  proofUri?: string;
   log: HandlerLogger;
   /**
    * Runs the handler. `nothingSettled`: no settle call can have moved money for this payment yet
@@ -136,6 +174,13 @@ export interface CheckoutDeps {
   claimLeaseSeconds: number;
   /** Lease while settling (covers the settle call's timeout). */
   settleLeaseSeconds: number;
+  /** The gateway's public origin (BASE_URL): what a payer's proof must be bound to. */
+  origin: string;
+  /**
+   * Reads the chain (X402_RPC_URL: always with self-hosted settlement): an expired authorization's
+   * state, and smart-wallet proofs. Without it, an expired unknown settlement stays unknown.
+   */
+  chain?: ChainReader;
 }
 
 /** A claim of this process, for a clean shutdown: exactly one of settling and releasing may start. */
@@ -203,11 +248,13 @@ export class X402Checkout {
         ...(settlement ? { settlement } : {}),
       });
 
+    const now = this.d.clock.now();
+    const nowSeconds = Math.floor(now.getTime() / 1000);
     const checked = checkPayment(attempt, {
       terms,
       priceMicroUsdc: plugin.priceMicroUsdc,
       resourcePath: call.resourcePath,
-      nowSeconds: Math.floor(this.d.clock.now().getTime() / 1000),
+      nowSeconds,
       verifier: this.d.verifier,
     });
     if (checked instanceof PaymentRefusal) {
@@ -218,10 +265,19 @@ export class X402Checkout {
     const { ledger } = this.d;
     const key = { chainId: terms.chainId, asset: terms.asset, payer: checked.payer, nonce: checked.nonce };
     const body = this.facilitatorRequest(call);
+    const needsEntry =
+      checked.expired || checked.signature === 'smart_wallet_deferred' || call.payerProof !== undefined;
+    const known = needsEntry ? await ledger.get(ledgerId(key)) : null;
+    // An expired authorization can no longer be settled: only the ledger's entry can still decide
+    // it, when it was settled or may have been (issue 34).
+    if (checked.expired && (!known || settledNothing(known, now))) {
+      log('refused', { reason: 'authorization_expired' });
+      throw challenge(expiredRefusal(checked.validBefore, nowSeconds, known !== null));
+    }
     // A signature only the chain can check is verified before the ledger records anything, so
     // junk never costs a write; a payment the ledger already knows is decided by its entry.
     let verifiedBeforeClaim = false;
-    if (checked.signature === 'smart_wallet_deferred' && !(await ledger.get(ledgerId(key)))) {
+    if (checked.signature === 'smart_wallet_deferred' && !known) {
       const verified = await this.d.facilitator.verify(body);
       if (verified.kind !== 'valid') {
         log('facilitator_rejected', { step: 'verify_before_claim', result: verified.kind });
@@ -230,6 +286,13 @@ export class X402Checkout {
           : facilitatorUnavailable(verified.status, verified.detail);
       }
       verifiedBeforeClaim = true;
+    }
+    const redemption: Redemption =
+      call.redemptionTicket !== undefined ? { ticketHash: sha256Hex(call.redemptionTicket) } : {};
+    let proof: ProofVerdict | undefined;
+    if (call.payerProof !== undefined && known && awaitsRedemption(known, now)) {
+      proof = await checkPayerProof(call.payerProof, this.proofTarget(call, known), now, this.d.chain);
+      if (proof.ok) redemption.payerProof = { attempts: known.attempts };
     }
     const claim = await ledger.claim(
       key,
@@ -242,15 +305,20 @@ export class X402Checkout {
         requestHash: call.requestHash,
         ...(attempt.paymentId !== undefined ? { paymentId: attempt.paymentId } : {}),
       },
-      call.redemptionTicket !== undefined ? { ticketHash: sha256Hex(call.redemptionTicket) } : {},
+      redemption,
     );
     if (claim.kind === 'refused') {
-      log('redemption_refused', { reason: claim.reason, first_used_for: claim.entry.resource }, 'warn');
-      throw redemptionRefused(claim.reason);
+      const proofLog = proof ? { payer_proof: proof.ok ? 'stale' : proof.reason } : {};
+      log(
+        'redemption_refused',
+        { reason: claim.reason, first_used_for: claim.entry.resource, ...proofLog },
+        'warn',
+      );
+      throw redemptionRefused(claim.reason, proof, this.proofOffer(call, claim.reason, claim.entry, now));
     }
     if (claim.kind === 'used') {
-      log('replay_refused', { first_used_for: claim.entry.resource });
-      throw challenge(new PaymentRefusal('payment_already_used'));
+      log('replay_refused', { first_used_for: claim.entry.resource, transaction: claim.entry.transaction });
+      throw challenge(alreadySettled(claim.entry));
     }
     if (claim.kind === 'in_progress') {
       log('concurrent_use_refused');
@@ -271,8 +339,19 @@ export class X402Checkout {
       };
     }
 
+    if (checked.expired && claim.kind === 'fresh') {
+      // The entry was released between the read above and the claim: it settled nothing.
+      await ledger.release(claim.id, claim.token, 'authorization expired', true);
+      log('refused', { reason: 'authorization_expired' });
+      throw challenge(expiredRefusal(checked.validBefore, nowSeconds, true));
+    }
+    if (proof?.ok) log('redeemed_by_payer_proof', { state: claim.entry.state });
+
     const local: LocalClaim = { ledger, claim, stage: claim.kind === 'fresh' ? 'verify' : 'settling' };
     this.inFlight.set(call, local);
+    if (checked.expired && claim.kind === 'resettle') {
+      return this.decideOnChain(call, claim, checked, { log, challenge, logged });
+    }
 
     if (claim.kind === 'fresh' && !verifiedBeforeClaim) {
       const verified = await this.d.facilitator.verify(body);
@@ -400,6 +479,120 @@ export class X402Checkout {
   }
 
   /**
+   * An unknown settlement whose authorization expired: re-settling cannot succeed (EIP-3009 tokens
+   * check the expiry first), but the chain's authorizationState is final after validBefore. Used:
+   * the earlier attempt moved the money, so the data is served and the entry settled. Unused: it
+   * is released and the buyer told that nothing was charged. Without a chain reader, or while the
+   * chain cannot say yet, the entry stays unknown and the buyer is never asked for a new signature.
+   */
+  private async decideOnChain(
+    call: PaidCall,
+    claim: Extract<Claim, { kind: 'resettle' }>,
+    checked: CheckedPayment,
+    c: {
+      log: (o: string, extra?: Record<string, unknown>, level?: 'info' | 'warn' | 'error') => void;
+      challenge: (refusal: PaymentRefusal) => HttpError;
+      logged: Record<string, unknown>;
+    },
+  ): Promise<PaidResult> {
+    const { ledger, chain, terms } = this.d;
+    const known = claim.entry.transaction ?? undefined;
+    const keep = () => this.putBack(ledger, claim, 'authorization expired, settlement unknown');
+    if (!chain) {
+      await keep();
+      c.log('settlement_unknown_expired', { transaction: known ?? null, chain: 'none' }, 'warn');
+      throw expiredUnknown(claim.entry, known);
+    }
+    let found: AuthorizationOnChain;
+    try {
+      found = await chain.authorizationOnChain({
+        asset: terms.asset,
+        payer: checked.payer,
+        nonce: checked.nonce,
+        validBefore: checked.validBefore,
+        transaction: known,
+      });
+    } catch {
+      await keep();
+      c.log('settlement_unknown_expired', { transaction: known ?? null, chain: 'unreachable' }, 'warn');
+      throw expiredPending(known, 'the chain node could not be read', Number(RETRY_AFTER_SECONDS));
+    }
+    if (found.kind === 'not_final') {
+      await keep();
+      c.log('settlement_unknown_expired', { transaction: known ?? null, chain: 'not_final' }, 'warn');
+      throw expiredPending(
+        known,
+        `the chain's clock has not reached validBefore yet (${found.waitSeconds} s to go), so the earlier attempt may still land`,
+        found.waitSeconds + 1,
+      );
+    }
+    if (found.kind === 'unused') {
+      await ledger.releaseUnusedOnChain(claim.id, claim.token, 'authorization expired unused on chain');
+      c.log('released_expired_unused', { transaction: known ?? null });
+      throw c.challenge(
+        new PaymentRefusal(
+          'authorization_expired',
+          'Nothing was charged: the earlier attempt with this payment never settled, and the token contract says this ' +
+            'authorization expired unused, so it can never move money. Sign a new payment.',
+          { checked_on_chain: true, earlier_attempt: 'never_settled' },
+        ),
+      );
+    }
+    let payload: EndpointPayload;
+    try {
+      payload = await call.run(false);
+    } catch (err) {
+      await keep();
+      c.log('not_settled_handler_failed', { status: (err as HttpError)?.status ?? 500 });
+      throw err;
+    }
+    const tx = found.transaction;
+    const result = this.result(
+      call,
+      payload,
+      tx,
+      undefined,
+      'Settled by your earlier attempt, whose answer was lost (the token contract says this authorization was used).',
+    );
+    await this.record(
+      () =>
+        ledger.settled(claim, tx, {
+          reason: 'settled by an earlier attempt: authorization used on chain, read after it expired',
+          answer: keptAnswer(claim, result),
+        }),
+      call,
+      c.logged,
+    );
+    c.log('settled_by_earlier_attempt', { transaction: tx ?? null, read_on_chain: true });
+    return result;
+  }
+
+  /** What a payer's proof for `entry` must be about. */
+  private proofTarget(call: PaidCall, entry: PaymentEntry): ProofTarget {
+    return {
+      origin: new URL(this.d.origin),
+      uri: call.proofUri ?? call.resourceUrl,
+      resource: call.resourceUrl,
+      network: this.d.terms.network,
+      entry,
+    };
+  }
+
+  /**
+   * The Sign-In-With-X challenge a refusal declares: whenever the payer's proof would redeem the
+   * entry (the same payment for the same request, without its ticket or identifier).
+   */
+  private proofOffer(
+    call: PaidCall,
+    reason: RedemptionRefusal,
+    entry: PaymentEntry,
+    now: Date,
+  ): Record<string, unknown> | undefined {
+    if (reason === 'payment_mismatch' || reason === 'request_mismatch') return undefined;
+    return { [SIGN_IN_WITH_X]: payerProofChallenge(this.proofTarget(call, entry), now) };
+  }
+
+  /**
    * Records a settlement whose outcome is not known and returns the 503 for it. An entry claimed
    * with a payment identifier needs no ticket; any other gets one: handed out now if it has none,
    * else the buyer holds it from an earlier answer.
@@ -501,16 +694,6 @@ export class X402Checkout {
   }
 }
 
-function stoppingError(): HttpError {
-  return new HttpError(
-    503,
-    'shutting_down',
-    'The gateway is restarting. Your payment was not settled and nothing was charged; send the same request with the same payment again.',
-    { hint: 'Retry in a moment with the identical payment header.', retryable: true },
-    { 'Retry-After': RETRY_AFTER_SECONDS, 'Cache-Control': 'no-store' },
-  );
-}
-
 /** The answer to keep for replays: only an entry claimed with a payment identifier has any. */
 function keptAnswer(claim: HeldClaim, result: PaidResult): string | undefined {
   if (claim.entry.paymentIdHash === null) return undefined;
@@ -522,121 +705,6 @@ function keptAnswer(claim: HeldClaim, result: PaidResult): string | undefined {
   return JSON.stringify(kept);
 }
 
-function inProgressError(withIdentifier: boolean): HttpError {
-  return new HttpError(
-    409,
-    'payment_in_progress',
-    'This payment is being used by another request right now; one payment buys exactly one response. ' +
-      'Wait for that response. Nothing more will be charged for this payment.',
-    {
-      hint: withIdentifier
-        ? 'Retry after Retry-After seconds with the identical payment (same payment identifier): once that request is answered, the retry gets the same answer.'
-        : 'Sign a new payment for another call.',
-    },
-    { 'Retry-After': RETRY_AFTER_SECONDS, 'Cache-Control': 'no-store' },
-  );
-}
-
-function identifierConflict(): HttpError {
-  return new HttpError(
-    409,
-    'payment_identifier_conflict',
-    'This payment identifier already belongs to another signed payment, which was settled, is being settled, ' +
-      'or awaits its settlement. One payment identifier names one payment. This payment was not used: ' +
-      'nothing was charged and no data was served.',
-    {
-      hint:
-        'To get the answer of the earlier payment, resend that payment (the same payment header) with this identifier; ' +
-        'for a new call, sign a new payment with a new payment identifier.',
-    },
-    { 'Cache-Control': 'no-store' },
-  );
-}
-
-function facilitatorUnavailable(status: 502 | 503, detail: string): HttpError {
-  return new HttpError(
-    status,
-    'facilitator_unavailable',
-    `The payment facilitator could not be used (${detail}). Your payment was not settled, nothing was charged and no data was served.`,
-    { hint: 'Retry the same request with the same payment in a few seconds.', retryable: true },
-    { 'Retry-After': RETRY_AFTER_SECONDS, 'Cache-Control': 'no-store' },
-  );
-}
-
 function newTicket(): string {
   return randomBytes(24).toString('base64url');
-}
-
-function facilitatorRejected(reason: string, message: string | undefined): PaymentRefusal {
-  return new PaymentRefusal(
-    'facilitator_rejected',
-    `The facilitator refused the payment: ${reason}${message ? ` (${message.slice(0, 200)})` : ''}.`,
-    { facilitator_reason: reason },
-  );
-}
-
-/**
- * 503 for a settlement whose outcome is unknown. `redeem_with` says what proves the retry: the
- * payment identifier the payment carries, or the redemption ticket. With `ticket`, the answer hands
- * it out (body and header; shown once); without, the buyer holds it from an earlier answer.
- */
-function settlementPending(
-  transaction: string | undefined,
-  ticket: string | undefined,
-  note?: 'retry_ticket_in_hand' | 'payment_identifier',
-): HttpError {
-  const byIdentifier = note === 'payment_identifier';
-  return new HttpError(
-    503,
-    'settlement_pending',
-    'Your payment was sent for settlement but its outcome is not known yet (the facilitator did not answer in time). ' +
-      (byIdentifier
-        ? 'Do not sign a new payment: repeat this same request (same path and query) with the same payment header, ' +
-          'which carries your payment identifier. It is settled at most once, and then the data is served; ' +
-          'later repeats get the same answer again. Only that request with that payment identifier can redeem this payment.'
-        : 'Do not sign a new payment: repeat this same request (same path and query) with the same payment header and ' +
-          `the redemption ticket in the ${REDEMPTION_TICKET_HEADER} header. It is settled at most once, and then the data is served. ` +
-          'Only that request with that ticket can redeem this payment.'),
-    {
-      hint: byIdentifier
-        ? 'Retry in a few seconds with the identical payment header (the same payment identifier); no ticket is needed.'
-        : note === 'retry_ticket_in_hand'
-          ? `Retry with the identical payment header and the ${REDEMPTION_TICKET_HEADER} you received with the first settlement_pending answer.`
-          : `Keep redemption_ticket (it is shown once) and retry in a few seconds with the identical payment header and ${REDEMPTION_TICKET_HEADER}: <ticket>.`,
-      retryable: true,
-      redeem_with: byIdentifier ? 'payment_identifier' : 'redemption_ticket',
-      ...(ticket ? { redemption_ticket: ticket } : {}),
-      ...(transaction ? { transaction } : {}),
-    },
-    {
-      'Retry-After': RETRY_AFTER_SECONDS,
-      'Cache-Control': 'no-store',
-      ...(ticket ? { [REDEMPTION_TICKET_HEADER]: ticket } : {}),
-    },
-  );
-}
-
-const REDEMPTION_REFUSALS: Record<RedemptionRefusal, string> = {
-  payment_mismatch: 'This nonce is held by another signed payment whose settlement is not known yet.',
-  request_mismatch:
-    'This payment was sent for another request (path or query) and its settlement is not known yet; only that request can redeem it.',
-  identifier_mismatch:
-    'This payment was sent with a payment identifier and its settlement is not known yet; only a retry carrying that same identifier can redeem it.',
-  ticket_required: `This payment's settlement is not known yet; redeeming it needs the ${REDEMPTION_TICKET_HEADER} handed out with its settlement_pending answer.`,
-  ticket_mismatch: `The ${REDEMPTION_TICKET_HEADER} does not match the one handed out for this payment.`,
-};
-
-function redemptionRefused(reason: RedemptionRefusal): HttpError {
-  return new HttpError(
-    409,
-    'payment_redemption_refused',
-    `${REDEMPTION_REFUSALS[reason]} Nothing was charged by this request and no data was served.`,
-    {
-      reason,
-      hint:
-        'Repeat the original request with its payment and its payment identifier or redemption ticket. Without them, sign a new payment; ' +
-        'the operator reconciles unknown settlements (payer and nonce identify yours).',
-    },
-    { 'Cache-Control': 'no-store' },
-  );
 }

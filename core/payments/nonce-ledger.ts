@@ -12,8 +12,11 @@
  * An entry is bound to the signed payment that claimed it and to its request (resource and
  * canonical query); a settlement_pending answer also hands out a redemption ticket. Only that
  * payment, for that request, with that ticket, can take over an unknown settlement (issue 15: a
- * copied authorization must not buy another response). An entry holding a transaction is never
- * released, and a payment released before any settle call is forgotten within minutes.
+ * copied authorization must not buy another response). A proof that the requester holds the
+ * payer's key (Sign-In-With-X, core/payments/payer-proof.ts) also redeems it, and is the only way
+ * for an entry that has neither ticket nor identifier (its gateway stopped mid-settle, issue 34).
+ * An entry holding a transaction is never released unless the chain says its authorization
+ * expired unused, and a payment released before any settle call is forgotten within minutes.
  *
  * A payment carrying a payment identifier (issue 27) binds the id, scoped to its payer, to the
  * entry: the id then does the ticket's job (it never goes on chain), a settled entry keeps its
@@ -23,7 +26,8 @@
  * A claim holds a lease. A process that dies mid-call leaves a pending entry; after the lease
  * a retry takes it over: from `verify` (verifying or running the handler) as a fresh claim, since
  * nothing was settled, and from `settle` as a re-settlement, since the settle call may have gone
- * through. Three writes per paid call: claim, enter `settle`, final state.
+ * through (after the authorization expired, the chain decides instead: core/payments/checkout.ts).
+ * Three writes per paid call: claim, enter `settle`, final state.
  */
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../util/canonical-json';
@@ -46,8 +50,9 @@ export const LEDGER_RETENTION_DAYS = 30;
  */
 export const RELEASED_RETENTION_MINUTES = 10;
 /**
- * The answer kept for replays to a payment identifier lives until the authorization expires (a
- * replay is refused as expired after that), at most this long (DESIGN: idempotent responses 24 h).
+ * The answer kept for replays to a payment identifier lives this long after its settlement (DESIGN:
+ * idempotent responses 24 h), whatever the authorization's expiry: a replay is decided by the
+ * ledger, not by the authorization (issue 34).
  */
 export const ANSWER_RETENTION_HOURS = 24;
 
@@ -154,12 +159,7 @@ export class NonceLedger {
         ? undefined
         : {
             json: o.answer,
-            expiresAt: new Date(
-              Math.min(
-                Number(claim.entry.validBefore) * 1000,
-                this.clock.now().getTime() + ANSWER_RETENTION_HOURS * 3_600_000,
-              ),
-            ),
+            expiresAt: new Date(this.clock.now().getTime() + ANSWER_RETENTION_HOURS * 3_600_000),
           };
     await this.finish(claim.id, claim.token, 'settled', { transaction, reason: o.reason, answer });
   }
@@ -193,6 +193,14 @@ export class NonceLedger {
     await this.finish(id, token, 'released', { reason, expiresAt });
   }
 
+  /**
+   * The chain says the authorization expired unused: nothing moved and nothing can, also for an
+   * entry holding a transaction (that transaction did not transfer). Kept for the audit retention.
+   */
+  async releaseUnusedOnChain(id: string, token: string, reason: string): Promise<void> {
+    await this.finish(id, token, 'released', { reason, unusedOnChain: true });
+  }
+
   get(id: string): Promise<PaymentEntry | null> {
     return this.repo.get(id);
   }
@@ -209,6 +217,7 @@ export class NonceLedger {
       ...(detail.ticketHash ? { ticketHash: detail.ticketHash } : {}),
       ...(detail.expiresAt ? { expiresAt: detail.expiresAt } : {}),
       ...(detail.answer ? { answer: detail.answer } : {}),
+      ...(detail.unusedOnChain ? { unusedOnChain: true as const } : {}),
     };
     await this.repo.finish(id, token, state, clean, this.clock.now());
   }

@@ -66,25 +66,40 @@ export type NewPayment = Pick<
 export interface Redemption {
   /** SHA-256 of the Payment-Redemption-Ticket header, when the request carried one. */
   ticketHash?: string;
+  /**
+   * The payer proved it holds the payer's key (a Sign-In-With-X message the checkout verified),
+   * for the entry as it was at `attempts` takes: the proof's nonce names that count, so a proof
+   * redeems one take at most (any take changes the count).
+   */
+  payerProof?: { attempts: number };
 }
 
 /** Why a retry may not redeem an entry whose settlement is unknown. */
 export type RedemptionRefusal =
-  'payment_mismatch' | 'request_mismatch' | 'identifier_mismatch' | 'ticket_required' | 'ticket_mismatch';
+  | 'payment_mismatch'
+  | 'request_mismatch'
+  | 'identifier_mismatch'
+  | 'ticket_required'
+  | 'ticket_mismatch'
+  | 'payer_proof_required';
 
 /**
  * Whether `payment` (with `redemption`) may take over `entry`, whose settlement may have gone
- * through: only the same signed payment, for the same request, with its payment identifier if it
- * was claimed with one, else with the ticket if one was issued. Entries written before these
- * bindings existed (null hashes) are not bound.
+ * through: only the same signed payment, for the same request, with the payer's proof, or its
+ * payment identifier if it was claimed with one, or the ticket if one was issued. An entry with
+ * neither identifier nor ticket (its gateway stopped mid-settle, issue 34) needs the payer's
+ * proof: the authorization is public once broadcast. Entries written before the bindings existed
+ * (null hashes) are not bound to a payment or request.
  */
 export function redemptionRefusal(
-  entry: Pick<PaymentEntry, 'paymentHash' | 'requestHash' | 'ticketHash' | 'paymentIdHash'>,
+  entry: Pick<PaymentEntry, 'paymentHash' | 'requestHash' | 'ticketHash' | 'paymentIdHash' | 'attempts'>,
   payment: Pick<NewPayment, 'paymentHash' | 'requestHash' | 'paymentIdHash'>,
   redemption: Redemption,
 ): RedemptionRefusal | undefined {
   if (entry.paymentHash !== null && entry.paymentHash !== payment.paymentHash) return 'payment_mismatch';
   if (entry.requestHash !== null && entry.requestHash !== payment.requestHash) return 'request_mismatch';
+  if (redemption.payerProof !== undefined && redemption.payerProof.attempts === entry.attempts)
+    return undefined;
   // The identifier never leaves the buyer, the gateway and its facilitator: it does the ticket's job.
   if (entry.paymentIdHash !== null) {
     return payment.paymentIdHash === entry.paymentIdHash ? undefined : 'identifier_mismatch';
@@ -92,8 +107,9 @@ export function redemptionRefusal(
   if (entry.ticketHash !== null) {
     if (redemption.ticketHash === undefined) return 'ticket_required';
     if (redemption.ticketHash !== entry.ticketHash) return 'ticket_mismatch';
+    return undefined;
   }
-  return undefined;
+  return 'payer_proof_required';
 }
 
 /**
@@ -109,6 +125,23 @@ export function settledNothing(
   return (
     entry.state === 'pending' &&
     entry.phase === 'verify' &&
+    entry.leaseUntil !== null &&
+    entry.leaseUntil.getTime() < now.getTime()
+  );
+}
+
+/**
+ * Whether `entry`'s settlement may have gone through and awaits redemption by a retry: unknown, or
+ * a settle phase whose process stopped.
+ */
+export function awaitsRedemption(
+  entry: Pick<PaymentEntry, 'state' | 'phase' | 'leaseUntil'>,
+  now: Date,
+): boolean {
+  if (entry.state === 'settle_unknown') return true;
+  return (
+    entry.state === 'pending' &&
+    entry.phase === 'settle' &&
     entry.leaseUntil !== null &&
     entry.leaseUntil.getTime() < now.getTime()
   );
@@ -166,6 +199,11 @@ export interface FinishDetail {
   expiresAt?: Date;
   /** `settled` with a payment identifier: the answer, for replays. */
   answer?: StoredAnswer;
+  /**
+   * `released` although the entry holds a transaction: the chain says the authorization expired
+   * unused, so nothing moved and nothing can (issue 34).
+   */
+  unusedOnChain?: true;
 }
 
 export type PaymentClaim =
@@ -205,7 +243,8 @@ export interface PaymentLedgerRepository {
   advance(id: string, token: string, phase: PaymentPhase, now: Date, leaseUntil: Date): Promise<boolean>;
   /**
    * Ends a held claim in a final state; false when the claim was lost (nothing written). An entry
-   * that holds a transaction is never `released`: it ends `settle_unknown` instead.
+   * that holds a transaction is never `released` (it ends `settle_unknown` instead), unless the
+   * chain said its authorization expired unused (`unusedOnChain`).
    */
   finish(
     id: string,

@@ -33,5 +33,10 @@ export class PaymentRefusal {
     readonly detail: string = REFUSAL_CODES[code],
     /** Extra facts for the buyer (e.g. the facilitator's own reason code). */
     readonly extra: Record<string, unknown> = {},
+    /**
+     * False for a payment that moved money (a settled payment used again): its answer must not
+     * say "nothing was charged" nor ask for a fresh signature to get the data (issue 34).
+     */
+    readonly nothingCharged: boolean = true,
   ) {}
 }

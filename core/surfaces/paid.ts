@@ -30,6 +30,8 @@ import { createFacilitator } from '../payments/facilitator-selection';
 import { NonceLedger } from '../payments/nonce-ledger';
 import { buildPaymentOffers, type PaymentOffers } from '../payments/offers';
 import { readPayment } from '../payments/payment-header';
+import { PAYER_PROOF_HEADER } from '../payments/payer-proof';
+import { SettlementAudit } from '../payments/settlement-audit';
 import { paymentTerms, type PaymentTerms } from '../payments/requirements';
 import { paymentsNotConfiguredError } from '../payments/runbook';
 import { soldPluginFor, tailOf } from './lookup';
@@ -142,11 +144,13 @@ export async function mountPaidSurface(
       let result;
       try {
         const ticket = req.headers[REDEMPTION_TICKET_HEADER.toLowerCase()];
+        const proof = req.headers[PAYER_PROOF_HEADER.toLowerCase()];
         result = await checkout.process({
           ...resource,
           attempt: payment.attempt,
           requestHash: requestFingerprint(resourcePath, parsed.value),
           ...(typeof ticket === 'string' && ticket !== '' ? { redemptionTicket: ticket } : {}),
+          ...(typeof proof === 'string' && proof !== '' ? { payerProof: proof } : {}),
           log,
           clientGone: () => clientGone(res),
           run: (nothingSettled) =>
@@ -244,5 +248,7 @@ async function createCheckout(s: GatewayServices, terms: PaymentTerms): Promise<
     }),
     claimLeaseSeconds,
     settleLeaseSeconds: timeoutSeconds + 60,
+    origin: s.config.baseUrl,
+    ...(x.rpcUrl ? { chain: new SettlementAudit(x.rpcUrl) } : {}),
   });
 }

@@ -93,6 +93,23 @@ export async function storedText(gw: TestGateway): Promise<string> {
   }
 }
 
+/**
+ * The store settings of a gateway on `dataDir` as startTestGateway gives them (with TEST_STORE=mongodb,
+ * the database named for it), for a gateway process that must share its store with test gateways.
+ */
+export function storeEnvFor(dataDir: string): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    ...(ON_MONGODB ? { MONGODB_URI: process.env.MONGODB_URI!, MONGODB_DB: mongoDatabaseFor(dataDir) } : {}),
+  };
+}
+
+/** Removes the store of `dataDir` (storeEnvFor): the directory, and its database on MongoDB. */
+export async function removeStoreFor(dataDir: string): Promise<void> {
+  rmSync(dataDir, { recursive: true, force: true });
+  if (ON_MONGODB) await dropMongoDatabase(process.env.MONGODB_URI!, mongoDatabaseFor(dataDir));
+}
+
 async function dropMongoDatabase(uri: string, db: string): Promise<void> {
   const client = await MongoClient.connect(uri);
   try {

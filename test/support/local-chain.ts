@@ -9,6 +9,7 @@ import {
   createTestClient,
   createWalletClient,
   http,
+  parseAbi,
   parseUnits,
   type Hex,
   type PublicClient,
@@ -16,6 +17,10 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { LOCAL_USDC_ABI, localChain, startLocalChain, type LocalChainInfo } from '../../tools/chain-local';
+
+const TRANSFER_WITH_AUTHORIZATION = parseAbi([
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
+]);
 
 export interface TestChain {
   info: LocalChainInfo;
@@ -29,6 +34,21 @@ export interface TestChain {
   newBuyer(usd: string): Promise<PrivateKeyAccount>;
   /** Gives `address` `usd` of the token. */
   fund(address: string, usd: string): Promise<void>;
+  /**
+   * Sends a signed EIP-3009 authorization's transferWithAuthorization from a funded account, as a
+   * remote facilitator does, and waits for it; returns the transaction.
+   */
+  transferWithAuthorization(signed: {
+    authorization: {
+      from: string;
+      to: string;
+      value: string;
+      validAfter: string;
+      validBefore: string;
+      nonce: Hex;
+    };
+    signature: Hex;
+  }): Promise<Hex>;
   /** Gateway settings for self-hosted settlement on this chain. */
   gatewayEnv(extra?: Record<string, string>): Record<string, string>;
   close(): Promise<void>;
@@ -84,6 +104,24 @@ export async function startTestChain(): Promise<TestChain> {
       return buyer;
     },
     fund,
+    async transferWithAuthorization({ authorization: a, signature }) {
+      const hash = await bank.writeContract({
+        address: asset,
+        abi: TRANSFER_WITH_AUTHORIZATION,
+        functionName: 'transferWithAuthorization',
+        args: [
+          a.from as Hex,
+          a.to as Hex,
+          BigInt(a.value),
+          BigInt(a.validAfter),
+          BigInt(a.validBefore),
+          a.nonce,
+          signature,
+        ],
+      });
+      await publicClient.waitForTransactionReceipt({ hash });
+      return hash;
+    },
     gatewayEnv: (extra = {}) => ({
       X402_FACILITATOR: 'self',
       X402_RPC_URL: info.rpc_url,

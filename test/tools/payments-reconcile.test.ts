@@ -96,6 +96,36 @@ describe('npm run payments:reconcile', function () {
     expect(out.stdout).to.not.include('ticket_hash');
   });
 
+  it('says what resolves an unknown settlement whose authorization expired: final on chain, served by a gateway that reads the chain, else refunded (issue 34)', async () => {
+    const standin = await startFacilitatorStandin({ now: () => NOW });
+    const payTo = randomAddress();
+    // The gateway's clock stands before today's: by the tool's clock the authorization has expired.
+    const gw = await startTestGateway({
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
+      clock: NOW_ISO,
+      env: { DATA_DIR: dataDir, X402_PAY_TO: payTo, X402_FACILITATOR_URL: standin.url },
+    });
+    const buyer = new TestPayer();
+    try {
+      const signed = await buyer.sign(usdcOnBase(payTo), NOW);
+      standin.settleBehaviour = 'settle_then_pending';
+      expect(
+        (await gw.get('/v1/local/fx/echo?n=3', { 'X-PAYMENT': toBase64(buyer.v1(signed)) })).status,
+      ).to.equal(503);
+    } finally {
+      await gw.close();
+      await standin.close();
+    }
+    expect(Date.now() / 1000).to.be.greaterThan(NOW + 300);
+    const [entry] = JSON.parse((await reconcile(dataDir)).stdout).unresolved;
+    expect(entry.next_step)
+      .to.match(/expired, so the chain's answer is final/)
+      .and.to.match(/a gateway that reads the chain \(X402_RPC_URL set\) serves the buyer's retry/)
+      .and.to.include(`refund 0.001 USD to ${buyer.address.toLowerCase()}`)
+      .and.to.match(/If it did not, nothing was charged and nothing can be/);
+  });
+
   it('reports a settlement a running gateway is making as pending, not as nothing to do (exit 1)', async () => {
     const standin = await startFacilitatorStandin();
     const payTo = randomAddress();

@@ -11,6 +11,7 @@
 import type { Collection, Db, Filter, IndexDescription } from 'mongodb';
 import {
   answersTo,
+  awaitsRedemption,
   identifierConflict,
   redemptionRefusal,
   settledNothing,
@@ -120,6 +121,15 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
     // Nothing was settled: a released entry, or a verify phase whose process stopped (settledNothing).
     const retry: Filter<PaymentDoc> = { $or: [{ state: 'released' }, { ...leaseOver, phase: 'verify' }] };
     const pid = pay.paymentIdHash;
+    // What this retry holds that may redeem an unknown settlement (redemptionRefusal): the payer's
+    // proof of the entry as it was when checked, the payment identifier, or the ticket.
+    const redeemers: Array<Filter<PaymentDoc>> = [
+      ...(redemption.payerProof !== undefined ? [{ attempts: redemption.payerProof.attempts }] : []),
+      ...(pid !== undefined ? [{ payment_id_hash: pid }] : []),
+      ...(redemption.ticketHash !== undefined
+        ? [{ payment_id_hash: { $exists: false }, ticket_hash: redemption.ticketHash }]
+        : []),
+    ];
     // A settle call may have gone through: settle again (the facilitator is idempotent per payment).
     const resettle: Filter<PaymentDoc> = {
       $and: [
@@ -127,18 +137,7 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
         // The same bindings redemptionRefusal checks, so that the take and the decision are one step.
         { $or: [{ payment_hash: null }, { payment_hash: pay.paymentHash }] },
         { $or: [{ request_hash: null }, { request_hash: pay.requestHash }] },
-        {
-          $or: [
-            ...(pid !== undefined ? [{ payment_id_hash: pid }] : []),
-            {
-              payment_id_hash: { $exists: false },
-              $or: [
-                { ticket_hash: null },
-                ...(redemption.ticketHash !== undefined ? [{ ticket_hash: redemption.ticketHash }] : []),
-              ],
-            },
-          ],
-        },
+        { $or: redeemers },
       ],
     };
     for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -179,7 +178,8 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
         pid === undefined ? { payment_id_hash: '' } : {},
       );
       if (retried) return { kind: 'fresh', entry: retried };
-      const resettled = await this.take(pay.id, resettle, 'settle', token, now, leaseUntil);
+      const resettled =
+        redeemers.length > 0 ? await this.take(pay.id, resettle, 'settle', token, now, leaseUntil) : null;
       if (resettled) return { kind: 'resettle', entry: resettled };
       const doc = await this.payments.findOne({ _id: pay.id }, opts);
       // Gone (pruned), changed into a state a step above takes, or its identifier held elsewhere
@@ -187,13 +187,7 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
       if (!doc || doc.state === 'released') continue;
       const entry = toEntry(doc);
       if (identifierConflict(entry, pay, now)) return { kind: 'conflict', entry };
-      const awaitsRedemption =
-        doc.state === 'settle_unknown' ||
-        (doc.state === 'pending' &&
-          doc.lease_until !== null &&
-          doc.lease_until < now &&
-          doc.phase === 'settle');
-      if (awaitsRedemption) {
+      if (awaitsRedemption(entry, now)) {
         const refused = redemptionRefusal(entry, pay, redemption);
         if (refused) return { kind: 'refused', reason: refused, entry };
         continue;
@@ -247,6 +241,10 @@ export class MongoPaymentLedger implements PaymentLedgerRepository {
       },
     });
     const held = { _id: id, claim: token, state: 'pending' as const };
+    if (state === 'released' && detail.unusedOnChain) {
+      // The chain said the authorization expired unused: nothing moved, whatever transaction was sent.
+      return (await this.payments.updateOne(held, update('released'), opts)).matchedCount === 1;
+    }
     if (state === 'released' && detail.transaction === undefined) {
       // An entry holding a transaction is never released: money may have moved (issue 15).
       const r = await this.payments.updateOne({ ...held, tx: null }, update('released'), opts);

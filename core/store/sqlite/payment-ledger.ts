@@ -6,6 +6,7 @@
 import type { Statement } from 'better-sqlite3';
 import {
   answersTo,
+  awaitsRedemption,
   identifierConflict,
   redemptionRefusal,
   settledNothing,
@@ -125,10 +126,11 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
       unbindPaymentId: p('UPDATE payments SET payment_id_hash = NULL WHERE id = ?'),
       advance: p(`UPDATE payments SET phase = ?, lease_until = ?, updated_at = ?
                     WHERE id = ? AND claim = ? AND state = 'pending'`),
-      // An entry holding a transaction is never released: money may have moved (issue 15).
+      // An entry holding a transaction is never released: money may have moved (issue 15), unless the
+      // chain said its authorization expired unused (issue 34).
       finish: p(`UPDATE payments SET
-                   state = CASE WHEN @state = 'released' AND coalesce(@tx, tx) IS NOT NULL THEN 'settle_unknown'
-                                ELSE @state END,
+                   state = CASE WHEN @state = 'released' AND coalesce(@tx, tx) IS NOT NULL AND @unusedOnChain = 0
+                                THEN 'settle_unknown' ELSE @state END,
                    tx = coalesce(@tx, tx), reason = coalesce(@reason, reason),
                    ticket_hash = coalesce(@ticket, ticket_hash),
                    answer = coalesce(@answer, answer),
@@ -210,12 +212,8 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
           );
           return { kind: 'fresh', entry: reread() };
         }
-        const leaseOver = row.lease_until !== null && row.lease_until < now;
         // A settle call may have gone through: settle again (the facilitator is idempotent per payment).
-        if (
-          row.state === 'settle_unknown' ||
-          (row.state === 'pending' && row.phase === 'settle' && leaseOver)
-        ) {
+        if (awaitsRedemption(entry, at)) {
           const refused = redemptionRefusal(entry, pay, redemption);
           if (refused) return { kind: 'refused', reason: refused, entry };
           this.q.take.run('settle', token, lease, now, row.id);
@@ -269,6 +267,7 @@ export class SqlitePaymentLedger implements PaymentLedgerRepository {
           expires: detail.expiresAt?.getTime() ?? null,
           answer: detail.answer?.json ?? null,
           answerExpires: detail.answer?.expiresAt.getTime() ?? null,
+          unusedOnChain: detail.unusedOnChain ? 1 : 0,
           now: now.getTime(),
           id,
           token,

@@ -11,6 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ExactEvmScheme } from '@x402/evm';
 import { x402Client } from '@x402/fetch';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { signPayerProof } from '../../support/crash-mid-settle';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
 import { ECHO, fixtures, SLOW } from '../../support/fx-endpoints';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
@@ -263,6 +264,37 @@ describe('MCP /mcp paid per call with x402 (tool-result binding)', () => {
       'payment-redemption-ticket': pending.redemption_ticket,
     });
     expect(isData(redeemed)).to.equal(true);
+    expect(structured(redeemed)._gateway.payment.transaction).to.equal(transfer.transaction);
+    expect(standin.transfersFrom(payer.address)).to.have.length(1);
+  });
+
+  it('a payer who lost its ticket redeems the unknown settlement with its Sign-In-With-X proof in _meta["sign-in-with-x"]; a stranger\u2019s proof does not (issue 34)', async () => {
+    standin.settleBehaviour = 'settle_then_pending';
+    const p = await payload();
+    expect(structured(await pay(p)).error).to.equal('settlement_pending');
+    standin.settleBehaviour = 'normal';
+    const refused = structured(await pay(p));
+    expect(refused).to.include({ error: 'payment_redemption_refused', reason: 'ticket_required' });
+    const declared = refused.extensions['sign-in-with-x'];
+    expect(declared.info).to.include({ domain: 'gateway.test', uri: 'http://gateway.test/mcp' });
+    expect(declared.info.resources).to.deep.equal([RESOURCE]);
+    expect(refused.hint).to.include('params._meta["sign-in-with-x"]');
+
+    const stranger = new TestPayer();
+    const theirs = await signPayerProof(refused, stranger.account);
+    const notTheirs = structured(
+      await callTool(client, TOOL, ARGS, { 'x402/payment': p, 'sign-in-with-x': theirs.payload }),
+    );
+    expect(notTheirs).to.include({ error: 'payment_redemption_refused' });
+    expect(notTheirs.payer_proof_error.code).to.equal('invalid_siwx_address');
+
+    const mine = await signPayerProof(refused, payer.account);
+    const redeemed = await callTool(client, TOOL, ARGS, {
+      'x402/payment': p,
+      'sign-in-with-x': mine.payload,
+    });
+    expect(isData(redeemed), JSON.stringify(structured(redeemed))).to.equal(true);
+    const [transfer] = standin.transfersFrom(payer.address);
     expect(structured(redeemed)._gateway.payment.transaction).to.equal(transfer.transaction);
     expect(standin.transfersFrom(payer.address)).to.have.length(1);
   });

@@ -17,7 +17,9 @@ import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client, x402HTTP
 import { parseUnits, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { ECHO, FAILING, fixtures } from '../../support/fx-endpoints';
-import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { killMidSettle, signPayerProof } from '../../support/crash-mid-settle';
+import { startFacilitatorStandin } from '../../support/facilitator-standin';
+import { removeStoreFor, startTestGateway, storeEnvFor, type TestGateway } from '../../support/gateway';
 import { startTestChain, type TestChain } from '../../support/local-chain';
 import { answeredBy, requestOnNewConnection, spawnFixtureGateway } from '../../support/process-gateway';
 import { TestPayer, toBase64 } from './payer';
@@ -392,6 +394,237 @@ describe('self-hosted settlement on a local chain (reference facilitator, stock 
     } finally {
       await poor.close();
     }
+  });
+
+  describe('retries after the authorization expired: the chain decides (issue 34, items 1 and 3)', () => {
+    /** Seconds the gateway's clock and the chain's are moved ahead of the real clock. */
+    let offset = 0;
+    let late: TestGateway;
+    const clock = { now: () => new Date(Date.now() + offset * 1000) };
+    /** Past the validBefore the stock client and TestPayer sign (now + 300 s). */
+    const PAST_EXPIRY = 300 + 60;
+    const startLate = (dataDir?: string) =>
+      startTestGateway({
+        ...fixtures(ECHO),
+        clock,
+        env: chain.gatewayEnv({
+          X402_FACILITATOR_TIMEOUT_MS: CONFIRMATION_TIMEOUT_MS,
+          ...(dataDir ? { DATA_DIR: dataDir } : {}),
+        }),
+      });
+    before(async () => {
+      late = await startLate();
+    });
+    after(() => late?.close());
+    beforeEach(() => {
+      offset = 0;
+    });
+    /** Moves the gateway's clock and the chain's (one block mined at the new time). */
+    const jump = async (seconds: number) => {
+      offset += seconds;
+      await chain.test.increaseTime({ seconds });
+      await chain.test.mine({ blocks: 1 });
+    };
+    const lateUrl = (query: string) => `${late.url}/v1/${ECHO.tail}?${query}`;
+    const terms = () => ({
+      network: chain.info.network,
+      chainId: chain.info.chain_id,
+      asset: chain.info.asset,
+      payTo: chain.info.pay_to,
+      price: ECHO.price,
+      name: chain.info.asset_name,
+      version: chain.info.asset_version,
+      maxTimeoutSeconds: 300,
+    });
+    const mine = async (address: string) =>
+      (await chain.transfersTo(chain.info.pay_to)).filter((t) => t.from === address);
+
+    it('a settlement confirmed after its answer was lost is served on a retry after expiry: with a payment identifier, and with a ticket; one transfer each', async () => {
+      const withId = await buyer('1', generatePaymentId());
+      const idHeader = await withId.header(lateUrl('n=4'));
+      const v1 = new TestPayer();
+      await chain.fund(v1.address, '1');
+      const v1Header = toBase64(
+        v1.v1(await v1.sign(terms(), Math.floor(Date.now() / 1000)), chain.info.network),
+      );
+      await chain.test.setAutomine(false);
+      const pendingId = await send(lateUrl('n=4'), idHeader);
+      const pendingV1 = await late.get(`/v1/${ECHO.tail}?n=5`, { 'X-PAYMENT': v1Header });
+      expect([pendingId.res.status, pendingV1.status]).to.deep.equal([503, 503]);
+      const ticket = pendingV1.body.redemption_ticket as string;
+      await chain.test.setAutomine(true);
+      await chain.test.mine({ blocks: 1 });
+
+      await jump(PAST_EXPIRY);
+      const servedId = await send(lateUrl('n=4'), idHeader);
+      expect(servedId.res.status, JSON.stringify(servedId.body)).to.equal(200);
+      expect(servedId.body.n).to.equal(4);
+      expect(servedId.body._gateway.payment.transaction).to.equal(pendingId.body.transaction);
+      expect(servedId.body._gateway.payment.note).to.match(/earlier attempt/);
+      const servedV1 = await late.get(`/v1/${ECHO.tail}?n=5`, {
+        'X-PAYMENT': v1Header,
+        'Payment-Redemption-Ticket': ticket,
+      });
+      expect(servedV1.status, servedV1.text).to.equal(200);
+      expect(servedV1.body._gateway.payment.transaction).to.equal(pendingV1.body.transaction);
+      // Given again to the identifier after expiry; the ticket's payment is used.
+      const again = await send(lateUrl('n=4'), idHeader);
+      expect(again.res.headers.get('idempotent-replayed')).to.equal('true');
+      expect(
+        (
+          await late.get(`/v1/${ECHO.tail}?n=5`, {
+            'X-PAYMENT': v1Header,
+            'Payment-Redemption-Ticket': ticket,
+          })
+        ).body.payment_error,
+      ).to.include({ code: 'payment_already_used', settled: true, transaction: pendingV1.body.transaction });
+
+      for (const [who, tx] of [
+        [withId.account.address, pendingId.body.transaction],
+        [v1.address, pendingV1.body.transaction],
+      ] as const) {
+        expect(await mine(who)).to.deep.equal([{ from: who, value: price, transaction: tx }]);
+        expect(await chain.balance(who)).to.equal(parseUnits('1', 6) - price);
+      }
+    });
+
+    it('a settlement that never went through (its transaction landed after expiry and failed): 402 saying nothing was charged, the payment released', async () => {
+      const b = await buyer('1', generatePaymentId());
+      const header = await b.header(lateUrl('n=6'));
+      await chain.test.setAutomine(false);
+      const pending = await send(lateUrl('n=6'), header);
+      expect(pending.res.status).to.equal(503);
+      // The transaction is mined only after validBefore: the token refuses it.
+      await jump(PAST_EXPIRY);
+      await chain.test.setAutomine(true);
+      const receipt = await chain.public.getTransactionReceipt({ hash: pending.body.transaction });
+      expect(receipt.status).to.equal('reverted');
+
+      const refused = await send(lateUrl('n=6'), header);
+      expect(refused.res.status).to.equal(402);
+      expect(refused.body.payment_error).to.include({
+        code: 'authorization_expired',
+        checked_on_chain: true,
+        earlier_attempt: 'never_settled',
+      });
+      expect(refused.body.payment_error.message).to.match(/Nothing was charged: the earlier attempt/);
+      expect(refused.body).to.not.have.property('n');
+      expect(await chain.balance(b.account.address)).to.equal(parseUnits('1', 6));
+      // Released: the next retry is refused as expired, without reading the chain again.
+      const again = await send(lateUrl('n=6'), header);
+      expect(again.body.payment_error.message).to.match(/never settled this payment/);
+    });
+
+    it('a remote facilitator whose settle answer was lost, with X402_RPC_URL: payments:reconcile finds the transfer on chain without a transaction; after expiry the retry is served from the chain, charged once', async () => {
+      const standin = await startFacilitatorStandin({ now: () => Math.floor(Date.now() / 1000) + offset });
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-chain-remote-'));
+      const { X402_FACILITATOR: _, X402_SETTLER_PRIVATE_KEY: __, ...onChain } = chain.gatewayEnv();
+      const remote = await startTestGateway({
+        ...fixtures(ECHO),
+        clock,
+        env: {
+          ...onChain,
+          X402_FACILITATOR_URL: standin.url,
+          X402_FACILITATOR_TIMEOUT_MS: '1500',
+          DATA_DIR: dataDir,
+        },
+      });
+      try {
+        const payer = new TestPayer();
+        await chain.fund(payer.address, '1');
+        const signed = await payer.sign(terms(), Math.floor(Date.now() / 1000));
+        const header = toBase64(payer.v1(signed, chain.info.network));
+        // The facilitator moves the money on chain and its answer never comes.
+        standin.settleBehaviour = 'settle_then_hang';
+        const pending = await remote.get(`/v1/${ECHO.tail}?n=9`, { 'X-PAYMENT': header });
+        expect(pending.status).to.equal(503);
+        expect(pending.body).to.not.have.property('transaction');
+        const transaction = await chain.transferWithAuthorization(signed);
+
+        const found = await reconcile(remote.env);
+        expect(found.code).to.equal(1);
+        expect(found.out.unresolved).to.have.length(1);
+        expect(found.out.unresolved[0]).to.include({
+          payer: payer.address.toLowerCase(),
+          state: 'settle_unknown',
+          transaction: null,
+          chain_status: 'authorization_used',
+        });
+
+        await jump(PAST_EXPIRY);
+        const settles = standin.calls.settle;
+        const served = await remote.get(`/v1/${ECHO.tail}?n=9`, {
+          'X-PAYMENT': header,
+          'Payment-Redemption-Ticket': pending.body.redemption_ticket,
+        });
+        expect(served.status, served.text).to.equal(200);
+        expect(served.body.n).to.equal(9);
+        expect(standin.calls.settle, 'no settle call after expiry').to.equal(settles);
+        expect(await mine(payer.address)).to.deep.equal([{ from: payer.address, value: price, transaction }]);
+        expect(await chain.balance(payer.address)).to.equal(parseUnits('1', 6) - price);
+      } finally {
+        await remote.close();
+        await standin.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+
+    it('kill -9 mid-settle: a stranger with the copied authorization is refused; after expiry the payer with an identifier is served, and the payer without one with its Sign-In-With-X proof; one transfer each', async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-chain-killed-'));
+      try {
+        const withId = await buyer('1', generatePaymentId());
+        const idHeader = await withId.header(url(ECHO.tail, 'n=7'));
+        const v1 = new TestPayer();
+        await chain.fund(v1.address, '1');
+        const signed = await v1.sign(terms(), Math.floor(Date.now() / 1000));
+        const v1Header = toBase64(v1.v1(signed, chain.info.network));
+        const settler = chain.info.settler_address as Hex;
+        const sentBefore = await chain.public.getTransactionCount({ address: settler, blockTag: 'pending' });
+        await chain.test.setAutomine(false);
+        await killMidSettle(
+          chain.gatewayEnv({ ...storeEnvFor(dataDir), X402_FACILITATOR_TIMEOUT_MS: '10000' }),
+          [
+            { path: `/v1/${ECHO.tail}?n=7`, headers: { 'PAYMENT-SIGNATURE': idHeader } },
+            { path: `/v1/${ECHO.tail}?n=8`, headers: { 'X-PAYMENT': v1Header } },
+          ],
+          async () =>
+            (await chain.public.getTransactionCount({ address: settler, blockTag: 'pending' })) ===
+            sentBefore + 2,
+        );
+        // The transfers land while no gateway knows.
+        await chain.test.setAutomine(true);
+        await chain.test.mine({ blocks: 1 });
+        await jump(PAST_EXPIRY);
+
+        const after = await startLate(dataDir);
+        try {
+          const at = (q: string) => `/v1/${ECHO.tail}?${q}`;
+          const copied = await after.get(at('n=8'), {
+            'X-PAYMENT': toBase64(new TestPayer().v1(signed, chain.info.network)),
+          });
+          expect(copied.status).to.equal(409);
+          expect(copied.body.reason).to.equal('payer_proof_required');
+          const servedId = await send(`${after.url}${at('n=7')}`, idHeader);
+          expect(servedId.res.status, JSON.stringify(servedId.body)).to.equal(200);
+          expect(servedId.body.n).to.equal(7);
+          const proof = await signPayerProof(copied.body, v1.account);
+          const servedV1 = await after.get(at('n=8'), {
+            'X-PAYMENT': v1Header,
+            'SIGN-IN-WITH-X': proof.header,
+          });
+          expect(servedV1.status, servedV1.text).to.equal(200);
+          expect(servedV1.body.n).to.equal(8);
+        } finally {
+          await after.close();
+        }
+        for (const who of [withId.account.address, v1.address]) {
+          expect((await mine(who)).map((t) => t.value)).to.deep.equal([price]);
+          expect(await chain.balance(who)).to.equal(parseUnits('1', 6) - price);
+        }
+      } finally {
+        await removeStoreFor(dataDir);
+      }
+    });
   });
 
   it('a buyer without enough tokens is refused before any answer, and nothing moves', async () => {

@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import { withRepo, type Opener } from './contract-support';
-import type { NewPayment, PaymentLedgerRepository } from '../../../core/payments/payment-ledger-repository';
+import type {
+  NewPayment,
+  PaymentLedgerRepository,
+  Redemption,
+} from '../../../core/payments/payment-ledger-repository';
 
 /**
  * The behaviour every PaymentLedgerRepository gives: one signed payment buys one response. A
@@ -68,11 +72,13 @@ export function paymentLedgerContract(open: Opener<PaymentLedgerRepository>): vo
     const p = payment();
     await repo().claim(p, {}, 'tok', at(0), at(60));
     await repo().advance(p.id, 'tok', 'settle', at(1), at(61));
-    expect(await repo().finish(p.id, 'tok', 'settle_unknown', { reason: 'timeout' }, at(2))).to.equal(true);
-    const retry = await repo().claim(p, {}, 'tok-2', at(3), at(63));
+    expect(
+      await repo().finish(p.id, 'tok', 'settle_unknown', { reason: 'timeout', ticketHash: 't' }, at(2)),
+    ).to.equal(true);
+    const retry = await repo().claim(p, { ticketHash: 't' }, 'tok-2', at(3), at(63));
     expect(retry.kind).to.equal('resettle');
     expect(retry.entry).to.deep.include({ phase: 'settle', claim: 'tok-2' });
-    expect((await repo().claim(p, {}, 'tok-3', at(4), at(64))).kind).to.equal('in_progress');
+    expect((await repo().claim(p, { ticketHash: 't' }, 'tok-3', at(4), at(64))).kind).to.equal('in_progress');
   });
 
   it('an abandoned claim is taken over after its lease: from verify fresh, from settle as a re-settlement', async () => {
@@ -83,7 +89,8 @@ export function paymentLedgerContract(open: Opener<PaymentLedgerRepository>): vo
     const s = payment();
     await repo().claim(s, {}, 'dead', at(0), at(60));
     await repo().advance(s.id, 'dead', 'settle', at(1), at(61));
-    expect((await repo().claim(s, {}, 'late', at(62), at(122))).kind).to.equal('resettle');
+    const proof = { payerProof: { attempts: 1 } };
+    expect((await repo().claim(s, proof, 'late', at(62), at(122))).kind).to.equal('resettle');
   });
 
   it('a claim that lost its lease writes nothing: neither advance nor a final state', async () => {
@@ -155,13 +162,75 @@ export function paymentLedgerContract(open: Opener<PaymentLedgerRepository>): vo
     expect(owner.kind).to.equal('resettle');
   });
 
-  it('a settle phase abandoned before any ticket was handed out is taken over by the same payment and request only', async () => {
+  it('a settle phase abandoned with neither ticket nor identifier is taken over only with the payer\u2019s proof of its current take, once (issue 34)', async () => {
     const p = payment();
     await repo().claim(p, {}, 'dead', at(0), at(60));
     await repo().advance(p.id, 'dead', 'settle', at(1), at(61));
-    const stranger = await repo().claim({ ...p, requestHash: 'guess' }, {}, 's', at(62), at(122));
-    expect(stranger.kind).to.equal('refused');
-    expect((await repo().claim(p, {}, 'owner', at(63), at(123))).kind).to.equal('resettle');
+    const reasons = async (...tries: Array<[NewPayment, Redemption]>) =>
+      Promise.all(
+        tries.map(async ([pay, r]) => {
+          const c = await repo().claim(pay, r, 'stranger', at(62), at(122));
+          return c.kind === 'refused' ? c.reason : c.kind;
+        }),
+      );
+    // A stranger with the copied authorization, for the right request, with a ticket it made up,
+    // or a proof of another take: refused, and nothing changes.
+    expect(
+      await reasons(
+        [p, {}],
+        [p, { ticketHash: 'made-up' }],
+        [p, { payerProof: { attempts: 2 } }],
+        [{ ...p, requestHash: 'guess' }, { payerProof: { attempts: 1 } }],
+      ),
+    ).to.deep.equal([
+      'payer_proof_required',
+      'payer_proof_required',
+      'payer_proof_required',
+      'request_mismatch',
+    ]);
+    expect((await repo().get(p.id))!).to.deep.include({ state: 'pending', claim: 'dead', attempts: 1 });
+    const owner = await repo().claim(p, { payerProof: { attempts: 1 } }, 'owner', at(63), at(123));
+    expect(owner.kind).to.equal('resettle');
+    // The take changed the count: the same proof redeems nothing more.
+    await repo().finish(p.id, 'owner', 'settle_unknown', { reason: 'again' }, at(64));
+    expect(await reasons([p, { payerProof: { attempts: 1 } }])).to.deep.equal(['payer_proof_required']);
+    expect((await repo().claim(p, { payerProof: { attempts: 2 } }, 'o2', at(65), at(125))).kind).to.equal(
+      'resettle',
+    );
+  });
+
+  it('the payer\u2019s proof also redeems an unknown settlement whose ticket was lost, for its own request only', async () => {
+    const p = payment();
+    await unknownWithTicket(p, 'ticket-1');
+    const stale = await repo().claim(
+      { ...p, requestHash: 'other' },
+      { payerProof: { attempts: 1 } },
+      'x',
+      at(3),
+      at(63),
+    );
+    expect(stale.kind === 'refused' && stale.reason).to.equal('request_mismatch');
+    expect((await repo().claim(p, { payerProof: { attempts: 1 } }, 'payer', at(4), at(64))).kind).to.equal(
+      'resettle',
+    );
+  });
+
+  it('releases an entry holding a transaction when the chain says its authorization expired unused', async () => {
+    const p = payment();
+    await unknownWithTicket(p, 'ticket-1');
+    await repo().claim(p, { ticketHash: 'ticket-1' }, 'again', at(3), at(63));
+    expect(
+      await repo().finish(
+        p.id,
+        'again',
+        'released',
+        { reason: 'expired unused', unusedOnChain: true },
+        at(4),
+      ),
+    ).to.equal(true);
+    expect((await repo().get(p.id))!).to.deep.include({ state: 'released', transaction: '0xtx' });
+    // Kept for the audit retention, not forgotten within minutes.
+    expect((await repo().get(p.id))!.expiresAt.getTime()).to.equal(p.expiresAt.getTime());
   });
 
   it('a released payment binds the next payment and request that claims it', async () => {

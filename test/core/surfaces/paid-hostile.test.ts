@@ -6,10 +6,15 @@
  */
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SIGN_IN_WITH_X } from '@x402/extensions/sign-in-with-x';
 import { ledgerId, RELEASED_RETENTION_MINUTES } from '../../../core/payments/nonce-ledger';
+import { killMidSettle, signPayerProof } from '../../support/crash-mid-settle';
 import { startFacilitatorStandin, type FacilitatorStandin } from '../../support/facilitator-standin';
 import { ECHO, fixtures, SLOW } from '../../support/fx-endpoints';
-import { startTestGateway, type TestGateway } from '../../support/gateway';
+import { removeStoreFor, startTestGateway, storeEnvFor, type TestGateway } from '../../support/gateway';
 import {
   randomAddress,
   randomNonce,
@@ -175,6 +180,109 @@ describe('paid surface against a hostile buyer', function () {
     });
   });
 
+  describe('issue 34, item 3: the payer\u2019s Sign-In-With-X proof redeems its own payment, a stranger\u2019s does not', () => {
+    it('a payer who lost its ticket redeems the unknown settlement with its proof, once; proofs of other keys or for other payments do nothing', async () => {
+      const { signed } = await unknownSettlement();
+      const mine = toBase64(buyer.v1(signed));
+      const refused = await gw.get(ECHO_3, { 'X-PAYMENT': mine });
+      expect(refused.status).to.equal(409);
+      expect(refused.body.reason).to.equal('ticket_required');
+      const declared = refused.body.extensions[SIGN_IN_WITH_X];
+      expect(declared.info).to.include({
+        domain: 'gateway.test',
+        uri: `http://gateway.test/v1/${ECHO.tail}`,
+        version: '1',
+      });
+      expect(declared.info.resources).to.deep.equal([`http://gateway.test/v1/${ECHO.tail}`]);
+      expect(declared.supportedChains).to.deep.equal([{ chainId: 'eip155:8453', type: 'eip191' }]);
+      expect(refused.body.hint).to.include('SIGN-IN-WITH-X');
+
+      const copied = toBase64(attacker.v1(signed));
+      const tries: Array<[string, Record<string, string>]> = [
+        // The stranger signs the challenge with its own key.
+        [
+          'invalid_siwx_address',
+          { 'SIGN-IN-WITH-X': (await signPayerProof(refused.body, attacker.account)).header },
+        ],
+        // The stranger names the payer but cannot sign for it.
+        [
+          'invalid_siwx_signature',
+          {
+            'SIGN-IN-WITH-X': (
+              await signPayerProof(refused.body, {
+                address: buyer.address,
+                signMessage: (a: { message: string }) => attacker.account.signMessage(a),
+              })
+            ).header,
+          },
+        ],
+        // The payer's proof for another gateway, or an old challenge.
+        [
+          'invalid_siwx_domain_mismatch',
+          {
+            'SIGN-IN-WITH-X': (
+              await signPayerProof(refused.body, buyer.account, {
+                domain: 'evil.test',
+                uri: `http://evil.test/v1/${ECHO.tail}`,
+              })
+            ).header,
+          },
+        ],
+        [
+          'invalid_siwx_issued_at_too_old',
+          {
+            'SIGN-IN-WITH-X': (
+              await signPayerProof(refused.body, buyer.account, {
+                issuedAt: new Date((NOW - 600) * 1000).toISOString(),
+              })
+            ).header,
+          },
+        ],
+        ['invalid_siwx_payload', { 'SIGN-IN-WITH-X': 'bm90IGEgcHJvb2Y=' }],
+      ];
+      for (const [code, headers] of tries) {
+        const res = await gw.get(ECHO_3, { 'X-PAYMENT': copied, ...headers });
+        expect(res.status, code).to.equal(409);
+        expect(res.body.payer_proof_error.code, code).to.equal(code);
+        expect(res.body).to.not.have.property('n');
+      }
+      expect((await entryOf(signed))!).to.deep.include({ state: 'settle_unknown', attempts: 1 });
+
+      const proof = (await signPayerProof(refused.body, buyer.account)).header;
+      const served = await gw.get(ECHO_3, { 'X-PAYMENT': mine, 'SIGN-IN-WITH-X': proof });
+      expect(served.status, served.text).to.equal(200);
+      expect(served.body).to.include({ n: 3, note: 'hi' });
+      const [transfer] = standin.transfersFrom(buyer.address);
+      expect(served.body._gateway.payment.transaction).to.equal(transfer.transaction);
+      const again = await gw.get(ECHO_3, { 'X-PAYMENT': mine, 'SIGN-IN-WITH-X': proof });
+      expect(again.status).to.equal(402);
+      expect(again.body.payment_error).to.include({ code: 'payment_already_used', settled: true });
+      expect(standin.transfersFrom(buyer.address)).to.have.length(1);
+    });
+
+    it('a proof redeems one take: when that re-settlement is unknown again, the same proof is refused and a new challenge redeems it', async () => {
+      const { signed } = await unknownSettlement();
+      const mine = toBase64(buyer.v1(signed));
+      const refused = await gw.get(ECHO_3, { 'X-PAYMENT': mine });
+      const proof = (await signPayerProof(refused.body, buyer.account)).header;
+      standin.goDown();
+      try {
+        const down = await gw.get(ECHO_3, { 'X-PAYMENT': mine, 'SIGN-IN-WITH-X': proof });
+        expect(down.status).to.equal(503);
+        expect(down.body.error).to.equal('settlement_pending');
+      } finally {
+        await standin.comeBack();
+      }
+      const replayed = await gw.get(ECHO_3, { 'X-PAYMENT': mine, 'SIGN-IN-WITH-X': proof });
+      expect(replayed.status).to.equal(409);
+      expect(replayed.body.payer_proof_error.code).to.equal('invalid_siwx_nonce');
+      const fresh = (await signPayerProof(replayed.body, buyer.account)).header;
+      const served = await gw.get(ECHO_3, { 'X-PAYMENT': mine, 'SIGN-IN-WITH-X': fresh });
+      expect(served.status, served.text).to.equal(200);
+      expect(standin.transfersFrom(buyer.address)).to.have.length(1);
+    });
+  });
+
   describe('item 3: refused payments leave no lasting trace', () => {
     it('junk payments from random payers: refused locally, nothing written, no facilitator call', async () => {
       const before = { ...standin.calls };
@@ -282,6 +390,137 @@ describe('paid surface: per-client payment rate and a cap that counts work', fun
     } finally {
       await gw.close();
       await standin.close();
+    }
+  });
+});
+
+describe('paid surface: a gateway killed mid-settle (issue 34, items 1 and 3; facilitator stand-in)', function () {
+  this.timeout(60_000);
+  const payTo = randomAddress();
+  const terms = usdcOnBase(payTo);
+  const attacker = new TestPayer();
+  /** Seconds added to the real clock, for the gateway started after the kill and for the stand-in. */
+  let offset = 0;
+  const nowSeconds = () => Math.floor(Date.now() / 1000) + offset;
+  let standin: FacilitatorStandin;
+  let dataDir: string;
+  const env = () => ({
+    X402_PAY_TO: payTo,
+    X402_FACILITATOR_URL: standin.url,
+    // The settle lease is this plus 60 s: 70 s.
+    X402_FACILITATOR_TIMEOUT_MS: '10000',
+  });
+  const LEASE_OVER = 80;
+
+  before(async () => {
+    standin = await startFacilitatorStandin({ now: nowSeconds });
+  });
+  after(() => standin.close());
+  beforeEach(() => {
+    offset = 0;
+    dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-killed-'));
+    standin.settleBehaviour = 'settle_then_hang';
+    standin.repeatSettle = 'idempotent';
+  });
+  afterEach(() => removeStoreFor(dataDir));
+
+  /** The gateway process settling `headers`' payment is killed once the stand-in moved the money. */
+  async function killedWhileSettling(buyer: TestPayer, headers: Record<string, string>): Promise<void> {
+    await killMidSettle(
+      { ...env(), ...storeEnvFor(dataDir) },
+      [{ path: ECHO_3, headers }],
+      async () => standin.transfersFrom(buyer.address).length === 1,
+    );
+    standin.settleBehaviour = 'normal';
+  }
+  const restart = () =>
+    startTestGateway({
+      ...fixtures(ECHO),
+      clock: { now: () => new Date(nowSeconds() * 1000) },
+      env: { ...env(), DATA_DIR: dataDir },
+    });
+
+  it('without a payment identifier: after the lease a stranger with the copied authorization is refused and cannot lock the payer out; the payer\u2019s proof redeems it, charged once', async () => {
+    const buyer = new TestPayer();
+    const signed = await buyer.sign(terms, nowSeconds());
+    await killedWhileSettling(buyer, { 'X-PAYMENT': toBase64(buyer.v1(signed)) });
+    offset = LEASE_OVER;
+    const gw = await restart();
+    try {
+      const settles = standin.calls.settle;
+      const copied = toBase64(attacker.v1(signed));
+      let refusal;
+      for (const headers of [
+        {} as Record<string, string>,
+        { 'Payment-Redemption-Ticket': randomBytes(24).toString('base64url') },
+        { 'Payment-Redemption-Ticket': 'x' },
+      ]) {
+        refusal = await gw.get(ECHO_3, { 'X-PAYMENT': copied, ...headers });
+        expect(refusal.status, refusal.text).to.equal(409);
+        expect(refusal.body).to.include({
+          error: 'payment_redemption_refused',
+          reason: 'payer_proof_required',
+          redeem_with: 'sign-in-with-x',
+        });
+        expect(refusal.body).to.not.have.property('n');
+      }
+      const own = await signPayerProof(refusal!.body, attacker.account);
+      const withOwnKey = await gw.get(ECHO_3, { 'X-PAYMENT': copied, 'SIGN-IN-WITH-X': own.header });
+      expect(withOwnKey.body).to.include({ reason: 'payer_proof_invalid' });
+      expect(standin.calls.settle, 'the stranger caused no settlement').to.equal(settles);
+      const entry = await gw.gateway.services.store.payments.get(
+        ledgerId({
+          chainId: 8453,
+          asset: USDC_ON_BASE,
+          payer: buyer.address,
+          nonce: signed.authorization.nonce,
+        }),
+      );
+      expect(entry).to.deep.include({ state: 'pending', phase: 'settle', attempts: 1, ticketHash: null });
+
+      const proof = await signPayerProof(refusal!.body, buyer.account);
+      const served = await gw.get(ECHO_3, {
+        'X-PAYMENT': toBase64(buyer.v1(signed)),
+        'SIGN-IN-WITH-X': proof.header,
+      });
+      expect(served.status, served.text).to.equal(200);
+      expect(served.body).to.include({ n: 3, note: 'hi' });
+      const [transfer] = standin.transfersFrom(buyer.address);
+      expect(served.body._gateway.payment.transaction).to.equal(transfer.transaction);
+      expect(standin.transfersFrom(buyer.address)).to.have.length(1);
+      const late = await gw.get(ECHO_3, { 'X-PAYMENT': copied, 'SIGN-IN-WITH-X': proof.header });
+      expect(late.status).to.equal(402);
+      expect(late.body.payment_error.code).to.equal('payment_already_used');
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('with a payment identifier, retried only after the authorization expired, without a chain reader: 503 settlement_pending naming the expiry, never a new signature; listed for the operator', async () => {
+    const buyer = new TestPayer();
+    const h = toBase64({
+      ...buyer.v2(await buyer.sign(terms, nowSeconds()), terms, `http://gateway.test/v1/${ECHO.tail}`),
+      extensions: { 'payment-identifier': { info: { id: `pay_${randomBytes(16).toString('hex')}` } } },
+    });
+    await killedWhileSettling(buyer, { 'PAYMENT-SIGNATURE': h });
+    offset = 300 + 60;
+    const gw = await restart();
+    try {
+      const late = await gw.get(ECHO_3, { 'PAYMENT-SIGNATURE': h });
+      expect(late.status, late.text).to.equal(503);
+      expect(late.body).to.include({
+        error: 'settlement_pending',
+        authorization_expired: true,
+        redeem_with: 'operator_reconciliation',
+      });
+      expect(JSON.stringify(late.body)).to.not.match(/sign a (new|fresh)|Nothing was charged/i);
+      const unresolved = await gw.gateway.services.store.payments.listUnresolved(
+        new Date(nowSeconds() * 1000),
+      );
+      expect(unresolved.map((e) => e.payer)).to.include(buyer.address.toLowerCase());
+      expect(standin.transfersFrom(buyer.address)).to.have.length(1);
+    } finally {
+      await gw.close();
     }
   });
 });

@@ -3,6 +3,7 @@
  * lost, when the gateway restarts, and when several gateways share one store.
  */
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -180,6 +181,137 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
     } finally {
       await gw.close();
     }
+  });
+
+  describe('a payment the ledger holds, retried after its authorization expired (issue 34, item 1)', () => {
+    let gw: TestGateway;
+    /** The gateway's clock, in Unix seconds; the stand-in's stays at NOW (it is not asked after expiry). */
+    let at = NOW;
+    const EXPIRED = NOW + 300 + 60;
+    before(async () => {
+      gw = await startTestGateway({
+        ...fixtures(ECHO),
+        clock: { now: () => new Date(at * 1000) },
+        env: env(),
+      });
+    });
+    after(() => gw.close());
+    beforeEach(() => {
+      at = NOW;
+    });
+    const pay = (h: string, ticket?: string) =>
+      gw.get(PATH, { 'X-PAYMENT': h, ...(ticket ? { 'Payment-Redemption-Ticket': ticket } : {}) });
+    /** A v2 payment carrying a payment identifier, as the x402 extension puts it. */
+    const withIdentifier = async () =>
+      toBase64({
+        ...payer.v2(await payer.sign(terms, NOW), terms, `http://gateway.test/v1/${ECHO.tail}`),
+        extensions: { 'payment-identifier': { info: { id: `pay_${randomBytes(16).toString('hex')}` } } },
+      });
+    /** What a body of a payment that moved must never say. */
+    const neverAsksAnew = (body: unknown) =>
+      expect(JSON.stringify(body)).to.not.match(/sign a (fresh|new)|Nothing was charged/i);
+
+    it('with a payment identifier: the kept answer is given again after the authorization expired, for 24 hours after the settlement; then payment_already_used says it was settled', async () => {
+      const h = await withIdentifier();
+      standin.settleBehaviour = 'settle_then_hang';
+      expect((await pay(h)).status).to.equal(503);
+      standin.settleBehaviour = 'normal';
+      const served = await pay(h);
+      expect(served.status).to.equal(200);
+      const [transfer] = standin.transfersFrom(payer.address);
+
+      at = EXPIRED;
+      const replay = await pay(h);
+      expect(replay.status, replay.text).to.equal(200);
+      expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+      expect(replay.body.n).to.equal(3);
+      expect(replay.body._gateway.payment.transaction).to.equal(transfer.transaction);
+      expect(replay.headers.get('payment-response')).to.equal(served.headers.get('payment-response'));
+      at = NOW + 24 * 3600 - 1;
+      expect((await pay(h)).status).to.equal(200);
+
+      at = NOW + 24 * 3600;
+      const used = await pay(h);
+      expect(used.status).to.equal(402);
+      expect(used.body.payment_error).to.include({
+        code: 'payment_already_used',
+        settled: true,
+        transaction: transfer.transaction,
+      });
+      expect(used.body.payment_error.message).to.match(/for 24 hours after the settlement/);
+      neverAsksAnew(used.body.message);
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
+    });
+
+    for (const [how, identified] of [
+      ['a payment identifier', true],
+      ['a redemption ticket', false],
+    ] as const) {
+      it(`with ${how}, unknown when the authorization expired, without a chain reader (the stand-in leg): 503 settlement_pending saying it expired and naming the transaction, for the operator; the entry is kept`, async () => {
+        const h = identified ? await withIdentifier() : await header();
+        standin.settleBehaviour = 'settle_then_pending';
+        const first = await pay(h);
+        expect(first.status).to.equal(503);
+        standin.settleBehaviour = 'normal';
+        const [transfer] = standin.transfersFrom(payer.address);
+        const settles = standin.calls.settle;
+
+        at = EXPIRED;
+        const late = await pay(h, first.body.redemption_ticket);
+        expect(late.status, late.text).to.equal(503);
+        expect(late.body).to.include({
+          error: 'settlement_pending',
+          redeem_with: 'operator_reconciliation',
+          authorization_expired: true,
+          transaction: transfer.transaction,
+          payer: payer.address.toLowerCase(),
+        });
+        expect(late.body.message)
+          .to.match(/expired/)
+          .and.to.include(transfer.transaction);
+        neverAsksAnew(late.body);
+        expect(late.body).to.not.have.property('n');
+        expect(standin.calls.settle, 'no settlement is attempted after expiry').to.equal(settles);
+        const unresolved = await gw.gateway.services.store.payments.listUnresolved(new Date(at * 1000));
+        expect(unresolved.map((e) => e.transaction)).to.include(transfer.transaction);
+      });
+    }
+
+    it('settled without a payment identifier: payment_already_used after expiry (and before) says it was settled, with its transaction, and that no answer is kept', async () => {
+      const h = await header();
+      expect((await pay(h)).status).to.equal(200);
+      const [transfer] = standin.transfersFrom(payer.address);
+      for (const when of [NOW, EXPIRED]) {
+        at = when;
+        const used = await pay(h);
+        expect(used.status).to.equal(402);
+        expect(used.body.payment_error).to.include({
+          code: 'payment_already_used',
+          settled: true,
+          transaction: transfer.transaction,
+        });
+        expect(used.body.payment_error.message).to.match(
+          /No answer is kept for a payment without a payment identifier/,
+        );
+        expect(used.body.message).to.include(transfer.transaction);
+        neverAsksAnew(used.body.message);
+        neverAsksAnew(used.body.payment_error);
+      }
+      expect(standin.transfersFrom(payer.address)).to.have.length(1);
+    });
+
+    it('expired after the gateway settled nothing for it (the facilitator refused it): 402 authorization_expired says nothing was charged by this gateway', async () => {
+      const h = await header();
+      standin.verifyBehaviour = 'reject';
+      expect((await pay(h)).status).to.equal(402);
+      standin.verifyBehaviour = 'normal';
+      at = EXPIRED;
+      const late = await pay(h);
+      expect(late.status).to.equal(402);
+      expect(late.body.payment_error.code).to.equal('authorization_expired');
+      expect(late.body.payment_error.message).to.match(/never settled this payment: nothing was charged/);
+      expect(standin.transfersFrom(payer.address)).to.have.length(0);
+    });
   });
 
   describe('ledger states survive a restart (same DATA_DIR)', () => {
