@@ -88,6 +88,8 @@ export interface KeyCreditRepository {
   holdsBefore(before: Date): Promise<Array<{ keyId: string; hold: CreditHold }>>;
   /** The state of a call by its hold: charged, released, still held, or unknown. */
   callState(keyId: string, holdId: string): Promise<'charged' | 'released' | 'held' | 'unknown'>;
+  /** The record of a closed call by its hold (charged or released); null while held or when unknown. */
+  closedCall(keyId: string, holdId: string): Promise<CallRecord | null>;
   /** Charged calls of a key, newest first (the usage audit). */
   usage(keyId: string, limit: number): Promise<CallRecord[]>;
   /** Deletes closed-call records older than `before` (the retention rule); returns how many. */

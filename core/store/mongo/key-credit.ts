@@ -9,7 +9,7 @@
  * A call record goes first into `recent` (capped) and into `outbox`; the outbox is then copied
  * into the `usage` collection (_id = hold id, so a repeated copy changes nothing) and pulled. A
  * process that stops in between leaves the record in the key document, where every read of that
- * key's calls (usage, callState), the sweeps of holdsBefore and pruneCalls, and the boot of the
+ * key's calls (usage, callState, closedCall), the sweeps of holdsBefore and pruneCalls, and the boot of the
  * store copy it over.
  * Each change reads the key, checks its credit (checkCredit: a key that fails it is refused and
  * never changed) and works out the key's new holds and recent calls, then writes them on
@@ -277,6 +277,14 @@ export class MongoKeyCredit implements KeyCreditRepository {
     const call = await this.usageLog.findOne({ _id: holdId, key_id: keyId }, opts);
     if (call) return toNumber(call.price) > 0 ? 'charged' : 'released';
     return key?.holds.some((h) => h.id === holdId) ? 'held' : 'unknown';
+  }
+
+  async closedCall(keyId: string, holdId: string): Promise<CallRecord | null> {
+    await this.flushKey(keyId);
+    const doc = await this.usageLog.findOne({ _id: holdId, key_id: keyId }, opts);
+    if (!doc) return null;
+    const { _id, ...call } = doc;
+    return toCall({ ...call, hold_id: _id });
   }
 
   async usage(keyId: string, limit: number): Promise<CallRecord[]> {

@@ -95,6 +95,7 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     insertCall: Statement;
     holdsBefore: Statement;
     call: Statement;
+    closedCall: Statement;
     charged: Statement;
     prune: Statement;
   };
@@ -134,6 +135,7 @@ export class SqliteKeyCredit implements KeyCreditRepository {
       ),
       holdsBefore: p('SELECT * FROM holds WHERE at < ? ORDER BY at, id'),
       call: p('SELECT price FROM calls WHERE hold_id = ? AND key_id = ?'),
+      closedCall: p('SELECT * FROM calls WHERE hold_id = ? AND key_id = ?'),
       charged: p('SELECT * FROM calls WHERE key_id = ? AND price > 0 ORDER BY at DESC, rowid DESC LIMIT ?'),
       prune: p('DELETE FROM calls WHERE at < ?'),
     };
@@ -262,6 +264,11 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     const call = this.q.call.get(holdId, keyId) as { price: number } | undefined;
     if (call) return call.price > 0 ? 'charged' : 'released';
     return this.q.holdOf.get(holdId, keyId) ? 'held' : 'unknown';
+  }
+
+  async closedCall(keyId: string, holdId: string): Promise<CallRecord | null> {
+    const row = this.q.closedCall.get(holdId, keyId) as CallRow | undefined;
+    return row ? toCall(row) : null;
   }
 
   async usage(keyId: string, limit: number): Promise<CallRecord[]> {

@@ -130,6 +130,30 @@ export function keyCreditContract(open: Opener<KeyCreditRepository>, alter: Alte
     expect(await repo().callState(id, 'never-seen')).to.equal('unknown');
   });
 
+  it("gives a closed call's record by its hold, charged or released; none while held or unknown", async () => {
+    const id = await newKey(1_000);
+    await repo().reserve(id, hold('kept', 300));
+    await repo().reserve(id, hold('back', 200));
+    expect(await repo().closedCall(id, 'kept')).to.equal(null);
+    await repo().commit(id, call('kept', 4));
+    await repo().release(id, call('back', 5, 503));
+    expect(await repo().closedCall(id, 'kept')).to.deep.equal({
+      holdId: 'kept',
+      brokerId: 'jp-local-pack-v1-fx-echo',
+      priceMicro: 300,
+      status: 200,
+      at: at(4),
+      requestId: 'req_kept',
+    });
+    expect(await repo().closedCall(id, 'back')).to.deep.include({
+      priceMicro: 0,
+      status: 503,
+      requestId: 'req_back',
+    });
+    expect(await repo().closedCall(id, 'never-seen')).to.equal(null);
+    expect(await repo().closedCall('other-key', 'kept')).to.equal(null);
+  });
+
   it(`keeps the ${RECENT_CALLS} newest closed calls on the key, newest first`, async () => {
     const id = await newKey(100_000);
     for (let i = 0; i < RECENT_CALLS + 3; i++) {
