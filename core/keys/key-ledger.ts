@@ -68,8 +68,10 @@ export class KeyLedger {
           balance_micro: f.balanceMicro,
           spent_micro: f.spentMicro,
           held_micro: f.heldMicro,
+          calls: f.calls,
+          seal_holds: f.sealed,
         },
-        'key credit record fails its check (granted = balance + spent + held): the key is refused until the record is repaired (docs/operations.md, "A key refused as key_credit_corrupt")',
+        'key credit record fails its check (granted = balance + spent + held, and its seal): the key is refused until the record is repaired (docs/operations.md, "A key refused as key_credit_corrupt")',
       );
     });
   }

@@ -4,14 +4,16 @@ import type { CallRecord, CreditHold, KeyCreditRepository } from '../../../core/
 import { KeyCreditCorruptError, RECENT_CALLS } from '../../../core/keys/key-credit-repository';
 import { DuplicateKeyError } from '../../../core/store/store-errors';
 
-/** A stored figure of a key, as the store names it. */
-export type KeyField = 'balance' | 'spent' | 'trial_granted';
+/** A stored field of a key, as the store names it. */
+export type KeyField =
+  'balance' | 'spent' | 'trial_granted' | 'calls' | 'hash' | 'prefix' | 'owner_label' | 'created_at';
 
 /**
  * Writes `value` into a key's stored `field` directly, behind the repository's back, as a
- * flipped byte or a hand edit would (the store's own driver on the test's store).
+ * flipped byte or a hand edit would (the store's own driver on the test's store; `created_at` in
+ * epoch milliseconds, stored as the store stores a time).
  */
-export type AlterKey = (keyId: string, field: KeyField, value: number) => Promise<void>;
+export type AlterKey = (keyId: string, field: KeyField, value: number | string) => Promise<void>;
 
 /**
  * The behaviour every KeyCreditRepository gives, whatever the store: the balance never goes
@@ -274,17 +276,33 @@ export function keyCreditContract(open: Opener<KeyCreditRepository>, alter: Alte
       expect((err as KeyCreditCorruptError).code).to.equal('key_credit_corrupt');
     };
 
-    const alterations: Array<[KeyField, number, string]> = [
+    const alterations: Array<[KeyField, number | string, string]> = [
       ['balance', 5_500, 'a balance raised by 5,000'],
       ['balance', 499, 'a balance lowered by 1'],
       ['spent', 0, 'spent wiped'],
       ['trial_granted', 1_000_000, 'a grant raised'],
+      // Issue 34: the fields the credit sum does not tie, under the key's seal.
+      ['calls', 5, 'a call counter raised by 4 (one flipped bit)'],
+      ['calls', 0, 'a call counter wiped'],
+      ['owner_label', 'contracT', "an owner label's letter changed"],
+      ['prefix', 'jpgw_y', 'a prefix changed'],
+      ['created_at', t0.getTime() + 1_024, 'a creation time moved by 1,024 ms'],
     ];
+    const stored: Record<KeyField, number | string> = {
+      balance: 500,
+      spent: 300,
+      trial_granted: 1_000,
+      calls: 1,
+      hash: '',
+      prefix: 'jpgw_x',
+      owner_label: 'contract',
+      created_at: t0.getTime(),
+    };
     for (const [field, value, what] of alterations) {
       it(`${what}: every read and every change refuses the key, and nothing changes`, async () => {
         const id = await usedKey();
         const other = await newKey(1_000);
-        const before = { balance: 500, spent: 300, trial_granted: 1_000 }[field];
+        const before = stored[field];
         await alter(id, field, value);
         await refusal('get', repo().get(id), id);
         await refusal('findByHash', repo().findByHash(`h_${id}`), id);
@@ -313,6 +331,16 @@ export function keyCreditContract(open: Opener<KeyCreditRepository>, alter: Alte
         expect(await repo().callState(id, 'direct')).to.equal('unknown');
       });
     }
+
+    it('a changed key hash: the key is refused by id and by the hash it now has (issue 34)', async () => {
+      const id = await usedKey();
+      await alter(id, 'hash', `h_${id}x`);
+      await refusal('get', repo().get(id), id);
+      await refusal('findByHash', repo().findByHash(`h_${id}x`), id);
+      expect(await repo().findByHash(`h_${id}`)).to.equal(null);
+      await alter(id, 'hash', `h_${id}`);
+      expect(await repo().get(id)).to.deep.include({ balanceMicro: 500, calls: 1 });
+    });
 
     it('a key with too little credit is refused as such, not as altered', async () => {
       const id = await usedKey();
