@@ -1,6 +1,6 @@
 /**
- * Shapes of personal data that a hostile run (issue 25, finding 5) got stored as feedback, and
- * ordinary text written the same way that must still be accepted. Read by the detector tests and
+ * Shapes of personal data that a hostile run (issue 25, finding 5; issue 34 for the groupings)
+ * got stored as feedback, and ordinary text written the same way that must still be accepted. Read by the detector tests and
  * by the end-to-end test through POST /feedback.
  *
  * Obviously fake values: the published My Number sample 123456789018, published test card
@@ -45,7 +45,20 @@ export const evasionShapes: Array<[string, string, PersonalDataKind]> = [
   ['a landline after 81- without +', 'office 81-3-0000-0000', 'phone_number'],
   ['a mobile number after the 0081 prefix', 'from abroad 0081-90-0000-0000', 'phone_number'],
   ['an international number with slashes', 'call +81/90/0000/0000', 'phone_number'],
-  // Issue 34: cards and Japanese phone numbers in groupings other than the printed ones.
+  // E-mail addresses: internationalised domains and local parts, quoted local parts.
+  ['an e-mail with a Japanese domain', 'mail taro@例え.jp please', 'email_address'],
+  ['an e-mail with a Japanese top-level domain', '連絡先 taro@例え.テスト', 'email_address'],
+  ['an e-mail with a punycode domain', 'mail taro@xn--r8jz45g.jp please', 'email_address'],
+  ['an e-mail with a quoted local part', 'write to "john doe"@example.com', 'email_address'],
+  ['an e-mail with a Japanese local part', 'ご連絡は山田@example.jpまで', 'email_address'],
+  ['an e-mail with accented local part and domain', 'mail jürgen@bücher.example', 'email_address'],
+  ['an e-mail at a bracketed IP address', 'write to taro@[192.0.2.1]', 'email_address'],
+  // Keycap digits are read as digits by every number check, the postal code's too.
+  ['a postal code in keycap digits', `〒${keycaps('100-0000')} に送ってください`, 'postal_address'],
+];
+
+/** Issue 34: cards and Japanese phone numbers in groupings other than the printed ones. */
+export const groupingShapes: Array<[string, string, PersonalDataKind]> = [
   ['a card grouped 8-8', 'card 42424242 42424242 please refund', 'payment_card'],
   ['a card grouped 3-3-3-3-4', 'カード 411 111 111 111 1111 です', 'payment_card'],
   ['an Amex number grouped 3-3-3-3-3', 'Amex 378-282-246-310-005 was charged twice', 'payment_card'],
@@ -60,16 +73,6 @@ export const evasionShapes: Array<[string, string, PersonalDataKind]> = [
   ['a Tokyo number grouped 2-3-5', '電話 03-200-00000 まで', 'phone_number'],
   ['a geographic number grouped 4-3-3', 'office 0422 200 000', 'phone_number'],
   ['a mobile number after 81 grouped 2-3-5', 'call 81-90-000-00000', 'phone_number'],
-  // E-mail addresses: internationalised domains and local parts, quoted local parts.
-  ['an e-mail with a Japanese domain', 'mail taro@例え.jp please', 'email_address'],
-  ['an e-mail with a Japanese top-level domain', '連絡先 taro@例え.テスト', 'email_address'],
-  ['an e-mail with a punycode domain', 'mail taro@xn--r8jz45g.jp please', 'email_address'],
-  ['an e-mail with a quoted local part', 'write to "john doe"@example.com', 'email_address'],
-  ['an e-mail with a Japanese local part', 'ご連絡は山田@example.jpまで', 'email_address'],
-  ['an e-mail with accented local part and domain', 'mail jürgen@bücher.example', 'email_address'],
-  ['an e-mail at a bracketed IP address', 'write to taro@[192.0.2.1]', 'email_address'],
-  // Keycap digits are read as digits by every number check, the postal code's too.
-  ['a postal code in keycap digits', `〒${keycaps('100-0000')} に送ってください`, 'postal_address'],
 ];
 
 /** Written like the shapes above (slashes, underscores, groups, @) but not personal data. */

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { corporateNumberValid, luhnValid, myNumberValid } from '../../../core/feedback/check-digits';
 import { feedbackViews } from '../../../core/feedback/normalise';
 import { findPersonalData, type PersonalDataKind } from '../../../core/feedback/personal-data';
-import { evasionShapes, keycaps, ordinaryLookalikes } from './personal-data-shapes';
+import { evasionShapes, groupingShapes, keycaps, ordinaryLookalikes } from './personal-data-shapes';
 
 // Obviously fake values: example.com, 0000 phone numbers, published test card numbers, the
 // published My Number sample 123456789018, made-up places (架空区, 見本町).
@@ -174,6 +174,12 @@ describe('feedback personal-data filter', () => {
 
   for (const [what, text, kind] of evasionShapes) {
     it(`finds ${kind} in ${what} (issue 25)`, () => {
+      expect(findPersonalData(text)?.kind, text).to.equal(kind);
+    });
+  }
+
+  for (const [what, text, kind] of groupingShapes) {
+    it(`finds ${kind} in ${what} (issue 34)`, () => {
       expect(findPersonalData(text)?.kind, text).to.equal(kind);
     });
   }
