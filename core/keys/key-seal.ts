@@ -8,7 +8,7 @@
  * not against the operator. Both stores build the same text: the fields in this order, as decimal
  * text for numbers, joined by '|'.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The sealed fields of a key, as read from the store (a damaged record may hold anything). */
 export interface SealedFields {
@@ -42,5 +42,5 @@ export function sealText(f: SealedFields): string {
 
 /** The seal of a key's fields: SHA3-256 of sealText, 32 bytes. */
 export function keySeal(f: SealedFields): Buffer {
-  return createHash('sha3-256').update(sealText(f), 'utf8').digest();
+  return hash('sha3-256', sealText(f), 'buffer');
 }

@@ -211,7 +211,7 @@ export class SqliteKeyCredit implements KeyCreditRepository {
         { sealChecked: true },
       );
       record(keyId, call, hold.broker_id, charged ? a : 0);
-      return this.read(after);
+      return this.read(after, { sealChecked: true }); // the statement sealed it
     };
     // A charge is acknowledged to the buyer: durable. A release lost in a power cut leaves the
     // hold, which the recovery sweep gives back: relaxed.
@@ -226,7 +226,7 @@ export class SqliteKeyCredit implements KeyCreditRepository {
         this.checkRefused(keyId);
         return null;
       }
-      const after = this.read(key);
+      const after = this.read(key, { sealChecked: true }); // the statement sealed it
       record(keyId, call, call.brokerId, call.priceMicro);
       return after;
     });
@@ -341,7 +341,8 @@ export class SqliteKeyCredit implements KeyCreditRepository {
 
   /**
    * The key of a row that passes the credit check (else KeyCreditCorruptError). `sealChecked`:
-   * figures worked out from a changed row, whose seal its statement's condition checked.
+   * a row a change returned (or figures worked out from one), whose seal the changing
+   * statement checked in its condition and wrote anew.
    */
   private read(row: KeyRow, { sealChecked = false } = {}): KeyRecord {
     checkCredit(row.id, {

@@ -4,7 +4,7 @@
  * bytes of X, as a blob; NULL for NULL), so that what the gateway seals with is what an operator
  * repairing a record in that shell reseals with (docs/operations.md); node:crypto computes it.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { SqliteDatabase } from './database';
 
 export function registerSqlFunctions(db: SqliteDatabase): void {
@@ -13,6 +13,6 @@ export function registerSqlFunctions(db: SqliteDatabase): void {
     if (bits !== 256) throw new RangeError('sha3: only the 256-bit digest is used by the gateway');
     if (typeof value !== 'string' && !Buffer.isBuffer(value))
       throw new TypeError('sha3: the gateway hashes text or blobs only');
-    return createHash('sha3-256').update(value).digest();
+    return hash('sha3-256', value, 'buffer');
   });
 }
