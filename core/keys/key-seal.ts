@@ -9,6 +9,7 @@
  * text for numbers, joined by '|'.
  */
 import { hash } from 'node:crypto';
+import type { NewKey } from './key-credit-repository';
 
 /** The sealed fields of a key, as read from the store (a damaged record may hold anything). */
 export interface SealedFields {
@@ -38,6 +39,24 @@ export function sealText(f: SealedFields): string {
   ]
     .map(String)
     .join('|');
+}
+
+// A surrogate without its pair: UTF-8 cannot carry it (better-sqlite3 writes it as three bytes
+// that read back as three U+FFFD, so the seal taken at creation would not hold on the next read).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text as a store keeps it: every lone surrogate as U+FFFD (String.prototype.toWellFormed). */
+const wellFormed = (text: string): string => text.replace(LONE_SURROGATE, '\uFFFD');
+
+/** A new key's text fields as the store will keep them, so that its seal holds when read back. */
+export function storableKey(key: NewKey): NewKey {
+  return {
+    ...key,
+    id: wellFormed(key.id),
+    hash: wellFormed(key.hash),
+    prefix: wellFormed(key.prefix),
+    ownerLabel: wellFormed(key.ownerLabel),
+  };
 }
 
 /** The seal of a key's fields: SHA3-256 of sealText, 32 bytes. */

@@ -30,7 +30,7 @@ import type {
   NewKey,
 } from '../../keys/key-credit-repository';
 import { RECENT_CALLS, checkCredit } from '../../keys/key-credit-repository';
-import { keySeal } from '../../keys/key-seal';
+import { keySeal, storableKey } from '../../keys/key-seal';
 import { DuplicateKeyError } from '../store-errors';
 import { MAX_TIME_MS, int64, isDuplicateKey, toNumber, type Int64 } from './common';
 
@@ -213,7 +213,8 @@ export class MongoKeyCredit implements KeyCreditRepository {
     this.usageLog = db.collection<UsageDoc>(USAGE_COLLECTION);
   }
 
-  async create(key: NewKey): Promise<void> {
+  async create(given: NewKey): Promise<void> {
+    const key = storableKey(given);
     const doc: KeyDoc = {
       _id: key.id,
       hash: key.hash,

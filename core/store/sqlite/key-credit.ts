@@ -21,7 +21,7 @@ import type {
   NewKey,
 } from '../../keys/key-credit-repository';
 import { RECENT_CALLS, checkCredit } from '../../keys/key-credit-repository';
-import { keySeal } from '../../keys/key-seal';
+import { keySeal, storableKey } from '../../keys/key-seal';
 import { DuplicateKeyError } from '../store-errors';
 import type { SqliteDatabase } from './database';
 import { queuedWrite } from './write-queue';
@@ -236,7 +236,8 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     this.relaxed = <R>(fn: () => R) => relaxed(fn) as Promise<R>;
   }
 
-  async create(key: NewKey): Promise<void> {
+  async create(given: NewKey): Promise<void> {
+    const key = storableKey(given);
     try {
       const createdAtMs = key.createdAt.getTime();
       const sealed = keySeal({

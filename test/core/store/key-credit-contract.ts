@@ -257,6 +257,21 @@ export function keyCreditContract(open: Opener<KeyCreditRepository>, alter: Alte
     expect((await repo().get(owner))!.balanceMicro).to.equal(900);
   });
 
+  it('keeps an owner label with a lone surrogate as the store reads it back (U+FFFD), so its seal holds', async () => {
+    const id = `key_${++n}_surrogate`;
+    await repo().create({
+      id,
+      hash: `h_${id}`,
+      prefix: 'p',
+      ownerLabel: 'a\ud800b\udc00',
+      createdAt: t0,
+      trialMicro: 10,
+    });
+    expect(await repo().get(id)).to.deep.include({ ownerLabel: 'a\ufffdb\ufffd', balanceMicro: 10 });
+    expect(await repo().reserve(id, hold('s1', 5))).to.equal(true);
+    expect(await repo().commit(id, call('s1'))).to.deep.include({ ownerLabel: 'a\ufffdb\ufffd', calls: 1 });
+  });
+
   describe('a key whose stored credit was altered behind its back (issue 25)', () => {
     /** A key with 500 left, 300 spent and 200 held in hold "open". */
     const usedKey = async () => {
