@@ -85,18 +85,37 @@ const roundOnly = (span: Span): boolean => {
 const listLike = (span: Span): boolean => yearsOnly(span) || roundOnly(span);
 
 /**
- * Japanese numbers: 0 + area or mobile prefix, 10 or 11 digits. Grouped, they end in the 4-digit
- * subscriber number (03-1234-5678, (03) 1234-5678) or are a prefix and 8 digits (090-12345678);
- * so "01213 (012131)", a code and its check-digit form, is not one. After the country code 81
- * written without '+' they are read the same (81-90-1234-5678, 0081 3 1234 5678, 81 (0)90-…).
+ * Japanese numbers, as the numbering plan (総務省, 電気通信番号計画) makes them: 0 + a prefix, 11
+ * digits for the 0X0 numbers (020 M2M and pagers, 050 IP phones, 060/070/080/090 mobiles) and 10
+ * for geographic ones (0 + area code + local exchange + 4-digit subscriber number). The numbers a
+ * business publishes for its callers (free dial 0120 and 0800, navi dial 0570, 0180, 0990) are not
+ * a person's and pass. After the country code 81 written without '+' they are read the same
+ * (81-90-1234-5678, 0081 3 1234 5678, 81 (0)90-…).
  */
 export function hasPhoneNumber(digits: string): boolean {
   if (PHONE_INTL.test(digits)) return true;
   return spansOf(digits).some((s) => {
     if (!s.standsAlone) return false;
     const n = nationalNumber(s);
-    return /^0[1-9]/.test(n.digits) && (n.digits.length === 10 || n.digits.length === 11) && phoneLayout(n);
+    const kind = numberKind(n);
+    return kind !== undefined && phoneLayout(n, kind);
   });
+}
+
+const SERVICE_NUMBER = /^0(?:120|800|570|180|990)/;
+const NON_GEOGRAPHIC = /^0[25-9]0/;
+
+/**
+ * What a national number is by its prefix and length; undefined when it is none or a service
+ * number. A service number is written with its whole prefix in the first group (0800-123-4567);
+ * 080-0000-1111 is written as a mobile number.
+ */
+function numberKind(n: Pick<Span, 'digits' | 'groups'>): 'non_geographic' | 'geographic' | undefined {
+  const { digits } = n;
+  if (!/^0[1-9]/.test(digits)) return undefined;
+  if (SERVICE_NUMBER.test(digits) && n.groups[0] >= 4) return undefined;
+  if (NON_GEOGRAPHIC.test(digits)) return digits.length === 11 ? 'non_geographic' : undefined;
+  return digits.length === 10 ? 'geographic' : undefined;
 }
 
 // Japan's country code as a group of its own, after an international call prefix (00, 010, 011)
@@ -113,10 +132,24 @@ function nationalNumber(s: Span): Pick<Span, 'digits' | 'groups'> {
   return { digits: `0${digits}`, groups: [groups[0] + 1, ...groups.slice(1)] };
 }
 
-function phoneLayout(s: Pick<Span, 'groups'>): boolean {
-  const subscriber = s.groups[s.groups.length - 1];
-  if (s.groups.length === 1 || oneDigitEach(s)) return true;
-  return s.groups.length <= 4 && (subscriber === 4 || (s.groups.length === 2 && subscriber === 8));
+/**
+ * How a number is written: in one group, digit by digit, as printed (up to four groups ending in
+ * the 4-digit subscriber number: 03-1234-5678, (03) 1234-5678; or a prefix and 8 digits:
+ * 090-12345678), or in any other two to four groups of two digits or more (090-123-45678,
+ * 0312-345-678) that begin with the whole prefix: a 0X0 number's first group holds its 0X0, a
+ * geographic number's is its area code (2 to 5 digits with the 0), since the local exchange that
+ * follows never starts with 0 or 1. So "01213 (012131)", a code and its check-digit form, and
+ * "01100 01202", two municipality codes, are not numbers.
+ */
+function phoneLayout(s: Pick<Span, 'digits' | 'groups'>, kind: 'non_geographic' | 'geographic'): boolean {
+  const { groups } = s;
+  const subscriber = groups[groups.length - 1];
+  if (groups.length === 1 || oneDigitEach(s)) return true;
+  if (groups.length > 4) return false;
+  if (subscriber === 4 || (groups.length === 2 && subscriber === 8)) return true;
+  if (groups.some((g) => g < 2)) return false;
+  if (kind === 'non_geographic') return groups[0] >= 3;
+  return groups[0] <= 5 && /[2-9]/.test(s.digits.charAt(groups[0]));
 }
 
 /**
@@ -142,28 +175,52 @@ function myNumberLayout(s: Span): boolean {
   return (layout(s, 3, 3, 3, 3) || layout(s, 6, 6)) && !s.seps.some((sep) => sep.includes('.'));
 }
 
-/** Card layouts: one group, 4-4-4-4 (+ up to 3 digits for 19-digit cards), 4-6-5, 4-6-4, or digit by digit. */
+/**
+ * Card layouts: one group, digit by digit, as printed (4-4-4-4 with up to 3 more digits for
+ * 19-digit cards, 4-6-5 and 4-6-4), with any separators; or any other grouping written with one
+ * separator throughout (8-8, 3-3-3-3-4, 5-5-6) whose groups are of three digits or more and, but
+ * for the first and the last, of one size. Lists of numbers are seldom so regular and seldom
+ * written without commas; two groups around one '.' of unequal sizes are a decimal number.
+ */
 function cardLayout(s: Span): boolean {
-  if (s.groups.length === 1 || oneDigitEach(s)) return true;
+  const { groups } = s;
+  if (groups.length === 1 || oneDigitEach(s)) return true;
   if (layout(s, 4, 6, 5) || layout(s, 4, 6, 4)) return true;
-  return s.groups.slice(0, 4).every((g) => g === 4) && s.groups.length <= 5 && s.groups.length >= 4;
+  if (groups.length >= 4 && groups.length <= 5 && groups.slice(0, 4).every((g) => g === 4)) return true;
+  const kinds = new Set(s.seps.map((sep) => sep.replace(/\s+/g, '') || ' '));
+  if (kinds.size !== 1 || groups.some((g) => g < 3)) return false;
+  if (groups.length === 2 && kinds.has('.') && groups[0] !== groups[1]) return false;
+  return groups.slice(1, -1).every((g) => g === groups[1]);
 }
 
-// Issuer prefixes: Visa 4, Mastercard 51-55 and 2221-2720, Amex 34/37, JCB 35, Diners 30/36/38/39,
-// Discover and UnionPay 6. Timestamps (20260205090034, 1764115200000) start otherwise.
-const CARD_PREFIX = /^(?:4|5[1-5]|222[1-9]|22[3-9]|2[3-6]|27[01]|2720|3[04-9]|6)/;
+/**
+ * Issuers' number ranges (ISO/IEC 7812 issuer identification numbers) and the lengths of their
+ * card numbers: Visa, Mastercard, American Express, JCB, Diners Club, Discover and UnionPay (6),
+ * Mir. Timestamps (20260205090034, 1764115200000) and other long numbers mostly start otherwise or
+ * have another length.
+ */
+const CARD_ISSUERS: ReadonlyArray<{ prefix: RegExp; lengths: readonly number[] }> = [
+  { prefix: /^4/, lengths: [13, 16, 19] },
+  { prefix: /^(?:5[1-5]|222[1-9]|22[3-9]|2[3-6]|27[01]|2720)/, lengths: [16] },
+  { prefix: /^3[47]/, lengths: [15] },
+  { prefix: /^35(?:2[89]|[3-8])/, lengths: [16, 17, 18, 19] },
+  { prefix: /^3(?:0[0-5]|095|6|[89])/, lengths: [14, 16, 17, 18, 19] },
+  { prefix: /^6/, lengths: [16, 17, 18, 19] },
+  { prefix: /^220[0-4]/, lengths: [16, 17, 18, 19] },
+];
+
+const issuedCardNumber = (digits: string): boolean =>
+  CARD_ISSUERS.some((i) => i.prefix.test(digits) && i.lengths.includes(digits.length));
 
 /**
- * Payment cards: 13 to 19 digits with an issuer prefix, Luhn-valid, whatever the separators
+ * Payment cards: an issuer's prefix and length, Luhn-valid, whatever the separators
  * (4111 1111-1111.1111). A 13-digit number that is a valid corporate number is public data.
  */
 export function hasPaymentCard(digits: string): boolean {
   return spansOf(digits).some(
     (s) =>
       !s.glued &&
-      s.digits.length >= 13 &&
-      s.digits.length <= 19 &&
-      CARD_PREFIX.test(s.digits) &&
+      issuedCardNumber(s.digits) &&
       cardLayout(s) &&
       !listLike(s) &&
       luhnValid(s.digits) &&

@@ -38,6 +38,13 @@ export interface IdempotencyRepository {
   complete(id: string, response: StoredResponse): Promise<void>;
   /** Forgets a pending claim (a failure that cost nothing). */
   release(id: string): Promise<void>;
+  /**
+   * Leaves a pending claim for the next retry to take over at once, naming the hold that paid for
+   * its call: its start is put back to `startedAt` (older than the abandoned age). A retry served
+   * through an earlier attempt's charge that failed does this instead of releasing the claim, which
+   * would let the next retry pay again.
+   */
+  reopen(id: string, holdId: string, startedAt: Date): Promise<void>;
   /** Removes records created before `before`; returns how many. */
   prune(before: Date): Promise<number>;
 }

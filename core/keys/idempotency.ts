@@ -73,6 +73,14 @@ export class IdempotencyStore {
     return this.repo.release(id);
   }
 
+  /**
+   * Hands a claim whose call an earlier attempt paid for (hold `holdId`) back to the next retry,
+   * which takes it over at once and is served through that charge again.
+   */
+  reopen(id: string, holdId: string, now: Date): Promise<void> {
+    return this.repo.reopen(id, holdId, new Date(now.getTime() - this.rules.abandonedAfterMs - 1));
+  }
+
   /** Removes records past the 24-hour window; returns how many. */
   prune(now: Date): Promise<number> {
     return this.repo.prune(new Date(now.getTime() - WINDOW_MS));

@@ -8,7 +8,9 @@
  * (`trialGranted = balance + spent + Σ open holds`). Every change keeps that true, so a record
  * where it is false was altered outside the gateway (a flipped byte, a hand edit) or by a bug:
  * both stores check it on every read and before every change, and refuse the key with
- * KeyCreditCorruptError rather than serve or charge a balance nobody granted (issue 25).
+ * KeyCreditCorruptError rather than serve or charge a balance nobody granted (issue 25). The
+ * fields the sum does not tie (the call counter, the key's hash, prefix, owner label, creation
+ * time) are covered by the record's seal (./key-seal.ts), checked at the same places (issue 34).
  */
 import { HttpError } from '../http/errors';
 
@@ -88,6 +90,8 @@ export interface KeyCreditRepository {
   holdsBefore(before: Date): Promise<Array<{ keyId: string; hold: CreditHold }>>;
   /** The state of a call by its hold: charged, released, still held, or unknown. */
   callState(keyId: string, holdId: string): Promise<'charged' | 'released' | 'held' | 'unknown'>;
+  /** The record of a closed call by its hold (charged or released); null while held or when unknown. */
+  closedCall(keyId: string, holdId: string): Promise<CallRecord | null>;
   /** Charged calls of a key, newest first (the usage audit). */
   usage(keyId: string, limit: number): Promise<CallRecord[]>;
   /** Deletes closed-call records older than `before` (the retention rule); returns how many. */
@@ -101,6 +105,10 @@ export interface CreditFigures {
   spentMicro: unknown;
   /** The open holds' amounts added up. */
   heldMicro: unknown;
+  /** Charged calls: a whole number, at least 0. */
+  calls: unknown;
+  /** Whether the record's stored seal is the seal of its fields. */
+  sealed: boolean;
 }
 
 /**
@@ -126,12 +134,14 @@ export class KeyCreditCorruptError extends HttpError {
 
 const isAmount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
-/** Throws KeyCreditCorruptError unless the figures are amounts and granted = balance + spent + held. */
+/**
+ * Throws KeyCreditCorruptError unless the figures are amounts, granted = balance + spent + held,
+ * the call counter is a count and the record's seal holds.
+ */
 export function checkCredit(keyId: string, f: CreditFigures): void {
   const { grantedMicro: g, balanceMicro: b, spentMicro: s, heldMicro: h } = f;
-  if (!(isAmount(g) && isAmount(b) && isAmount(s) && isAmount(h) && g === b + s + h)) {
-    throw new KeyCreditCorruptError(keyId, f);
-  }
+  const sums = isAmount(g) && isAmount(b) && isAmount(s) && isAmount(h) && g === b + s + h;
+  if (!(sums && isAmount(f.calls) && f.sealed)) throw new KeyCreditCorruptError(keyId, f);
 }
 
 /** Closed calls shown with a key (for /keys/status). */

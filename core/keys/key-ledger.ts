@@ -24,6 +24,13 @@ import { randomId } from '../util/ids';
 
 export type { CallRecord, CreditHold, KeyRecord, KeyStatus };
 
+/**
+ * What an abandoned attempt's hold came to: not charged (given back), or charged, with the call's
+ * record (null when the record is gone, and the attempt is taken as charged so that a retry is
+ * never charged twice).
+ */
+export type AbandonedAttempt = { charged: false } | { charged: true; call: CallRecord | null };
+
 /** Who a presented API key is: what authentication settles (balances are read where charged). */
 export type KeyIdentity = Pick<KeyRecord, 'id' | 'prefix'>;
 
@@ -61,8 +68,10 @@ export class KeyLedger {
           balance_micro: f.balanceMicro,
           spent_micro: f.spentMicro,
           held_micro: f.heldMicro,
+          calls: f.calls,
+          seal_holds: f.sealed,
         },
-        'key credit record fails its check (granted = balance + spent + held): the key is refused until the record is repaired (docs/operations.md, "A key refused as key_credit_corrupt")',
+        'key credit record fails its check (granted = balance + spent + held, and its seal): the key is refused until the record is repaired (docs/operations.md, "A key refused as key_credit_corrupt")',
       );
     });
   }
@@ -212,18 +221,20 @@ export class KeyLedger {
   }
 
   /**
-   * Whether an abandoned attempt's hold was charged. A hold still open is given back here (its
-   * process stopped before answering), so the retry pays once. When the record is too old to tell
-   * (pruned), true, so that an idempotent retry is never charged twice.
+   * Whether an abandoned attempt's hold was charged, and its call. A hold still open is given back
+   * here (its process stopped before answering), so the retry pays once. When the record is too
+   * old to tell (pruned), charged, so that an idempotent retry is never charged twice.
    */
-  async settleAbandoned(keyId: string, holdId: string, now: Date): Promise<boolean> {
+  async settleAbandoned(keyId: string, holdId: string, now: Date): Promise<AbandonedAttempt> {
     let state = await this.repo.callState(keyId, holdId);
     if (state === 'held' && !this.inFlight.has(holdId)) {
       const hold = (await this.repo.status(keyId))?.holds.find((h) => h.id === holdId);
       if (hold) await this.repo.release(keyId, call(hold, 0, 499, 'abandoned-attempt', now));
       state = await this.repo.callState(keyId, holdId); // released now, unless it was closed meanwhile
     }
-    return state === 'charged' || state === 'unknown';
+    if (state === 'unknown') return { charged: true, call: null };
+    if (state !== 'charged') return { charged: false };
+    return { charged: true, call: await this.repo.closedCall(keyId, holdId) };
   }
 
   /**

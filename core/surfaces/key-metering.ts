@@ -11,7 +11,12 @@ import { clientGone, clientGoneError } from '../http/client-gone';
 import { HttpError, errorBody } from '../http/errors';
 import type { GatewayServices } from '../services';
 import type { StoredResponse } from '../keys/idempotency';
-import { HoldClosedError, type KeyIdentity } from '../keys/key-ledger';
+import {
+  HoldClosedError,
+  type AbandonedAttempt,
+  type CallRecord,
+  type KeyIdentity,
+} from '../keys/key-ledger';
 import type { RegisteredPlugin } from '../plugins/registry';
 import type { RateLimitRule } from '../ratelimit/rate-limiter';
 import { formatUsd } from '../util/money';
@@ -48,7 +53,11 @@ export interface KeyMeteredCall {
 
 export interface KeyMeteredResult {
   response: StoredResponse;
-  /** The response of an earlier call with the same idempotency key, replayed (not charged again). */
+  /**
+   * Paid for by an earlier attempt with the same idempotency key, not charged again: its stored
+   * response replayed, or, when that attempt stopped before its response was stored, the answer
+   * given again through its charge.
+   */
   replayed: boolean;
 }
 
@@ -89,20 +98,35 @@ export async function meterKeyCall(s: GatewayServices, call: KeyMeteredCall): Pr
     const current = await s.keys.get(key.id);
     return { response: replayOf(claim.response, current?.balanceMicro), replayed: true };
   }
+  const abandonedHoldId = claim.abandonedHoldId;
+  let earlier: AbandonedAttempt | undefined;
+  // The claim given up after a failure: forgotten, unless an earlier attempt's hold may have paid
+  // for the call (then the next retry takes it over at once and is served through that charge).
+  const giveUp = () =>
+    abandonedHoldId && earlier?.charged !== false
+      ? s.idempotency.reopen(claim.id, abandonedHoldId, s.clock.now())
+      : s.idempotency.release(claim.id);
   let out: StoredResponse;
   try {
-    const alreadyCharged = claim.abandonedHoldId
-      ? await s.keys.settleAbandoned(key.id, claim.abandonedHoldId, s.clock.now())
-      : false;
-    out = await callCharged(s, call, alreadyCharged ? undefined : claim.id, alreadyCharged);
+    earlier = abandonedHoldId
+      ? await s.keys.settleAbandoned(key.id, abandonedHoldId, s.clock.now())
+      : undefined;
+    if (abandonedHoldId && earlier?.charged) {
+      // Should this attempt stop too, the record still names the hold that paid (a takeover cleared it).
+      await s.idempotency.attachHold(claim.id, abandonedHoldId);
+      out = await callPaidEarlier(s, call, earlier.call);
+    } else {
+      out = await callCharged(s, call, claim.id);
+    }
   } catch (err) {
-    await s.idempotency.release(claim.id);
+    await giveUp();
     throw err;
   }
-  // Failures that cost nothing and may pass on retry (5xx) are not replayed.
-  if (out.status >= 500) await s.idempotency.release(claim.id);
+  // Failures that cost nothing and may pass on retry (5xx) are not replayed; a call an earlier
+  // attempt paid for is recorded only with its answer.
+  if (out.status >= 500 || (earlier?.charged && out.status !== 200)) await giveUp();
   else await recordOutcome(s, call, claim.id, out);
-  return { response: out, replayed: false };
+  return { response: out, replayed: earlier?.charged === true };
 }
 
 /**
@@ -133,24 +157,76 @@ async function recordOutcome(
 }
 
 /**
+ * The call of an abandoned attempt that was charged (`original`: its record, null when gone),
+ * served without a second charge and saying so as a replay does: charged 0, the original charge
+ * and its request id, `Idempotent-Replayed`.
+ */
+async function callPaidEarlier(
+  s: GatewayServices,
+  call: KeyMeteredCall,
+  original: CallRecord | null,
+): Promise<StoredResponse> {
+  const { req, key, plugin, query } = call;
+  const paid = original ? { micro: original.priceMicro, requestId: original.requestId } : undefined;
+  const balance = async () => (await s.keys.get(key.id))?.balanceMicro ?? 0;
+  let payload;
+  try {
+    payload = await s.executor.run(plugin, query, req);
+  } catch (err) {
+    req.log?.info(
+      { key_id: key.id, broker_id: plugin.brokerId },
+      `${call.surface} call paid by an earlier attempt failed; the next retry is served through that charge`,
+    );
+    return failedCall(req, err, toHttpError(plugin, err), {
+      [CHARGED_HEADER]: '0',
+      [BALANCE_HEADER]: String(await balance()),
+      ...originalChargeHeader(paid),
+    });
+  }
+  if (clientGone(call.res)) throw clientGoneError('it was paid by an earlier attempt');
+  const answer = ok(s, call, payload, 0, await balance(), paid);
+  return {
+    ...answer,
+    headers: { ...answer.headers, ...originalChargeHeader(paid), [REPLAYED_HEADER]: 'true' },
+  };
+}
+
+/** The answer of a call its endpoint failed (`mapped`: the error as toHttpError maps it): nothing charged. */
+function failedCall(
+  req: Request,
+  err: unknown,
+  mapped: unknown,
+  credit: Record<string, string>,
+): StoredResponse {
+  if (!(mapped instanceof HttpError)) {
+    req.log?.error({ err }, 'handler failed');
+    return {
+      status: 500,
+      headers: credit,
+      body: errorBody(req, 'internal_error', 'The endpoint failed to answer; nothing was charged.', {
+        hint: 'Retry later; quote the request_id if you report it.',
+      }),
+    };
+  }
+  return {
+    status: mapped.status,
+    headers: { ...mapped.headers, ...credit },
+    body: errorBody(req, mapped.code, mapped.message, mapped.extra),
+  };
+}
+
+/**
  * Reserve, run, then commit or release. Returns the response to send (also for refusals after
  * the reservation step, so that an idempotent retry replays them). `idempotencyId` attaches the
- * hold to the idempotency record; `alreadyCharged` serves an abandoned attempt's call without
- * charging.
+ * hold to the idempotency record.
  */
 async function callCharged(
   s: GatewayServices,
   call: KeyMeteredCall,
   idempotencyId: string | undefined,
-  alreadyCharged = false,
 ): Promise<StoredResponse> {
   const { req, key, plugin, query } = call;
   const requestId = String(req.id ?? '');
-  if (alreadyCharged) {
-    const payload = await s.executor.run(plugin, query, req);
-    const fresh = await s.keys.get(key.id);
-    return ok(s, call, payload, 0, fresh?.balanceMicro ?? 0);
-  }
   // A known answer (cached) cannot fail once charged: one write, no hold. Idempotent calls keep
   // the hold, which their record refers to.
   const cached = idempotencyId ? undefined : s.executor.lookup(plugin, query);
@@ -182,28 +258,10 @@ async function callCharged(
       { key_id: key.id, broker_id: plugin.brokerId, status },
       `${call.surface} call failed; hold released`,
     );
-    if (!(mapped instanceof HttpError)) {
-      req.log?.error({ err }, 'handler failed');
-      return {
-        status: 500,
-        headers: {
-          [CHARGED_HEADER]: '0',
-          ...(after ? { [BALANCE_HEADER]: String(after.balanceMicro) } : {}),
-        },
-        body: errorBody(req, 'internal_error', 'The endpoint failed to answer; nothing was charged.', {
-          hint: 'Retry later; quote the request_id if you report it.',
-        }),
-      };
-    }
-    return {
-      status: mapped.status,
-      headers: {
-        ...mapped.headers,
-        [CHARGED_HEADER]: '0',
-        ...(after ? { [BALANCE_HEADER]: String(after.balanceMicro) } : {}),
-      },
-      body: errorBody(req, mapped.code, mapped.message, mapped.extra),
-    };
+    return failedCall(req, err, mapped, {
+      [CHARGED_HEADER]: '0',
+      ...(after ? { [BALANCE_HEADER]: String(after.balanceMicro) } : {}),
+    });
   }
   if (clientGone(call.res)) {
     // Its answer would reach no one: the hold goes back, and an idempotent retry runs afresh.
@@ -255,22 +313,32 @@ async function insufficientCredit(s: GatewayServices, call: KeyMeteredCall): Pro
   };
 }
 
+/** What an earlier call with the same idempotency key charged, and its request id. */
+interface OriginalCharge {
+  micro: number;
+  requestId: unknown;
+}
+
 function ok(
   s: GatewayServices,
   call: KeyMeteredCall,
   payload: object,
   charged: number,
   balance: number,
+  original?: OriginalCharge,
 ): StoredResponse {
   return {
     status: 200,
     headers: { [CHARGED_HEADER]: String(charged), [BALANCE_HEADER]: String(balance) },
     body: s.executor.frozenEnvelope(call.plugin, payload as never, call.surface, call.req, {
       ...call.gatewayExtra,
-      credit: creditBlock(charged, balance),
+      credit: creditBlock(charged, balance, original),
     }),
   };
 }
+
+const originalChargeHeader = (original: OriginalCharge | undefined): Record<string, string> =>
+  original ? { [ORIGINAL_CHARGE_HEADER]: String(original.micro) } : {};
 
 /**
  * A stored response answered again for a repeated Idempotency-Key: it charges nothing, so
@@ -279,43 +347,58 @@ function ok(
  * key's balance now.
  */
 function replayOf(stored: StoredResponse, balanceNow: number | undefined): StoredResponse {
-  const original = Number(stored.headers[CHARGED_HEADER] ?? '0');
   const balance = balanceNow ?? Number(stored.headers[BALANCE_HEADER] ?? '0');
+  const body = stored.body as { _gateway?: Record<string, unknown> } | null;
+  const gateway =
+    body && typeof body === 'object' && typeof body._gateway === 'object' ? body._gateway : null;
+  const original = originalOf(stored, gateway);
   const headers = {
     ...stored.headers,
     [CHARGED_HEADER]: '0',
-    [ORIGINAL_CHARGE_HEADER]: String(original),
+    ...originalChargeHeader(original),
     [BALANCE_HEADER]: String(balance),
     [REPLAYED_HEADER]: 'true',
   };
-  const body = stored.body as { _gateway?: Record<string, unknown> } | null;
-  if (!body || typeof body !== 'object' || !body._gateway || typeof body._gateway !== 'object')
-    return { ...stored, headers };
+  if (!gateway) return { ...stored, headers };
   return {
     ...stored,
     headers,
-    body: {
-      ...body,
-      _gateway: {
-        ...body._gateway,
-        credit: {
-          ...creditBlock(0, balance),
-          original_charge: {
-            charged_micro_usdc: original,
-            charged_usdc: formatUsd(original),
-            request_id: body._gateway.request_id,
-          },
-        },
-      },
-    },
+    body: { ...body, _gateway: { ...gateway, credit: creditBlock(0, balance, original) } },
   };
 }
 
-function creditBlock(charged: number, balance: number) {
+/**
+ * What the original call charged: what the stored response charged, or, when that response was
+ * itself served through an earlier attempt's charge, the charge it names (none when that
+ * attempt's record was gone).
+ */
+function originalOf(
+  stored: StoredResponse,
+  gateway: Record<string, unknown> | null,
+): OriginalCharge | undefined {
+  const named = stored.headers[ORIGINAL_CHARGE_HEADER];
+  if (named !== undefined) {
+    const credit = gateway?.credit as { original_charge?: { request_id?: unknown } } | undefined;
+    return { micro: Number(named), requestId: credit?.original_charge?.request_id };
+  }
+  if (stored.headers[REPLAYED_HEADER]) return undefined;
+  return { micro: Number(stored.headers[CHARGED_HEADER] ?? '0'), requestId: gateway?.request_id };
+}
+
+function creditBlock(charged: number, balance: number, original?: OriginalCharge) {
   return {
     charged_micro_usdc: charged,
     charged_usdc: formatUsd(charged),
     balance_micro_usdc: balance,
     balance_usdc: formatUsd(balance),
+    ...(original
+      ? {
+          original_charge: {
+            charged_micro_usdc: original.micro,
+            charged_usdc: formatUsd(original.micro),
+            request_id: original.requestId,
+          },
+        }
+      : {}),
   };
 }

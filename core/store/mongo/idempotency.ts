@@ -107,6 +107,14 @@ export class MongoIdempotency implements IdempotencyRepository {
     await this.records.deleteOne({ _id: id, state: 'pending' }, opts);
   }
 
+  async reopen(id: string, holdId: string, startedAt: Date): Promise<void> {
+    await this.records.updateOne(
+      { _id: id, state: 'pending' },
+      { $set: { hold_id: holdId, created_at: startedAt } },
+      opts,
+    );
+  }
+
   async prune(before: Date): Promise<number> {
     return (await this.records.deleteMany({ created_at: { $lt: before } })).deletedCount;
   }

@@ -9,12 +9,13 @@
  * A call record goes first into `recent` (capped) and into `outbox`; the outbox is then copied
  * into the `usage` collection (_id = hold id, so a repeated copy changes nothing) and pulled. A
  * process that stops in between leaves the record in the key document, where every read of that
- * key's calls (usage, callState), the sweeps of holdsBefore and pruneCalls, and the boot of the
+ * key's calls (usage, callState, closedCall), the sweeps of holdsBefore and pruneCalls, and the boot of the
  * store copy it over.
- * Each change reads the key, checks its credit (checkCredit: a key that fails it is refused and
- * never changed) and works out the key's new holds and recent calls, then writes them on
- * condition that the key's revision (`rev`, raised by every such write) is still the one read; a
- * change made meanwhile makes it read again. The check and the arrays are computed here, not in
+ * Each change reads the key, checks its credit (checkCredit: a key that fails it, or whose seal
+ * does not hold, is refused and never changed) and works out the key's new holds, recent calls
+ * and seal (../../keys/key-seal.ts), then writes them on condition that the key's revision
+ * (`rev`, raised by every such write) is still the one read; a change made meanwhile makes it
+ * read again. Keys stored before the seal are sealed at boot (sealUnsealed). The check and the arrays are computed here, not in
  * the update, because FerretDB 1.x implements neither `$expr` arithmetic nor `$pull` conditions
  * nor `$push` with `$position`/`$slice` (docs/storage-mongodb.md); only the outbox is appended and
  * pulled by the server (`$push`, `$pullAll`).
@@ -29,6 +30,7 @@ import type {
   NewKey,
 } from '../../keys/key-credit-repository';
 import { RECENT_CALLS, checkCredit } from '../../keys/key-credit-repository';
+import { keySeal, storableKey } from '../../keys/key-seal';
 import { DuplicateKeyError } from '../store-errors';
 import { MAX_TIME_MS, int64, isDuplicateKey, toNumber, type Int64 } from './common';
 
@@ -66,6 +68,8 @@ interface KeyDoc {
   outbox: CallDoc[];
   /** Raised by every change of credit, holds or `recent`; absent on keys not changed since rev was added. */
   rev?: number;
+  /** key-seal.ts's seal of the key's fields, in hex; absent on keys stored before it (sealed at boot). */
+  seal?: string;
 }
 
 /** The condition that a key is still as read: its revision. */
@@ -119,15 +123,16 @@ const byAtThenId = (a: CreditHold, b: CreditHold): number =>
 const amountOf = (v: unknown): number =>
   typeof v === 'number' ? v : v instanceof Long ? v.toNumber() : Number.NaN;
 
-/** A key document with these changes applied: what a write leaves. */
+/** A key document with these changes applied, sealed: what a write leaves. */
 function changed(d: KeyDoc, by: Change): KeyDoc {
-  return {
+  const after = {
     ...d,
     balance: toNumber(d.balance) + (by.balance ?? 0),
     spent: toNumber(d.spent) + (by.spent ?? 0),
     calls: d.calls + (by.calls ?? 0),
     holds: by.holds,
   };
+  return { ...after, seal: sealOf(after) };
 }
 
 /** What a change of credit does to a key: its holds after it, and the amounts it adds. */
@@ -142,6 +147,21 @@ interface Change {
 const storedHold = (h: HoldDoc): HoldDoc => ({ ...h, amount: int64(toNumber(h.amount)) });
 const storedCall = (c: CallDoc): CallDoc => ({ ...c, price: int64(toNumber(c.price)) });
 
+/** The seal of a key document's fields, in hex (as stored in `seal`). */
+function sealOf(d: KeyDoc): string {
+  return keySeal({
+    id: d._id,
+    hash: d.hash,
+    prefix: d.prefix,
+    ownerLabel: d.owner_label,
+    createdAtMs: d.created_at instanceof Date ? d.created_at.getTime() : d.created_at,
+    grantedMicro: amountOf(d.trial_granted),
+    balanceMicro: amountOf(d.balance),
+    spentMicro: amountOf(d.spent),
+    calls: d.calls,
+  }).toString('hex');
+}
+
 /** The key of a document that passes the credit check (else KeyCreditCorruptError). */
 function toKey(d: KeyDoc): KeyRecord {
   checkCredit(d._id, {
@@ -149,6 +169,8 @@ function toKey(d: KeyDoc): KeyRecord {
     balanceMicro: amountOf(d.balance),
     spentMicro: amountOf(d.spent),
     heldMicro: (d.holds ?? []).reduce((sum, h) => sum + amountOf(h.amount), 0),
+    calls: d.calls,
+    sealed: d.seal === sealOf(d),
   });
   return {
     id: d._id,
@@ -191,25 +213,24 @@ export class MongoKeyCredit implements KeyCreditRepository {
     this.usageLog = db.collection<UsageDoc>(USAGE_COLLECTION);
   }
 
-  async create(key: NewKey): Promise<void> {
+  async create(given: NewKey): Promise<void> {
+    const key = storableKey(given);
+    const doc: KeyDoc = {
+      _id: key.id,
+      hash: key.hash,
+      prefix: key.prefix,
+      owner_label: key.ownerLabel,
+      created_at: key.createdAt,
+      trial_granted: int64(key.trialMicro),
+      balance: int64(key.trialMicro),
+      spent: int64(0),
+      calls: 0,
+      holds: [],
+      recent: [],
+      outbox: [],
+    };
     try {
-      await this.keys.insertOne(
-        {
-          _id: key.id,
-          hash: key.hash,
-          prefix: key.prefix,
-          owner_label: key.ownerLabel,
-          created_at: key.createdAt,
-          trial_granted: int64(key.trialMicro),
-          balance: int64(key.trialMicro),
-          spent: int64(0),
-          calls: 0,
-          holds: [],
-          recent: [],
-          outbox: [],
-        },
-        opts,
-      );
+      await this.keys.insertOne({ ...doc, seal: sealOf(doc) }, opts);
     } catch (err) {
       if (isDuplicateKey(err)) throw new DuplicateKeyError('an API key with this id or hash exists');
       throw err;
@@ -279,6 +300,14 @@ export class MongoKeyCredit implements KeyCreditRepository {
     return key?.holds.some((h) => h.id === holdId) ? 'held' : 'unknown';
   }
 
+  async closedCall(keyId: string, holdId: string): Promise<CallRecord | null> {
+    await this.flushKey(keyId);
+    const doc = await this.usageLog.findOne({ _id: holdId, key_id: keyId }, opts);
+    if (!doc) return null;
+    const { _id, ...call } = doc;
+    return toCall({ ...call, hold_id: _id });
+  }
+
   async usage(keyId: string, limit: number): Promise<CallRecord[]> {
     await this.flushKey(keyId);
     const docs = await this.usageLog
@@ -304,6 +333,31 @@ export class MongoKeyCredit implements KeyCreditRepository {
       }
     }
     return r.deletedCount;
+  }
+
+  /**
+   * Seals the keys stored before the seal existed (boot), as they are: a key that fails its credit
+   * sum still fails it. Returns how many were sealed.
+   */
+  async sealUnsealed(): Promise<number> {
+    let sealed = 0;
+    for (let doc of await this.keys.find({ seal: { $exists: false } }, opts).toArray()) {
+      for (;;) {
+        const w = await this.keys.updateOne(
+          { ...revisionOf(doc), seal: { $exists: false } },
+          { $set: { seal: sealOf(doc) } },
+          opts,
+        );
+        if (w.modifiedCount === 1) sealed++;
+        const again =
+          w.modifiedCount === 1
+            ? null
+            : await this.keys.findOne({ _id: doc._id, seal: { $exists: false } }, opts);
+        if (!again) break; // sealed now, here or by another process
+        doc = again; // changed meanwhile (a process of the earlier release): seal what it is now
+      }
+    }
+    return sealed;
   }
 
   /** Copies the outboxes holding records closed before `before` into `usage` (boot, sweeps). */
@@ -344,7 +398,7 @@ export class MongoKeyCredit implements KeyCreditRepository {
     const r = await this.keys.updateOne(
       revisionOf(doc),
       {
-        $set: { holds: change.holds.map(storedHold), ...recent },
+        $set: { holds: change.holds.map(storedHold), ...recent, seal: changed(doc, change).seal },
         $inc: {
           balance: int64(change.balance ?? 0),
           spent: int64(change.spent ?? 0),

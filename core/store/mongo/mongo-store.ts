@@ -57,6 +57,8 @@ export async function connectMongoStore(
     const keys = new MongoKeyCredit(db);
     // Records a stopped process left in outboxes reach `usage` before anything reads it.
     await keys.flushOutboxes(new Date());
+    // Keys stored by a release before the seal (issue 34) are sealed before anything reads them.
+    await keys.sealUnsealed();
     const ctx: MongoContext = {
       db,
       ensureIndexes: (collection, indexes) => ensureIndexes(db, collection, indexes),

@@ -7,6 +7,7 @@
  * it, and a statement that fails (disk full, constraint) rolls the whole change back.
  */
 import Database from 'better-sqlite3';
+import { registerSqlFunctions } from './sql-functions';
 
 export type SqliteDatabase = Database.Database;
 
@@ -65,6 +66,7 @@ export function openSqlite(
     // switches its database to NORMAL and fsyncs the WAL itself, off the event loop (write-queue.ts).
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
+    registerSqlFunctions(db);
     migrate(db, migrations);
     return db;
   } catch (err) {

@@ -21,7 +21,7 @@ interface Row {
 
 export class SqliteIdempotency implements IdempotencyRepository {
   private readonly q: Record<
-    'get' | 'insert' | 'remove' | 'takeOver' | 'hold' | 'done' | 'release' | 'prune',
+    'get' | 'insert' | 'remove' | 'takeOver' | 'hold' | 'done' | 'release' | 'reopen' | 'prune',
     Statement
   >;
   private readonly claimTx: (
@@ -47,6 +47,7 @@ export class SqliteIdempotency implements IdempotencyRepository {
       hold: p('UPDATE idempotency SET hold_id = ? WHERE id = ?'),
       done: p("UPDATE idempotency SET state = 'done', response = ? WHERE id = ?"),
       release: p("DELETE FROM idempotency WHERE id = ? AND state = 'pending'"),
+      reopen: p("UPDATE idempotency SET hold_id = ?, created_at = ? WHERE id = ? AND state = 'pending'"),
       prune: p('DELETE FROM idempotency WHERE created_at < ?'),
     };
     this.claimTx = queuedWrite(
@@ -97,6 +98,10 @@ export class SqliteIdempotency implements IdempotencyRepository {
 
   async release(id: string): Promise<void> {
     await this.write(() => this.q.release.run(id));
+  }
+
+  async reopen(id: string, holdId: string, startedAt: Date): Promise<void> {
+    await this.write(() => this.q.reopen.run(holdId, startedAt.getTime(), id));
   }
 
   async prune(before: Date): Promise<number> {

@@ -6,8 +6,10 @@
  * once, without a hold. A hold row is durable, so a crash between reserve and answer leaves a hold
  * that recovery at the next start gives back, and a commit either happened with its record or not.
  * The key's credit check (checkCredit) guards each change: a reservation or direct charge matches
- * only a row that adds up (and reads it again to say why when none matched); a commit or release
- * checks the row it returns, and a failed check throws, which rolls the change back.
+ * only a row that adds up and whose seal holds (and reads it again to say why when none matched);
+ * a commit or release matches only a sealed row and checks the sum of the row it returns; a failed
+ * check throws, which rolls the change back. Every change writes the row's new seal in the same
+ * statement (sha3 of the fields as they will be: ../../keys/key-seal.ts).
  */
 import type { Statement } from 'better-sqlite3';
 import type {
@@ -19,6 +21,7 @@ import type {
   NewKey,
 } from '../../keys/key-credit-repository';
 import { RECENT_CALLS, checkCredit } from '../../keys/key-credit-repository';
+import { keySeal, storableKey } from '../../keys/key-seal';
 import { DuplicateKeyError } from '../store-errors';
 import type { SqliteDatabase } from './database';
 import { queuedWrite } from './write-queue';
@@ -33,6 +36,8 @@ interface KeyRow {
   balance: number;
   spent: number;
   calls: number;
+  /** sha3 of the fields (SEAL); null on a row that lost it. */
+  seal: Buffer | null;
   /** The key's open holds added up (HELD). */
   held: number;
 }
@@ -78,6 +83,28 @@ const HELD = '(SELECT COALESCE(SUM(h.amount), 0) FROM holds h WHERE h.key_id = k
 /** The credit check in SQL, for the conditions of the changes that take credit. */
 const ADDS_UP = `trial_granted = balance + spent + ${HELD}`;
 
+/** The sealed columns, in the order of key-seal.ts's text (schema step 9 builds the same). */
+const SEALED_COLUMNS = [
+  'id',
+  'hash',
+  'prefix',
+  'owner_label',
+  'created_at',
+  'trial_granted',
+  'balance',
+  'spent',
+  'calls',
+] as const;
+/**
+ * The seal in SQL of the row as it is, or as a change leaves it (`after`: a column's new value,
+ * cast as the INTEGER column stores it: better-sqlite3 binds numbers as REAL, and 400.0 is other
+ * text than 400).
+ */
+const seal = (after: Partial<Record<(typeof SEALED_COLUMNS)[number], string>> = {}) =>
+  `sha3(${SEALED_COLUMNS.map((c) => (after[c] ? `CAST(${after[c]} AS INTEGER)` : c)).join(" || '|' || ")}, 256)`;
+/** The seal check in SQL, for the conditions of every change. */
+const SEALED = `seal = ${seal()}`;
+
 export class SqliteKeyCredit implements KeyCreditRepository {
   private readonly q: {
     insertKey: Statement;
@@ -95,6 +122,7 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     insertCall: Statement;
     holdsBefore: Statement;
     call: Statement;
+    closedCall: Statement;
     charged: Statement;
     prune: Statement;
   };
@@ -109,31 +137,34 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     const p = (sql: string) => db.prepare(sql);
     this.q = {
       insertKey: p(
-        'INSERT INTO keys (id, hash, prefix, owner_label, created_at, trial_granted, balance) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO keys (id, hash, prefix, owner_label, created_at, trial_granted, balance, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       keyById: p(`SELECT *, ${HELD} AS held FROM keys WHERE id = ?`),
       keyByHash: p(`SELECT *, ${HELD} AS held FROM keys WHERE hash = ?`),
       holdsOf: p('SELECT * FROM holds WHERE key_id = ? ORDER BY at, id'),
       recentOf: p(`SELECT * FROM calls WHERE key_id = ? ORDER BY at DESC, rowid DESC LIMIT ${RECENT_CALLS}`),
       debit: p(
-        `UPDATE keys SET balance = balance - @amount WHERE id = @id AND balance >= @amount AND ${ADDS_UP}`,
+        `UPDATE keys SET balance = balance - @amount, seal = ${seal({ balance: 'balance - @amount' })} WHERE id = @id AND balance >= @amount AND ${ADDS_UP} AND ${SEALED}`,
       ),
       chargeKey: p(
-        `UPDATE keys SET balance = balance - @amount, spent = spent + @amount, calls = calls + 1 WHERE id = @id AND balance >= @amount AND ${ADDS_UP} RETURNING *, ${HELD} AS held`,
+        `UPDATE keys SET balance = balance - @amount, spent = spent + @amount, calls = calls + 1, seal = ${seal({ balance: 'balance - @amount', spent: 'spent + @amount', calls: 'calls + 1' })} WHERE id = @id AND balance >= @amount AND ${ADDS_UP} AND ${SEALED} RETURNING *, ${HELD} AS held`,
       ),
       insertHold: p('INSERT INTO holds (id, key_id, amount, broker_id, at) VALUES (?, ?, ?, ?, ?)'),
       holdOf: p('SELECT * FROM holds WHERE id = ? AND key_id = ?'),
       // RETURNING: one statement where a read and a write would be two, on the broker's hot path.
       takeHold: p('DELETE FROM holds WHERE id = ? AND key_id = ? RETURNING amount, broker_id'),
       spend: p(
-        `UPDATE keys SET spent = spent + ?, calls = calls + 1 WHERE id = ? RETURNING *, ${HELD} AS held`,
+        `UPDATE keys SET spent = spent + @amount, calls = calls + 1, seal = ${seal({ spent: 'spent + @amount', calls: 'calls + 1' })} WHERE id = @id AND ${SEALED} RETURNING *, ${HELD} AS held`,
       ),
-      refund: p(`UPDATE keys SET balance = balance + ? WHERE id = ? RETURNING *, ${HELD} AS held`),
+      refund: p(
+        `UPDATE keys SET balance = balance + @amount, seal = ${seal({ balance: 'balance + @amount' })} WHERE id = @id AND ${SEALED} RETURNING *, ${HELD} AS held`,
+      ),
       insertCall: p(
         'INSERT INTO calls (hold_id, key_id, broker_id, price, status, at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       holdsBefore: p('SELECT * FROM holds WHERE at < ? ORDER BY at, id'),
       call: p('SELECT price FROM calls WHERE hold_id = ? AND key_id = ?'),
+      closedCall: p('SELECT * FROM calls WHERE hold_id = ? AND key_id = ?'),
       charged: p('SELECT * FROM calls WHERE key_id = ? AND price > 0 ORDER BY at DESC, rowid DESC LIMIT ?'),
       prune: p('DELETE FROM calls WHERE at < ?'),
     };
@@ -160,18 +191,27 @@ export class SqliteKeyCredit implements KeyCreditRepository {
       const hold = this.q.takeHold.get(call.holdId, keyId) as
         Pick<HoldRow, 'amount' | 'broker_id'> | undefined;
       if (!hold) return null;
-      const after = (charged ? this.q.spend : this.q.refund).get(hold.amount, keyId) as KeyRow;
+      const a = hold.amount;
+      const after = (charged ? this.q.spend : this.q.refund).get({ amount: a, id: keyId }) as
+        KeyRow | undefined;
+      if (!after) {
+        // The row's seal does not hold: refused with the figures as stored, the hold still in
+        // them (the throw undoes its taking).
+        const row = this.q.keyById.get(keyId) as KeyRow | undefined;
+        if (row) this.read({ ...row, held: row.held + a });
+        throw new Error(`key ${keyId} vanished while closing hold ${call.holdId}`);
+      }
       // The change keeps the sum, so the row fails the check after it exactly when it failed
       // before; checked as it was before (a throw undoes the change), a refusal reports the
-      // stored figures.
-      const a = hold.amount;
+      // stored figures. Its seal was checked in the statement's condition.
       this.read(
         charged
-          ? { ...after, spent: after.spent - a, held: after.held + a }
+          ? { ...after, spent: after.spent - a, calls: after.calls - 1, held: after.held + a }
           : { ...after, balance: after.balance - a, held: after.held + a },
+        { sealChecked: true },
       );
       record(keyId, call, hold.broker_id, charged ? a : 0);
-      return this.read(after);
+      return this.read(after, { sealChecked: true }); // the statement sealed it
     };
     // A charge is acknowledged to the buyer: durable. A release lost in a power cut leaves the
     // hold, which the recovery sweep gives back: relaxed.
@@ -186,7 +226,7 @@ export class SqliteKeyCredit implements KeyCreditRepository {
         this.checkRefused(keyId);
         return null;
       }
-      const after = this.read(key);
+      const after = this.read(key, { sealChecked: true }); // the statement sealed it
       record(keyId, call, call.brokerId, call.priceMicro);
       return after;
     });
@@ -196,17 +236,31 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     this.relaxed = <R>(fn: () => R) => relaxed(fn) as Promise<R>;
   }
 
-  async create(key: NewKey): Promise<void> {
+  async create(given: NewKey): Promise<void> {
+    const key = storableKey(given);
     try {
+      const createdAtMs = key.createdAt.getTime();
+      const sealed = keySeal({
+        id: key.id,
+        hash: key.hash,
+        prefix: key.prefix,
+        ownerLabel: key.ownerLabel,
+        createdAtMs,
+        grantedMicro: key.trialMicro,
+        balanceMicro: key.trialMicro,
+        spentMicro: 0,
+        calls: 0,
+      });
       await this.durable(() =>
         this.q.insertKey.run(
           key.id,
           key.hash,
           key.prefix,
           key.ownerLabel,
-          key.createdAt.getTime(),
+          createdAtMs,
           key.trialMicro,
           key.trialMicro,
+          sealed,
         ),
       );
     } catch (err) {
@@ -264,6 +318,11 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     return this.q.holdOf.get(holdId, keyId) ? 'held' : 'unknown';
   }
 
+  async closedCall(keyId: string, holdId: string): Promise<CallRecord | null> {
+    const row = this.q.closedCall.get(holdId, keyId) as CallRow | undefined;
+    return row ? toCall(row) : null;
+  }
+
   async usage(keyId: string, limit: number): Promise<CallRecord[]> {
     return (this.q.charged.all(keyId, limit) as CallRow[]).map(toCall);
   }
@@ -281,13 +340,19 @@ export class SqliteKeyCredit implements KeyCreditRepository {
     if (row) this.read(row);
   }
 
-  /** The key of a row that passes the credit check (else KeyCreditCorruptError). */
-  private read(row: KeyRow): KeyRecord {
+  /**
+   * The key of a row that passes the credit check (else KeyCreditCorruptError). `sealChecked`:
+   * a row a change returned (or figures worked out from one), whose seal the changing
+   * statement checked in its condition and wrote anew.
+   */
+  private read(row: KeyRow, { sealChecked = false } = {}): KeyRecord {
     checkCredit(row.id, {
       grantedMicro: row.trial_granted,
       balanceMicro: row.balance,
       spentMicro: row.spent,
       heldMicro: row.held,
+      calls: row.calls,
+      sealed: sealChecked || sealHolds(row),
     });
     return {
       id: row.id,
@@ -301,4 +366,22 @@ export class SqliteKeyCredit implements KeyCreditRepository {
       calls: row.calls,
     };
   }
+}
+
+/** Whether a row's stored seal is the seal of its fields. */
+function sealHolds(row: KeyRow): boolean {
+  const stored = row.seal;
+  if (!Buffer.isBuffer(stored)) return false;
+  const computed = keySeal({
+    id: row.id,
+    hash: row.hash,
+    prefix: row.prefix,
+    ownerLabel: row.owner_label,
+    createdAtMs: row.created_at,
+    grantedMicro: row.trial_granted,
+    balanceMicro: row.balance,
+    spentMicro: row.spent,
+    calls: row.calls,
+  });
+  return computed.equals(stored);
 }

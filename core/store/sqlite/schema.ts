@@ -162,4 +162,15 @@ export const GATEWAY_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX payments_answer_expires ON payments (answer_expires_at) WHERE answer_expires_at IS NOT NULL;
     `,
   },
+  {
+    version: 9,
+    description: "the keys' seal over every field a buyer or the meter reads (the call counter among them)",
+    // sha3 is registered on the connection (sql-functions.ts); the text is core/keys/key-seal.ts's.
+    // Existing rows are sealed as they are: one that fails its credit sum still fails it.
+    sql: `
+      ALTER TABLE keys ADD COLUMN seal BLOB;
+      UPDATE keys SET seal = sha3(id || '|' || hash || '|' || prefix || '|' || owner_label || '|' || created_at || '|' ||
+        trial_granted || '|' || balance || '|' || spent || '|' || calls, 256);
+    `,
+  },
 ];

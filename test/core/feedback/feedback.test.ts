@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { findPersonalData } from '../../../core/feedback/personal-data';
 import { FIXTURE_PLUGINS_DIR, startTestGateway, storedText, type TestGateway } from '../../support/gateway';
-import { evasionShapes, ordinaryLookalikes } from './personal-data-shapes';
+import { evasionShapes, groupingShapes, ordinaryLookalikes } from './personal-data-shapes';
 
 describe('feedback', () => {
   let gw: TestGateway;
@@ -183,7 +183,7 @@ describe('feedback', () => {
     }
   });
 
-  it('refuses every shape of personal data of issue 25 over HTTP and stores none of them', async () => {
+  it('refuses every shape of personal data of issues 25 and 34 over HTTP and stores none of them', async () => {
     // A gateway of its own, with room for every message: a shape let through is stored, not limited.
     const fresh = await startTestGateway({
       pluginDirs: [FIXTURE_PLUGINS_DIR],
@@ -192,7 +192,8 @@ describe('feedback', () => {
     });
     try {
       const accepted: string[] = [];
-      for (const [what, message, kind] of evasionShapes) {
+      const shapes = [...evasionShapes, ...groupingShapes];
+      for (const [what, message, kind] of shapes) {
         const res = await fresh.post('/feedback', { product_id: 'jp-local-pack', rating: 2, message });
         if (res.status !== 400) {
           accepted.push(`${res.status} ${what}: ${message}`);
@@ -208,7 +209,7 @@ describe('feedback', () => {
         );
         expect(findPersonalData(message)?.kind, what).to.equal(kind);
       }
-      expect(accepted, `${accepted.length} of ${evasionShapes.length} shapes accepted`).to.deep.equal([]);
+      expect(accepted, `${accepted.length} of ${shapes.length} shapes accepted`).to.deep.equal([]);
       expect(await fresh.gateway.services.store.feedback.recent(1000)).to.deep.equal([]);
 
       // Ordinary text written with the same separators and groups is stored.

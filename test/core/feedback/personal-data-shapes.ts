@@ -1,6 +1,6 @@
 /**
- * Shapes of personal data that a hostile run (issue 25, finding 5) got stored as feedback, and
- * ordinary text written the same way that must still be accepted. Read by the detector tests and
+ * Shapes of personal data that a hostile run (issue 25, finding 5; issue 34 for the groupings)
+ * got stored as feedback, and ordinary text written the same way that must still be accepted. Read by the detector tests and
  * by the end-to-end test through POST /feedback.
  *
  * Obviously fake values: the published My Number sample 123456789018, published test card
@@ -57,6 +57,24 @@ export const evasionShapes: Array<[string, string, PersonalDataKind]> = [
   ['a postal code in keycap digits', `〒${keycaps('100-0000')} に送ってください`, 'postal_address'],
 ];
 
+/** Issue 34: cards and Japanese phone numbers in groupings other than the printed ones. */
+export const groupingShapes: Array<[string, string, PersonalDataKind]> = [
+  ['a card grouped 8-8', 'card 42424242 42424242 please refund', 'payment_card'],
+  ['a card grouped 3-3-3-3-4', 'カード 411 111 111 111 1111 です', 'payment_card'],
+  ['an Amex number grouped 3-3-3-3-3', 'Amex 378-282-246-310-005 was charged twice', 'payment_card'],
+  ['a JCB number grouped 8-8 with a dot', 'JCB 35301113.33300000', 'payment_card'],
+  ['a Mastercard number grouped 5-5-6', 'card 55555-55555-554444', 'payment_card'],
+  ['a Discover number grouped 6-10', 'Discover 601111 1111111117', 'payment_card'],
+  ['a Diners Club number grouped 5-5-4', 'Diners 30569 30902 5904', 'payment_card'],
+  ['a mobile number grouped 3-3-5', '携帯 090-000-00000 まで', 'phone_number'],
+  ['a mobile number grouped 3-5-3', 'call 080 00000 000 tonight', 'phone_number'],
+  ['a mobile number grouped 5-6', 'tel 07000 000000', 'phone_number'],
+  ['an IP phone number grouped 3-3-5 with dots', 'IP電話 050.000.00000', 'phone_number'],
+  ['a Tokyo number grouped 2-3-5', '電話 03-200-00000 まで', 'phone_number'],
+  ['a geographic number grouped 4-3-3', 'office 0422 200 000', 'phone_number'],
+  ['a mobile number after 81 grouped 2-3-5', 'call 81-90-000-00000', 'phone_number'],
+];
+
 /** Written like the shapes above (slashes, underscores, groups, @) but not personal data. */
 export const ordinaryLookalikes = [
   'the holidays of 2026/11/26 and 2026/11/23 are swapped',
@@ -75,4 +93,13 @@ export const ordinaryLookalikes = [
   'セミナー@渋谷。参加者は5名でした',
   'lodash@4.17.21 is the version we use',
   'page 81 of the manual, table 90',
+  // Issue 34: numbers that a card or phone grouping rule could take for one.
+  'amounts 4500 12000 3800 920 yen were billed',
+  'ratio 4.242424242424242 looks wrong',
+  '法人番号 4000012090001 と 7000012050002 は別の法人です',
+  'municipality codes 01100 01202 are swapped',
+  'prefectures 01 13 27 40 47 are missing',
+  'rates 0.25 0.50 0.75 1.00 apply',
+  'navi dial 0570-000-000 and free dial 0800-000-0000 are listed wrong',
+  'postcodes 060-0001 060-0002 are swapped in the data',
 ];

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { corporateNumberValid, luhnValid, myNumberValid } from '../../../core/feedback/check-digits';
 import { feedbackViews } from '../../../core/feedback/normalise';
 import { findPersonalData, type PersonalDataKind } from '../../../core/feedback/personal-data';
-import { evasionShapes, keycaps, ordinaryLookalikes } from './personal-data-shapes';
+import { evasionShapes, groupingShapes, keycaps, ordinaryLookalikes } from './personal-data-shapes';
 
 // Obviously fake values: example.com, 0000 phone numbers, published test card numbers, the
 // published My Number sample 123456789018, made-up places (架空区, 見本町).
@@ -178,6 +178,12 @@ describe('feedback personal-data filter', () => {
     });
   }
 
+  for (const [what, text, kind] of groupingShapes) {
+    it(`finds ${kind} in ${what} (issue 34)`, () => {
+      expect(findPersonalData(text)?.kind, text).to.equal(kind);
+    });
+  }
+
   it('lets ordinary feedback through: dates, amounts, corporate and invoice numbers, ids, paths', () => {
     for (const text of ordinary) expect(findPersonalData(text), text).to.equal(undefined);
   });
@@ -240,7 +246,41 @@ describe('feedback personal-data filter', () => {
     expect(findPersonalData('81-90-0000-0000')?.kind).to.equal('phone_number');
     // 81 then 8 digits: no national number is that short.
     expect(findPersonalData('81-9-000-0000')).to.equal(undefined);
-    // A 4-digit subscriber number ends a grouped Japanese number, after 81 as without it.
-    expect(findPersonalData('81-90-00000-000')).to.equal(undefined);
+    // 81 then the digits of no Japanese number: 012 numbers are geographic, 10 digits with the 0.
+    expect(findPersonalData('81-12-3456-7890')).to.equal(undefined);
+  });
+
+  it('reads phone numbers by the numbering plan: lengths by prefix, service numbers pass (issue 34)', () => {
+    // 0X0 numbers have 11 digits, geographic ones 10, in any grouping that starts with the prefix.
+    expect(findPersonalData('090-000-00000')?.kind).to.equal('phone_number');
+    expect(findPersonalData('090-000-0000')).to.equal(undefined);
+    expect(findPersonalData('03-200-00000')?.kind).to.equal('phone_number');
+    expect(findPersonalData('03-200-000000')).to.equal(undefined);
+    // A geographic number's local exchange never starts with 0 or 1: two codes are not a number.
+    expect(findPersonalData('0466 200 000')?.kind).to.equal('phone_number');
+    expect(findPersonalData('0466 000 000')).to.equal(undefined);
+    expect(findPersonalData('0466 100 000')).to.equal(undefined);
+    // Free dial, navi dial and the other numbers a business publishes are not a person's.
+    for (const n of ['0120-000-000', '0120 000 000', '0800-000-0000', '0570-000-000', '0990-000-000'])
+      expect(findPersonalData(`support ${n}`), n).to.equal(undefined);
+  });
+
+  it('refuses a card number in any regular grouping only with an issuer prefix and length (issue 34)', () => {
+    expect(findPersonalData('42424242 42424242')?.kind).to.equal('payment_card');
+    expect(findPersonalData('42424242 42424241')).to.equal(undefined); // Luhn
+    // American Express numbers have 15 digits: a Luhn-valid 16-digit number starting 37 is none.
+    expect(findPersonalData('378 282 246 310 005')?.kind).to.equal('payment_card');
+    expect(findPersonalData('3782 8224 6310 0052')).to.equal(undefined);
+    // Outside the printed layouts, groups of irregular sizes or mixed separators are a list (both
+    // Luhn-valid here: 4500120003800920, 300350400450500550).
+    expect(findPersonalData('4500 12000 3800 920')).to.equal(undefined);
+    expect(findPersonalData('ranges 300-350 400-450 500-550')).to.equal(undefined);
+    expect(findPersonalData('42424242-42424242')?.kind).to.equal('payment_card');
+    // A decimal number is one '.' between two groups of unequal sizes.
+    expect(findPersonalData('4.242424242424242')).to.equal(undefined);
+    expect(findPersonalData('4242.424242424242')).to.equal(undefined);
+    // A number that passes the corporate-number check digit too is a corporate number (public).
+    expect(luhnValid('4999758888985') && corporateNumberValid('4999758888985')).to.equal(true);
+    expect(findPersonalData('法人番号 4999758888985')).to.equal(undefined);
   });
 });

@@ -54,6 +54,20 @@ export function idempotencyContract(open: Opener<IdempotencyRepository>): void {
     expect(await repo().claim(i, 'key1', 'fp', at(122), rules)).to.deep.equal({ kind: 'in_progress' });
   });
 
+  it('a reopened claim is taken over by the next retry at once, naming the hold that paid (issue 34)', async () => {
+    const i = id();
+    await repo().claim(i, 'key1', 'fp', at(0), rules);
+    await repo().reopen(i, 'hold_paid', at(-121));
+    expect(await repo().claim(i, 'key1', 'fp', at(1), rules)).to.deep.equal({
+      kind: 'claimed',
+      abandonedHoldId: 'hold_paid',
+    });
+    // A completed record is not reopened.
+    await repo().complete(i, response);
+    await repo().reopen(i, 'hold_other', at(-200));
+    expect(await repo().claim(i, 'key1', 'fp', at(2), rules)).to.deep.equal({ kind: 'replay', response });
+  });
+
   it('after the window a record is expired and the key may be used afresh, even with another body', async () => {
     const i = id();
     await repo().claim(i, 'key1', 'fp', at(0), rules);

@@ -4,14 +4,16 @@ import type { CallRecord, CreditHold, KeyCreditRepository } from '../../../core/
 import { KeyCreditCorruptError, RECENT_CALLS } from '../../../core/keys/key-credit-repository';
 import { DuplicateKeyError } from '../../../core/store/store-errors';
 
-/** A stored figure of a key, as the store names it. */
-export type KeyField = 'balance' | 'spent' | 'trial_granted';
+/** A stored field of a key, as the store names it. */
+export type KeyField =
+  'balance' | 'spent' | 'trial_granted' | 'calls' | 'hash' | 'prefix' | 'owner_label' | 'created_at';
 
 /**
  * Writes `value` into a key's stored `field` directly, behind the repository's back, as a
- * flipped byte or a hand edit would (the store's own driver on the test's store).
+ * flipped byte or a hand edit would (the store's own driver on the test's store; `created_at` in
+ * epoch milliseconds, stored as the store stores a time).
  */
-export type AlterKey = (keyId: string, field: KeyField, value: number) => Promise<void>;
+export type AlterKey = (keyId: string, field: KeyField, value: number | string) => Promise<void>;
 
 /**
  * The behaviour every KeyCreditRepository gives, whatever the store: the balance never goes
@@ -130,6 +132,30 @@ export function keyCreditContract(open: Opener<KeyCreditRepository>, alter: Alte
     expect(await repo().callState(id, 'never-seen')).to.equal('unknown');
   });
 
+  it("gives a closed call's record by its hold, charged or released; none while held or unknown", async () => {
+    const id = await newKey(1_000);
+    await repo().reserve(id, hold('kept', 300));
+    await repo().reserve(id, hold('back', 200));
+    expect(await repo().closedCall(id, 'kept')).to.equal(null);
+    await repo().commit(id, call('kept', 4));
+    await repo().release(id, call('back', 5, 503));
+    expect(await repo().closedCall(id, 'kept')).to.deep.equal({
+      holdId: 'kept',
+      brokerId: 'jp-local-pack-v1-fx-echo',
+      priceMicro: 300,
+      status: 200,
+      at: at(4),
+      requestId: 'req_kept',
+    });
+    expect(await repo().closedCall(id, 'back')).to.deep.include({
+      priceMicro: 0,
+      status: 503,
+      requestId: 'req_back',
+    });
+    expect(await repo().closedCall(id, 'never-seen')).to.equal(null);
+    expect(await repo().closedCall('other-key', 'kept')).to.equal(null);
+  });
+
   it(`keeps the ${RECENT_CALLS} newest closed calls on the key, newest first`, async () => {
     const id = await newKey(100_000);
     for (let i = 0; i < RECENT_CALLS + 3; i++) {
@@ -231,6 +257,21 @@ export function keyCreditContract(open: Opener<KeyCreditRepository>, alter: Alte
     expect((await repo().get(owner))!.balanceMicro).to.equal(900);
   });
 
+  it('keeps an owner label with a lone surrogate as the store reads it back (U+FFFD), so its seal holds', async () => {
+    const id = `key_${++n}_surrogate`;
+    await repo().create({
+      id,
+      hash: `h_${id}`,
+      prefix: 'p',
+      ownerLabel: 'a\ud800b\udc00',
+      createdAt: t0,
+      trialMicro: 10,
+    });
+    expect(await repo().get(id)).to.deep.include({ ownerLabel: 'a\ufffdb\ufffd', balanceMicro: 10 });
+    expect(await repo().reserve(id, hold('s1', 5))).to.equal(true);
+    expect(await repo().commit(id, call('s1'))).to.deep.include({ ownerLabel: 'a\ufffdb\ufffd', calls: 1 });
+  });
+
   describe('a key whose stored credit was altered behind its back (issue 25)', () => {
     /** A key with 500 left, 300 spent and 200 held in hold "open". */
     const usedKey = async () => {
@@ -250,17 +291,33 @@ export function keyCreditContract(open: Opener<KeyCreditRepository>, alter: Alte
       expect((err as KeyCreditCorruptError).code).to.equal('key_credit_corrupt');
     };
 
-    const alterations: Array<[KeyField, number, string]> = [
+    const alterations: Array<[KeyField, number | string, string]> = [
       ['balance', 5_500, 'a balance raised by 5,000'],
       ['balance', 499, 'a balance lowered by 1'],
       ['spent', 0, 'spent wiped'],
       ['trial_granted', 1_000_000, 'a grant raised'],
+      // Issue 34: the fields the credit sum does not tie, under the key's seal.
+      ['calls', 5, 'a call counter raised by 4 (one flipped bit)'],
+      ['calls', 0, 'a call counter wiped'],
+      ['owner_label', 'contracT', "an owner label's letter changed"],
+      ['prefix', 'jpgw_y', 'a prefix changed'],
+      ['created_at', t0.getTime() + 1_024, 'a creation time moved by 1,024 ms'],
     ];
+    const stored: Record<KeyField, number | string> = {
+      balance: 500,
+      spent: 300,
+      trial_granted: 1_000,
+      calls: 1,
+      hash: '',
+      prefix: 'jpgw_x',
+      owner_label: 'contract',
+      created_at: t0.getTime(),
+    };
     for (const [field, value, what] of alterations) {
       it(`${what}: every read and every change refuses the key, and nothing changes`, async () => {
         const id = await usedKey();
         const other = await newKey(1_000);
-        const before = { balance: 500, spent: 300, trial_granted: 1_000 }[field];
+        const before = stored[field];
         await alter(id, field, value);
         await refusal('get', repo().get(id), id);
         await refusal('findByHash', repo().findByHash(`h_${id}`), id);
@@ -289,6 +346,16 @@ export function keyCreditContract(open: Opener<KeyCreditRepository>, alter: Alte
         expect(await repo().callState(id, 'direct')).to.equal('unknown');
       });
     }
+
+    it('a changed key hash: the key is refused by id and by the hash it now has (issue 34)', async () => {
+      const id = await usedKey();
+      await alter(id, 'hash', `h_${id}x`);
+      await refusal('get', repo().get(id), id);
+      await refusal('findByHash', repo().findByHash(`h_${id}x`), id);
+      expect(await repo().findByHash(`h_${id}`)).to.equal(null);
+      await alter(id, 'hash', `h_${id}`);
+      expect(await repo().get(id)).to.deep.include({ balanceMicro: 500, calls: 1 });
+    });
 
     it('a key with too little credit is refused as such, not as altered', async () => {
       const id = await usedKey();

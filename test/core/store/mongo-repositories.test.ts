@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import { Long, MongoClient, type CommandStartedEvent, type Db } from 'mongodb';
 import type { GatewayStore, MongoContext, RepositoryFactory } from '../../../core/store/gateway-store';
+import { KeyCreditCorruptError } from '../../../core/keys/key-credit-repository';
 import { MAX_TIME_MS } from '../../../core/store/mongo/common';
 import { IndexConflictError } from '../../../core/store/mongo/indexes';
 import { MongoKeyCredit } from '../../../core/store/mongo/key-credit';
@@ -75,12 +76,19 @@ describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
         keysDb = dbNames[dbNames.length - 1];
         return opened;
       },
-      // The document changed with the driver, as a hand edit in mongosh would.
+      // The document changed with the driver, as a hand edit in mongosh would (amounts are 64-bit
+      // integers there, the call counter a 32-bit one, a time a date).
       async (keyId, field, value) => {
+        const stored =
+          typeof value === 'string' || field === 'calls'
+            ? value
+            : field === 'created_at'
+              ? new Date(value)
+              : Long.fromNumber(value);
         await admin
           .db(keysDb)
           .collection<{ _id: string }>('keys')
-          .updateOne({ _id: keyId }, { $set: { [field]: Long.fromNumber(value) } });
+          .updateOne({ _id: keyId }, { $set: { [field]: stored } });
       },
     );
   });
@@ -105,6 +113,14 @@ describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
       at: at(s),
       requestId: `req_${holdId}`,
     });
+
+    const refused = async (p: Promise<unknown>) =>
+      expect(
+        await p.then(
+          () => null,
+          (e: unknown) => e,
+        ),
+      ).to.be.instanceOf(KeyCreditCorruptError);
 
     let store: GatewayStore;
     let db: Db;
@@ -358,6 +374,43 @@ describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
         balanceMicro: 2_000_000_000,
         spentMicro: 3_000_000_000,
       });
+    });
+
+    it('seals at boot the keys a release before the seal stored, as they are; a counter changed after is refused (issue 34)', async () => {
+      // What the previous release stored: no seal; one key sound, with an open hold, one altered.
+      const earlier = (id: string, spent: number) => ({
+        _id: id,
+        hash: `h_${id}`,
+        prefix: 'p',
+        owner_label: 'mongo',
+        created_at: t0,
+        trial_granted: Long.fromNumber(1_000),
+        balance: Long.fromNumber(700),
+        spent: Long.fromNumber(spent),
+        calls: 1,
+        holds: [{ id: 'open', amount: Long.fromNumber(200), broker_id: 'b', at: t0 }],
+        recent: [],
+        outbox: [],
+        rev: 2,
+      });
+      const keys = () => db.collection<{ _id: string }>('keys'); // the client of the store open now
+      await keys().insertMany([earlier('old', 100), earlier('altered', 7)]);
+      // Until a boot seals it, a key without a seal is refused.
+      await refused(store.keys.get('old'));
+      await store.close();
+      await open(); // the boot of this release
+      expect((await keys().findOne({ _id: 'old' }))!)
+        .to.have.property('seal')
+        .that.is.a('string');
+      expect(await store.keys.get('old')).to.deep.include({ balanceMicro: 700, spentMicro: 100, calls: 1 });
+      expect(await store.keys.commit('old', call('open'))).to.deep.include({ spentMicro: 300, calls: 2 });
+      await refused(store.keys.get('altered')); // sealed as it was: its sum still fails
+      await keys().updateOne({ _id: 'old' }, { $set: { calls: 6 } }); // one flipped bit
+      await refused(store.keys.get('old'));
+      await refused(store.keys.reserve('old', hold('more', 100)));
+      await store.close();
+      await open(); // a later boot does not seal it again
+      await refused(store.keys.get('old'));
     });
 
     it('opens a domain repository once per factory, with the store’s bound and index check; ping writes', async () => {

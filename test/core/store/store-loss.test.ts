@@ -2,8 +2,8 @@
  * Issue 25, finding 4, with real gateway processes on real SQLite files: a money store that was
  * lost (0 bytes, deleted, not a database, damaged pages, an empty database in its place) is
  * refused at start with one message saying what and how to restore or start afresh, never served
- * as an empty store; a new data directory still starts; and a key row whose balance had one byte
- * flipped on disk is refused, not served.
+ * as an empty store; a new data directory still starts; and a key row whose balance (or, issue 34,
+ * whose call counter) had one byte flipped on disk is refused, not served.
  */
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
@@ -36,6 +36,8 @@ import {
 const ECHO = { product_id: 'jp-local-pack-v1-fx-echo', query: { n: 3 } };
 const TRIAL = 5_000_000; // 3 bytes in a SQLite record, as is the balance after one call
 const OWNER = 'flip-target-owner';
+const COUNTER_OWNER = 'counter-flip-target';
+const COUNTER_CALLS = 3; // one byte in a SQLite record (0 and 1 take none)
 
 const post = postJson;
 const get = getUrl;
@@ -319,6 +321,70 @@ describe('a lost or damaged money store is refused at start, never served empty 
       calls: 1,
     });
     after.close();
+  });
+});
+
+describe("a key row's call counter flipped on disk (issue 34, real processes)", function () {
+  this.timeout(120_000);
+  let dataDir: string;
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('is refused like a flipped balance, not served; the other keys are', async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-loss-counter-'));
+    const db = path.join(dataDir, 'store', 'gateway.sqlite');
+    let counted: { api_key: string; key_id: string };
+    let bystander: { api_key: string; key_id: string };
+    let gw = await spawnFixtureGateway(envOf(dataDir));
+    try {
+      counted = (await post(`${gw.url}/keys/create`, { owner_label: COUNTER_OWNER })).body;
+      bystander = (await post(`${gw.url}/keys/create`, { owner_label: 'bystander' })).body;
+      for (let i = 0; i < COUNTER_CALLS; i++) {
+        const call = await post(`${gw.url}/broker/call`, ECHO, { 'X-API-Key': counted.api_key });
+        expect(call.status).to.equal(200);
+      }
+      expect(
+        (await get(`${gw.url}/keys/status`, { 'X-API-Key': counted.api_key })).body.spent.calls,
+      ).to.equal(COUNTER_CALLS);
+    } finally {
+      await gw.stop();
+    }
+    // The row's bytes: owner_label, created_at, trial_granted, balance, spent, then the counter.
+    const ro = new Database(db, { readonly: true });
+    const row = ro.prepare('SELECT * FROM keys WHERE id = ?').get(counted.key_id) as Record<string, number>;
+    ro.close();
+    expect(row).to.include({ trial_granted: TRIAL, spent: 3000, calls: COUNTER_CALLS });
+    const pattern = Buffer.concat([
+      Buffer.from(COUNTER_OWNER),
+      ...[row.created_at, row.trial_granted, row.balance, row.spent, row.calls].map(sqliteInt),
+    ]);
+    const bytes = readFileSync(db);
+    const at = bytes.indexOf(pattern);
+    expect(at, 'the key row on disk').to.be.greaterThan(0);
+    expect(bytes.indexOf(pattern, at + 1), 'a single copy of the row').to.equal(-1);
+    bytes[at + pattern.length - 1] ^= 0x04; // 3 calls read as 7
+    writeFileSync(db, bytes);
+
+    gw = await spawnFixtureGateway(envOf(dataDir));
+    try {
+      const status = await get(`${gw.url}/keys/status`, { 'X-API-Key': counted.api_key });
+      expect(status.status, JSON.stringify(status.body)).to.equal(503);
+      expect(status.body.error).to.equal('key_credit_corrupt');
+      const call = await post(`${gw.url}/broker/call`, ECHO, { 'X-API-Key': counted.api_key });
+      expect(call.status).to.equal(503);
+      expect(call.body.error).to.equal('key_credit_corrupt');
+      expect((await post(`${gw.url}/broker/call`, ECHO, { 'X-API-Key': bystander.api_key })).status).to.equal(
+        200,
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      const reports = gw
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('key credit record fails its check'));
+      expect(reports).to.have.length(1);
+      expect(JSON.parse(reports[0])).to.include({ key_id: counted.key_id, calls: 7, seal_holds: false });
+    } finally {
+      await gw.stop();
+    }
   });
 });
 

@@ -4,7 +4,8 @@
  * The write fails at exactly that point here (the real store, its `complete` refused once or
  * until told); the buyer must get the answer it paid for, be charged once, and a retry with the
  * same key must replay it: once the record is written, or after a restart through the hold the
- * claim names. Kernel test on a fixture plugin.
+ * claim names, saying that the earlier attempt was charged (issue 34), on the broker and on the
+ * MCP tools alike. Kernel test on a fixture plugin.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,10 +14,16 @@ import path from 'node:path';
 import { StoreUnavailableError } from '../../../core/store/store-errors';
 import { startTestGateway, type TestGateway } from '../../support/gateway';
 import { makePluginsDir, writeJsPlugin } from '../../support/js-plugin';
+import { callTool, connectMcp, structured } from '../../support/mcp-client';
 
 const CALL = { product_id: 'jp-local-pack-v1-zz-echo', query: { n: 4 } };
 const PRICE = 1000;
 const TRIAL = 100_000;
+/** Set while the fixture endpoint's upstream is down (the gateway runs in this process). */
+const upstream = globalThis as { zzEchoDown?: boolean };
+const ECHO_BODY =
+  "if (globalThis.zzEchoDown) throw new errors.SourceUnavailableError('the test upstream is down'); " +
+  "return { n: q.n === undefined ? 1 : q.n, _attribution: 'test fixture', _provenance: { kind: 'snapshot', as_of: '2026-01-01', sources: [{ name: 'test' }] } };";
 
 /** Makes the gateway's idempotency record writes fail while `failing()` says so. */
 function refuseRecords(gw: TestGateway, failing: () => boolean): { refused: number } {
@@ -43,7 +50,8 @@ describe('a charged call whose idempotency record cannot be written', () => {
 
   beforeEach(async () => {
     fixtures = makePluginsDir();
-    writeJsPlugin(fixtures, { folder: 'local-zz-echo' });
+    writeJsPlugin(fixtures, { folder: 'local-zz-echo', handleBody: ECHO_BODY });
+    upstream.zzEchoDown = false;
     dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-idem-'));
     gw = await startTestGateway({ pluginDirs: [fixtures], env: env() });
   });
@@ -79,17 +87,89 @@ describe('a charged call whose idempotency record cannot be written', () => {
     expect(await balance(key)).to.equal(TRIAL - PRICE);
   });
 
-  it('if the record is never written, a retry after a restart is served without a second charge', async () => {
+  /** Starts the gateway again on the same store, and waits past ABANDONED_CALL_SECONDS. */
+  const restart = async () => {
+    await gw.gateway.close();
+    gw = await startTestGateway({ pluginDirs: [fixtures], env: env() });
+    await new Promise((r) => setTimeout(r, 1_200));
+  };
+
+  /** What a retry served through the first attempt's charge says, as a replay says it. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const expectPaidEarlier = (credit: any, headers: Headers | undefined, firstRequestId: string) => {
+    expect(credit).to.deep.include({ charged_micro_usdc: 0, balance_micro_usdc: TRIAL - PRICE });
+    expect(credit.original_charge).to.deep.equal({
+      charged_micro_usdc: PRICE,
+      charged_usdc: '0.001',
+      request_id: firstRequestId,
+    });
+    if (!headers) return;
+    expect(headers.get('x-credit-charged-micro-usdc')).to.equal('0');
+    expect(headers.get('x-credit-original-charge-micro-usdc')).to.equal(String(PRICE));
+    expect(headers.get('x-credit-balance-micro-usdc')).to.equal(String(TRIAL - PRICE));
+    expect(headers.get('idempotent-replayed')).to.equal('true');
+  };
+
+  it('if the record is never written, a retry after a restart is served without a second charge and names the first', async () => {
     const key = await newKey();
     refuseRecords(gw, () => true);
     const headers = { 'X-API-Key': key, 'Idempotency-Key': 'lost-record-2' };
-    expect((await gw.post('/broker/call', CALL, headers)).status).to.equal(200);
-    await gw.gateway.close();
-    gw = await startTestGateway({ pluginDirs: [fixtures], env: env() });
-    await new Promise((r) => setTimeout(r, 1_200)); // past ABANDONED_CALL_SECONDS
+    const first = await gw.post('/broker/call', CALL, headers);
+    expect(first.status).to.equal(200);
+    const firstRequestId = first.body._gateway.request_id as string;
+    await restart();
     const retry = await gw.post('/broker/call', CALL, headers);
     expect(retry.status, retry.text).to.equal(200);
-    expect(retry.body._gateway.credit.charged_micro_usdc).to.equal(0);
+    expect(retry.body.n).to.equal(4);
+    expectPaidEarlier(retry.body._gateway.credit, retry.headers, firstRequestId);
+    expect(await balance(key)).to.equal(TRIAL - PRICE);
+    // Recorded now: a later retry replays it and still names the first attempt's charge.
+    const replay = await gw.post('/broker/call', CALL, headers);
+    expect(replay.status, replay.text).to.equal(200);
+    expect(replay.body._gateway.request_id).to.equal(retry.body._gateway.request_id);
+    expectPaidEarlier(replay.body._gateway.credit, replay.headers, firstRequestId);
+    expect(await balance(key)).to.equal(TRIAL - PRICE);
+  });
+
+  it('a retry through the first charge that fails (upstream down) leaves the next retry served through it, not charged again', async () => {
+    const key = await newKey();
+    refuseRecords(gw, () => true);
+    const headers = { 'X-API-Key': key, 'Idempotency-Key': 'lost-record-4' };
+    const first = await gw.post('/broker/call', CALL, headers);
+    expect(first.status).to.equal(200);
+    await restart();
+    upstream.zzEchoDown = true;
+    const failed = await gw.post('/broker/call', CALL, headers);
+    expect(failed.status, failed.text).to.equal(503);
+    expect(failed.body.error).to.equal('source_unavailable');
+    expect(failed.headers.get('x-credit-charged-micro-usdc')).to.equal('0');
+    expect(failed.headers.get('x-credit-original-charge-micro-usdc')).to.equal(String(PRICE));
+    upstream.zzEchoDown = false;
+    // At once, not after ABANDONED_CALL_SECONDS: the claim was handed back, naming the charge.
+    const retry = await gw.post('/broker/call', CALL, headers);
+    expect(retry.status, retry.text).to.equal(200);
+    expectPaidEarlier(retry.body._gateway.credit, retry.headers, first.body._gateway.request_id);
+    expect(await balance(key)).to.equal(TRIAL - PRICE);
+  });
+
+  it('an MCP tool call whose record is never written: the retry after a restart names the first charge', async () => {
+    const key = await newKey();
+    refuseRecords(gw, () => true);
+    const meta = { 'idempotency-key': 'lost-record-mcp' };
+    let client = await connectMcp(gw, '/mcp', { 'X-API-Key': key });
+    const first = structured(await callTool(client, 'local-zz-echo', { n: 4 }, meta));
+    await client.close();
+    expect(first._gateway.credit.charged_micro_usdc).to.equal(PRICE);
+    await restart();
+    client = await connectMcp(gw, '/mcp', { 'X-API-Key': key });
+    try {
+      const result = await callTool(client, 'local-zz-echo', { n: 4 }, meta);
+      expect(result.isError ?? false).to.equal(false);
+      expect(result._meta?.['idempotent-replayed']).to.equal(true);
+      expectPaidEarlier(structured(result)._gateway.credit, undefined, first._gateway.request_id);
+    } finally {
+      await client.close();
+    }
     expect(await balance(key)).to.equal(TRIAL - PRICE);
   });
 
