@@ -7,10 +7,11 @@
  * given back. A delivery whose process stopped after the receiver's 2xx but before the charge is
  * sent again, with the same webhook-id (receivers deduplicate on it: docs/registry.md).
  *
- * Fair across keys: at most `slots` deliveries run at once, and at most `perKeySlots` of one key.
- * A round goes through the keys with due events in turn, starting after the key served last, and
- * claims for each only what its free slots take; it does not wait for the deliveries it starts. So
- * a receiver that never answers holds its own key's slots for the attempt's timeout, and every
+ * Fair across keys: at most `slots` deliveries run at once, and at most `perKeySlots` of one key
+ * (one while the key's receiver gives no answer at all: timeouts, refused connections). A round
+ * goes through the keys with due events in turn, starting after the key served last, and claims
+ * for each only what its free slots take; it does not wait for the deliveries it starts. So a
+ * receiver that never answers holds one slot of its own key for the attempt's timeout, and every
  * other key's events go out meanwhile.
  */
 import type { Logger } from 'pino';
@@ -56,6 +57,8 @@ export class DeliveryWorker {
    * minute per key, not one per waiting event (their events' 72 hours run on meanwhile).
    */
   private readonly noCredit = new Map<string, number>();
+  /** Keys whose receiver's last attempt got no answer: one delivery at a time until it answers. */
+  private readonly silent = new Set<string>();
 
   constructor(
     private readonly repo: WatchRepository,
@@ -88,10 +91,8 @@ export class DeliveryWorker {
     let claimed = 0;
     for (const key of turn) {
       if (this.noCredit.has(key)) continue;
-      const free = Math.min(
-        this.options.perKeySlots - (this.perKey.get(key) ?? 0),
-        this.options.slots - this.busy,
-      );
+      const share = this.silent.has(key) ? 1 : this.options.perKeySlots;
+      const free = Math.min(share - (this.perKey.get(key) ?? 0), this.options.slots - this.busy);
       if (this.busy >= this.options.slots) break;
       if (free <= 0) continue;
       const got = await this.repo.claimDue(key, now, leaseUntil, free, expiry);
@@ -179,6 +180,8 @@ export class DeliveryWorker {
       this.options,
     );
     const at = this.clock.now();
+    if (result.delivered || result.status !== null) this.silent.delete(e.keyId);
+    else this.silent.add(e.keyId);
     const record = (priceMicro: number, status: number): CallRecord => ({
       holdId: hold.id,
       brokerId: WATCH_BROKER_ID,

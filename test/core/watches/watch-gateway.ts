@@ -130,7 +130,8 @@ export interface Receiver {
   answer: (r: Received) => { status: number; headers?: Record<string, string> } | 'hang';
   /** Resolves once `n` requests have arrived. */
   waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
-  /** The most requests it held open at once (a sender's concurrency). */
+  /** The requests it holds open now, and the most it held at once (a sender's concurrency). */
+  open: number;
   mostOpen: number;
   close(): Promise<void>;
 }
@@ -141,6 +142,7 @@ export async function startReceiver(): Promise<Receiver> {
   const receiver: Receiver = {
     url: '',
     received,
+    open: 0,
     mostOpen: 0,
     answer: () => ({ status: 204 }),
     async waitFor(n, timeoutMs = 10_000) {
@@ -157,10 +159,9 @@ export async function startReceiver(): Promise<Receiver> {
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
-  let open = 0;
   const server = http.createServer((req, res) => {
-    receiver.mostOpen = Math.max(receiver.mostOpen, ++open);
-    res.on('close', () => open--);
+    receiver.mostOpen = Math.max(receiver.mostOpen, ++receiver.open);
+    res.on('close', () => receiver.open--);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
