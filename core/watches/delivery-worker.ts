@@ -45,7 +45,7 @@ export interface WorkerOptions extends DeliveryOptions {
 }
 
 /** What the worker tells the watch service of each event that ended. */
-export type Ended = 'delivered' | 'expired' | 'cancelled';
+export type Ended = 'delivered' | 'expired';
 
 export class DeliveryWorker {
   private readonly perKey = new Map<string, number>();
@@ -129,7 +129,6 @@ export class DeliveryWorker {
       if (!(await this.repo.finish(e, outcome))) return;
       if (outcome.status === 'delivered') this.events.ended?.('delivered', 1);
       else if (outcome.status === 'failed') this.events.ended?.('expired', 1);
-      else if (outcome.status === 'cancelled') this.events.ended?.('cancelled', 1);
     };
     if (e.previousHoldId && (await this.settlePrevious(e, e.previousHoldId))) {
       await finish({ status: 'delivered', at: this.clock.now(), attempted: false, httpStatus: e.lastStatus });

@@ -5,7 +5,7 @@
  */
 import { Counter, Gauge, Registry } from 'prom-client';
 
-export type EventOutcome = 'recorded' | 'dropped' | 'delivered' | 'expired' | 'cancelled';
+export type EventOutcome = 'recorded' | 'dropped' | 'delivered' | 'expired';
 
 export class WatchMetrics {
   private readonly events: Counter<'outcome'>;
@@ -14,7 +14,7 @@ export class WatchMetrics {
   constructor(registry: Registry = new Registry()) {
     this.events = new Counter({
       name: 'gateway_watch_events_total',
-      help: "Watch events by outcome: recorded by the relay, dropped (not recorded: the key's waiting events were at its cap), delivered, expired (failed: not delivered within 72 hours), cancelled (the watch was removed)",
+      help: "Watch events by outcome: recorded by the relay, dropped (not recorded: the key's waiting events were at its cap), delivered, expired (failed: not delivered within 72 hours of being recorded)",
       labelNames: ['outcome'] as const,
       registers: [registry],
     });
