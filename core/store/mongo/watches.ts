@@ -256,15 +256,15 @@ export class MongoWatches implements WatchRepository {
   }
 
   async watchersOf(subjects: readonly string[]) {
-    // One equality per subject and per watch: FerretDB 1.x tests an $in itself on every document.
-    const rows = (
-      await pointOps([...new Set(subjects)], (subject) => this.subjects.find({ subject }).toArray())
-    ).flat();
+    if (subjects.length === 0) return [];
+    const rows = await this.subjects.find({ subject: { $in: [...subjects] } }).toArray();
     if (rows.length === 0) return [];
-    const found = await pointOps([...new Set(rows.map((r) => r.watch_id))], (_id) =>
-      this.watches.findOne({ _id }, { projection: { key_id: 1, created_at: 1 } }),
+    const ids = [...new Set(rows.map((r) => r.watch_id))];
+    const watches = new Map(
+      (
+        await this.watches.find({ _id: { $in: ids } }, { projection: { key_id: 1, created_at: 1 } }).toArray()
+      ).map((d) => [d._id, d]),
     );
-    const watches = new Map(found.flatMap((d) => (d ? [[d._id, d] as const] : [])));
     return rows.flatMap((r) => {
       const w = watches.get(r.watch_id);
       return w ? [{ watchId: r.watch_id, keyId: w.key_id, subject: r.subject, createdAt: w.created_at }] : [];
