@@ -155,6 +155,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   const watches = await Watches.open(container, store, clock, logger, {
     allowLoopback: config.webhooks.allowLoopback,
     userAgent: `jp-gateway-webhooks/${config.version}`,
+    metricsRegistry: metrics.registry,
     ...options.watches,
   });
   const services: GatewayServices = {

@@ -114,6 +114,12 @@ export const ERROR_CATALOGUE = {
     where: '`POST /keys/watches`',
     todo: 'Remove a watch you no longer need (`DELETE /keys/watches/{id}`), or put more identifiers in one watch (up to 1,000).',
   },
+  watch_backlog_full: {
+    title: 'Too many events waiting',
+    statuses: [409],
+    where: '`POST /keys/watches`',
+    todo: 'The key holds 1,000 events waiting for delivery and new ones are dropped (counted in `GET /keys/watches/events`): make the receiver answer 2xx or add credit, or remove watches; events not delivered within 72 hours fail.',
+  },
   unknown_endpoint: {
     title: 'Unknown endpoint',
     statuses: [404],

@@ -15,8 +15,8 @@ import { randomId } from '../util/ids';
 import { formatUsd } from '../util/money';
 import { checkUrlForm, hostOf, resolvePublic } from './address-guard';
 import { newSigningSecret } from './signing';
-import type { EventPosition, EventRecord } from './watch-repository';
-import { MAX_WATCHES_PER_KEY, type Watches } from './watches';
+import type { EventPosition, EventRecord, KeyEventCounts } from './watch-repository';
+import { MAX_WAITING_EVENTS_PER_KEY, MAX_WATCHES_PER_KEY, type Watches } from './watches';
 
 /** Subjects one watch may hold. */
 export const MAX_SUBJECTS = 1_000;
@@ -54,7 +54,7 @@ export function mountWatchRoutes(router: Router, s: GatewayServices, w: Watches)
         ),
         '401': jsonResponse('Missing or invalid API key.', ERROR_REF),
         '409': jsonResponse(
-          `The key holds ${MAX_WATCHES_PER_KEY} watches (code \`watch_limit_reached\`).`,
+          `The key holds ${MAX_WATCHES_PER_KEY} watches (code \`watch_limit_reached\`), or ${MAX_WAITING_EVENTS_PER_KEY} events waiting for delivery (code \`watch_backlog_full\`).`,
           ERROR_REF,
         ),
         '422': jsonResponse(
@@ -94,6 +94,18 @@ export function mountWatchRoutes(router: Router, s: GatewayServices, w: Watches)
           `This key holds ${MAX_WATCHES_PER_KEY} watches, the most one key may hold.`,
           {
             hint: `Remove one with DELETE /keys/watches/{id}, or watch up to ${MAX_SUBJECTS} identifiers in one watch.`,
+          },
+        );
+      }
+      const counts = await w.repo.keyCounts(key.id);
+      if (counts.waiting >= MAX_WAITING_EVENTS_PER_KEY) {
+        throw new HttpError(
+          409,
+          'watch_backlog_full',
+          `This key has ${counts.waiting} events waiting for delivery, the most one key may hold: new events of its watches are dropped (counted in GET /keys/watches/events) until deliveries catch up.`,
+          {
+            hint: 'GET /keys/watches/events shows why they wait (last_error: the receiver does not answer 2xx, or insufficient_credit). Fix the receiver or add credit, or remove watches you do not need; events not delivered within 72 hours of being recorded fail.',
+            counts: countsView(counts),
           },
         );
       }
@@ -165,7 +177,8 @@ export function mountWatchRoutes(router: Router, s: GatewayServices, w: Watches)
     '/keys/watches/events',
     {
       operationId: 'listWatchEvents',
-      summary: "The key's events, newest first: status, attempts, next attempt, last error",
+      summary:
+        "The key's events, newest first: status, attempts, next attempt, last error; and its counts of waiting, expired and dropped events",
       tags: ['broker'],
       parameters: [
         keyHeader,
@@ -178,7 +191,10 @@ export function mountWatchRoutes(router: Router, s: GatewayServices, w: Watches)
         { name: 'cursor', in: 'query', required: false, schema: { type: 'string' } },
       ],
       responses: {
-        '200': jsonResponse('A page of events with has_more and next_cursor.', { type: 'object' }),
+        '200': jsonResponse(
+          `A page of events with has_more and next_cursor, and \`counts\`: events waiting (at most ${MAX_WAITING_EVENTS_PER_KEY}), expired (failed: not delivered within 72 hours) and dropped (never recorded: the key's waiting events were at the cap).`,
+          { type: 'object' },
+        ),
         '401': jsonResponse('Missing or invalid API key.', ERROR_REF),
         '422': jsonResponse('limit or cursor is not valid (code `invalid_query`).', ERROR_REF),
       },
@@ -186,7 +202,10 @@ export function mountWatchRoutes(router: Router, s: GatewayServices, w: Watches)
     auth,
     async (req, res) => {
       const { limit, after } = pageOf(req);
-      const events = await w.repo.listEvents(keyOf(res).id, limit + 1, after);
+      const [events, counts] = await Promise.all([
+        w.repo.listEvents(keyOf(res).id, limit + 1, after),
+        w.repo.keyCounts(keyOf(res).id),
+      ]);
       const page = events.slice(0, limit);
       const last = page[page.length - 1];
       const more = events.length > limit;
@@ -195,6 +214,7 @@ export function mountWatchRoutes(router: Router, s: GatewayServices, w: Watches)
         events: page.map(eventView),
         has_more: more,
         next_cursor: more && last ? encodePosition(last) : null,
+        counts: countsView(counts),
       });
     },
   );
@@ -305,6 +325,16 @@ function eventView(e: EventRecord) {
     created_at: e.createdAt.toISOString(),
     delivered_at: iso(e.deliveredAt),
     payload: JSON.parse(e.body) as unknown,
+  };
+}
+
+function countsView(c: KeyEventCounts) {
+  return {
+    waiting: c.waiting,
+    waiting_cap: MAX_WAITING_EVENTS_PER_KEY,
+    expired: c.expired,
+    dropped: c.dropped,
+    last_dropped_at: c.lastDroppedAt ? c.lastDroppedAt.toISOString() : null,
   };
 }
 

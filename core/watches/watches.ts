@@ -1,16 +1,21 @@
 /**
  * The watch service of a running gateway: the domain's source, the repository on the gateway's
- * store, the relay (polling the source's feed every second) and the delivery worker (every
- * second, and at once after the relay recorded events). Several processes may run it on one
- * store: the relay's events are idempotent, and each delivery is claimed by one process.
+ * store, and two loops that never wait on each other: the relay (reading the source's feed every
+ * second) and the delivery worker (every second, at once after the relay recorded events, and
+ * whenever a delivery ends). Several processes may run it on one store: the relay's events are
+ * idempotent, and each delivery is claimed by one process.
  */
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import type { DependencyContainer } from 'tsyringe';
 import type { GatewayStore } from '../store/gateway-store';
 import type { Clock } from '../util/clock';
 import type { Lookup } from './address-guard';
 import { DeliveryWorker } from './delivery-worker';
-import { relayOnce, RELAY_BATCH } from './relay';
+import { PollLoop } from './poll-loop';
+import { relayOnce } from './relay';
+import { RETRY_WINDOW_MS } from './retry-schedule';
+import { WatchMetrics } from './watch-metrics';
 import type { WatchRepository } from './watch-repository';
 import { WATCH_SOURCE, type WatchSource, type WatchSourceFactory } from './watch-source';
 import { watchRepositories } from './watch-stores';
@@ -28,20 +33,34 @@ export interface WatchSettings {
   /** Resolver of webhook host names (tests point names where they like). */
   lookup?: Lookup;
   random?: () => number;
+  /** Where the watch metrics are registered (the gateway's /metrics registry). */
+  metricsRegistry?: Registry;
 }
 
 const POLL_MS = 1_000;
 const TIMEOUT_MS = 10_000;
 const LEASE_MS = 60_000;
-const DELIVERY_BATCH = 20;
+/** Deliveries under way at once in one process, and of one key. */
+const DELIVERY_SLOTS = 32;
+const KEY_SLOTS = 4;
 /** Watches one key may hold at once. */
 export const MAX_WATCHES_PER_KEY = 100;
+/**
+ * Waiting events (pending or being sent) one key may hold: at the registry's ~3.4 kB an event,
+ * about 3.4 MB, what its 100 watches of 1,000 numbers already take. Past it the relay drops the
+ * key's new events, counted (relay.ts).
+ */
+export const MAX_WAITING_EVENTS_PER_KEY = 1_000;
+/** Failed and cancelled events are kept this long after they were recorded, then removed. */
+export const ENDED_EVENTS_KEPT_MS = RETRY_WINDOW_MS + 7 * 24 * 3600 * 1000;
+const PRUNE_EVERY_MS = 3600 * 1000;
 
 export class Watches {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
   private readonly worker: DeliveryWorker;
+  private readonly relayLoop: PollLoop;
+  private readonly deliveryLoop: PollLoop;
+  private readonly metrics: WatchMetrics;
+  private prunedAt = 0;
 
   private constructor(
     readonly source: WatchSource,
@@ -51,6 +70,7 @@ export class Watches {
     private readonly clock: Clock,
     private readonly log: Logger,
   ) {
+    this.metrics = new WatchMetrics(settings.metricsRegistry);
     this.worker = new DeliveryWorker(
       repo,
       store.keys,
@@ -62,11 +82,22 @@ export class Watches {
         lookup: settings.lookup,
         priceMicroUsdc: source.priceMicroUsdc,
         leaseMs: settings.leaseMs ?? LEASE_MS,
-        batch: DELIVERY_BATCH,
+        slots: DELIVERY_SLOTS,
+        perKeySlots: KEY_SLOTS,
         random: settings.random,
       },
       log,
+      {
+        slotFree: () => {
+          this.metrics.underway.set(this.worker.busy);
+          this.deliveryLoop.kick();
+        },
+        ended: (how, n) => this.metrics.count(how, n),
+      },
     );
+    const pollMs = settings.pollMs ?? POLL_MS;
+    this.relayLoop = new PollLoop(() => this.relay(), pollMs);
+    this.deliveryLoop = new PollLoop(() => this.deliver(), pollMs);
   }
 
   /** The watches of this gateway, or undefined when the domain registered no source. */
@@ -85,24 +116,35 @@ export class Watches {
 
   /** Starts the relay and the worker. */
   start(): void {
-    const tick = () => {
-      this.running = this.pass().finally(() => {
-        this.running = undefined;
-        if (!this.stopped) this.timer = setTimeout(tick, this.settings.pollMs ?? POLL_MS);
-      });
-    };
-    this.timer = setTimeout(tick, 0);
+    this.relayLoop.start();
+    this.deliveryLoop.start();
   }
 
-  /** One pass: relay until the feed is drained, then deliver until nothing is due. */
-  async pass(): Promise<void> {
+  /** Relays until the feed is drained; never waits on a delivery. */
+  private async relay(): Promise<void> {
     try {
-      while (!this.stopped && (await relayOnce(this.source, this.repo, this.clock.now())) === RELAY_BATCH);
+      for (;;) {
+        const r = await relayOnce(this.source, this.repo, this.clock.now(), MAX_WAITING_EVENTS_PER_KEY);
+        this.metrics.count('recorded', r.recorded);
+        this.metrics.count('dropped', r.dropped);
+        if (r.recorded > 0) this.deliveryLoop.kick();
+        if (!r.more || this.relayLoop.stopped) return;
+      }
     } catch (err) {
       this.log.warn({ err }, 'watch relay failed; it tries again');
     }
+  }
+
+  /** One round of claims (deliveries go on in the background), and the hourly prune. */
+  private async deliver(): Promise<void> {
     try {
-      while (!this.stopped && (await this.worker.round()) > 0);
+      await this.worker.round();
+      this.metrics.underway.set(this.worker.busy);
+      const now = this.clock.now().getTime();
+      if (now - this.prunedAt >= PRUNE_EVERY_MS) {
+        this.prunedAt = now;
+        await this.repo.pruneEnded(new Date(now - ENDED_EVENTS_KEPT_MS));
+      }
     } catch (err) {
       this.log.warn({ err }, 'watch deliveries failed; they are tried again');
     }
@@ -110,8 +152,7 @@ export class Watches {
 
   /** Stops looking, and waits for deliveries under way (each bounded by its timeout). */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await Promise.all([this.relayLoop.stop(), this.deliveryLoop.stop()]);
+    await this.worker.idle();
   }
 }

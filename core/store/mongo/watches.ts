@@ -8,6 +8,17 @@
  * is refused as a duplicate and changes nothing, and the cursor moves after the events with
  * `$max` (a relay that stops in between relays the batch again, to the same events). A claim is
  * one conditional update of one event.
+ *
+ * Each key with events has a document of `watch_keys`: its counts (dropped, expired), the feed
+ * position through which its drops are counted (so a batch relayed again counts them once), and
+ * `wake_at`, never later than the first moment one of its waiting events needs the worker. The
+ * worker finds due keys by the equality `active: true` and reads one key's waiting events by the
+ * equalities `key_id` and `status`: the only conditions FerretDB 1.x hands to PostgreSQL, so what
+ * it filters and sorts itself is one key's waiting events, at most the key's cap
+ * (docs/storage-mongodb.md). `wake_at` is lowered (`$min`) by whoever adds or reschedules an
+ * event, with `rev` raised; the worker raises it after a look only if `rev` is unchanged, so an
+ * event added meanwhile is never left asleep. The counts are raised after the events' own
+ * update: a process stopped in between leaves one count short.
  */
 import type { Collection, Filter, IndexDescription } from 'mongodb';
 import { randomId } from '../../util/ids';
@@ -16,14 +27,16 @@ import type {
   EventPosition,
   EventRecord,
   EventStatus,
-  NewEvent,
+  Expiry,
+  KeyEventCounts,
   NewWatch,
   Outcome,
+  RelayBatch,
   WatchRecord,
   WatchRepository,
 } from '../../watches/watch-repository';
 import type { MongoContext } from '../gateway-store';
-import { duplicatesOf } from './common';
+import { duplicatesOf, isDuplicateKey } from './common';
 
 interface WatchDoc {
   _id: string;
@@ -66,10 +79,24 @@ interface CursorDoc {
   seq: number;
 }
 
+interface KeyDoc {
+  _id: string;
+  rev: number;
+  /** The key may have waiting events (false only after a look found none). */
+  active: boolean;
+  wake_at: Date;
+  dropped: number;
+  expired: number;
+  last_dropped_at: Date | null;
+  /** Per feed: the position through which this key's dropped events are counted. */
+  relayed: Record<string, number>;
+}
+
 export const WATCHES_COLLECTION = 'watches';
 export const WATCH_SUBJECTS_COLLECTION = 'watch_subjects';
 export const WATCH_EVENTS_COLLECTION = 'watch_events';
 export const RELAY_CURSORS_COLLECTION = 'relay_cursors';
+export const WATCH_KEYS_COLLECTION = 'watch_keys';
 
 export const WATCH_INDEXES: Record<string, IndexDescription[]> = {
   [WATCHES_COLLECTION]: [{ name: 'watches_key', key: { key_id: 1, created_at: 1 } }],
@@ -78,12 +105,23 @@ export const WATCH_INDEXES: Record<string, IndexDescription[]> = {
     { name: 'watch_subjects_watch', key: { watch_id: 1 } },
   ],
   [WATCH_EVENTS_COLLECTION]: [
-    { name: 'watch_events_due', key: { status: 1, next_attempt_at: 1 } },
-    { name: 'watch_events_leased', key: { status: 1, lease_until: 1 } },
     { name: 'watch_events_key', key: { key_id: 1, created_at: -1, _id: -1 } },
     { name: 'watch_events_watch', key: { watch_id: 1, status: 1 } },
+    { name: 'watch_events_waiting', key: { key_id: 1, status: 1, created_at: 1 } },
+    { name: 'watch_events_ended', key: { status: 1, created_at: 1 } },
   ],
+  [WATCH_KEYS_COLLECTION]: [{ name: 'watch_keys_active', key: { active: 1 } }],
 };
+
+/** Reads or writes by _id in flight at once. */
+const POINT_OPS = 100;
+
+/** The fields a look at a key's waiting events needs (FerretDB projects after filtering). */
+const LOOK = { _id: 1, status: 1, created_at: 1, next_attempt_at: 1, lease_until: 1, last_error: 1 } as const;
+type Look = Pick<EventDoc, keyof typeof LOOK>;
+
+const byAge = (a: Look, b: Look) =>
+  a.created_at.getTime() - b.created_at.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
 
 function toEvent(d: EventDoc): EventRecord {
   return {
@@ -104,24 +142,60 @@ function toEvent(d: EventDoc): EventRecord {
   };
 }
 
+/** The wake of a key with nothing waiting: a date, since `$min` would keep a null. */
+const NEVER = new Date(8.64e15);
+
 export class MongoWatches implements WatchRepository {
   private constructor(
     private readonly watches: Collection<WatchDoc>,
     private readonly subjects: Collection<SubjectDoc>,
     private readonly events: Collection<EventDoc>,
     private readonly cursors: Collection<CursorDoc>,
+    private readonly keys: Collection<KeyDoc>,
     private readonly maxTimeMS: number,
   ) {}
 
   static async open(ctx: MongoContext): Promise<MongoWatches> {
     for (const [collection, indexes] of Object.entries(WATCH_INDEXES))
       await ctx.ensureIndexes(collection, indexes);
-    return new MongoWatches(
+    const repo = new MongoWatches(
       ctx.db.collection<WatchDoc>(WATCHES_COLLECTION),
       ctx.db.collection<SubjectDoc>(WATCH_SUBJECTS_COLLECTION),
       ctx.db.collection<EventDoc>(WATCH_EVENTS_COLLECTION),
       ctx.db.collection<CursorDoc>(RELAY_CURSORS_COLLECTION),
+      ctx.db.collection<KeyDoc>(WATCH_KEYS_COLLECTION),
       ctx.maxTimeMS,
+    );
+    await repo.wakeWaitingKeys();
+    return repo;
+  }
+
+  /**
+   * At boot, every key with waiting events is looked at once: events recorded before keys had
+   * documents (an earlier version) are found, and nothing depends on a wake a stopped process
+   * meant to lower. Unbounded, like the other maintenance: no buyer waits for it.
+   */
+  private async wakeWaitingKeys(): Promise<void> {
+    const found = await Promise.all(
+      (['pending', 'sending'] as const).map((status) =>
+        this.events.find({ status }, { projection: { key_id: 1 } }).toArray(),
+      ),
+    );
+    const keys = [...new Set(found.flat().map((d) => d.key_id))];
+    await pointOps(keys, (key) => this.wake(key, new Date(0)));
+  }
+
+  /** Lowers the key's wake to `at` at most, marking it active (its document made if missing). */
+  private async wake(key: string, at: Date): Promise<void> {
+    await this.keys.updateOne(
+      { _id: key },
+      {
+        $min: { wake_at: at },
+        $set: { active: true },
+        $inc: { rev: 1 },
+        $setOnInsert: { dropped: 0, expired: 0, last_dropped_at: null, relayed: {} },
+      },
+      { upsert: true },
     );
   }
 
@@ -201,8 +275,26 @@ export class MongoWatches implements WatchRepository {
     return (await this.cursors.findOne({ _id: source }))?.seq ?? 0;
   }
 
-  async recordEvents(source: string, events: readonly NewEvent[], seq: number): Promise<void> {
-    const docs: EventDoc[] = events.map((e) => ({
+  async waitingCounts(keyIds: readonly string[]): Promise<Map<string, number>> {
+    const counts = await pointOps(keyIds, (key) => this.waitingOf(key));
+    return new Map(keyIds.map((k, i) => [k, counts[i]]));
+  }
+
+  /** By the equalities key_id and status (an $in of statuses would be filtered in Go over the key's history). */
+  private async waitingOf(key: string): Promise<number> {
+    const options = { projection: { _id: 1 }, maxTimeMS: this.maxTimeMS };
+    const found = await Promise.all(
+      (['pending', 'sending'] as const).map((status) =>
+        this.events.find({ key_id: key, status }, options).toArray(),
+      ),
+    );
+    return found[0].length + found[1].length;
+  }
+
+  async recordEvents(b: RelayBatch): Promise<boolean> {
+    // Not a guarantee (no transaction), but a batch another relay already recorded is not redone.
+    if ((await this.cursor(b.source)) !== b.afterSeq) return false;
+    const docs: EventDoc[] = b.events.map((e) => ({
       _id: e.id,
       watch_id: e.watchId,
       key_id: e.keyId,
@@ -227,38 +319,130 @@ export class MongoWatches implements WatchRepository {
         duplicatesOf(err, docs); // recorded before: the same events
       }
     }
-    await this.cursors.updateOne({ _id: source }, { $max: { seq } }, { upsert: true });
+    const keys = new Set([...b.events.map((e) => e.keyId), ...b.dropped.map((d) => d.keyId)]);
+    await pointOps([...keys], (key) => this.noteRelayed(key, b));
+    await this.cursors.updateOne({ _id: b.source }, { $max: { seq: b.seq } }, { upsert: true });
+    return true;
   }
 
-  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedEvent[]> {
-    const due: Array<Filter<EventDoc>> = [
-      { status: 'pending', next_attempt_at: { $lte: now } },
-      { status: 'sending', lease_until: { $lte: now } },
-    ];
-    const claimed: ClaimedEvent[] = [];
-    // Candidates another process claimed first are passed over, and the search goes on past them.
-    const tried: string[] = [];
-    for (const filter of due) {
-      for (;;) {
-        const wanted = limit - claimed.length;
-        if (wanted <= 0) return claimed;
-        const found = await this.events
-          .find(
-            { ...filter, ...(tried.length > 0 ? { _id: { $nin: tried } } : {}) },
-            { projection: { _id: 1 } },
-          )
-          .sort({ created_at: 1, _id: 1 })
-          .limit(wanted)
-          .toArray();
-        if (found.length === 0) break;
-        for (const { _id } of found) {
-          tried.push(_id);
-          const event = await this.claimOne(filter, _id, leaseUntil);
-          if (event) claimed.push(event);
+  /**
+   * After the key's events of a batch are in: counts its drops of changes past the position its
+   * document has counted through, moves that position, and wakes the key when it got events. On
+   * condition of the document's revision, so two relays of one batch count each drop once.
+   */
+  private async noteRelayed(key: string, b: RelayBatch): Promise<void> {
+    const got = b.events.some((e) => e.keyId === key);
+    for (;;) {
+      const doc = await this.keys.findOne({ _id: key });
+      const through = doc?.relayed?.[b.source] ?? 0;
+      const drops = b.dropped.filter((d) => d.keyId === key && d.seq > through).length;
+      const relayed = { ...(doc?.relayed ?? {}), [b.source]: Math.max(through, b.seq) };
+      if (!doc) {
+        try {
+          await this.keys.insertOne({
+            _id: key,
+            rev: 1,
+            active: got,
+            wake_at: got ? b.at : NEVER,
+            dropped: drops,
+            expired: 0,
+            last_dropped_at: drops > 0 ? b.at : null,
+            relayed,
+          });
+          return;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+          continue; // made meanwhile: read it
         }
       }
+      const r = await this.keys.updateOne(
+        { _id: key, rev: doc.rev },
+        {
+          $set: {
+            relayed,
+            ...(got ? { active: true } : {}),
+            ...(drops > 0 ? { last_dropped_at: b.at } : {}),
+          },
+          $inc: { rev: 1, dropped: drops },
+          ...(got ? { $min: { wake_at: b.at } } : {}),
+        },
+      );
+      if (r.matchedCount === 1) return;
     }
-    return claimed;
+  }
+
+  async dueKeys(now: Date): Promise<string[]> {
+    const active = await this.keys.find({ active: true }, { projection: { _id: 1, wake_at: 1 } }).toArray();
+    return active
+      .filter((k) => k.wake_at <= now)
+      .map((k) => k._id)
+      .sort();
+  }
+
+  async claimDue(key: string, now: Date, leaseUntil: Date, limit: number, expiry: Expiry) {
+    const state = await this.keys.findOne({ _id: key }, { projection: { rev: 1 } });
+    const [pending, sending] = await Promise.all(
+      (['pending', 'sending'] as const).map((status) =>
+        this.events.find({ key_id: key, status }, { projection: LOOK }).toArray(),
+      ),
+    );
+    const old = pending.filter((e) => e.created_at < expiry.recordedBefore);
+    const expired = (
+      await pointOps(old, async (e) => {
+        const r = await this.events.updateOne(
+          { _id: e._id, status: 'pending' },
+          {
+            $set: {
+              status: 'failed',
+              next_attempt_at: null,
+              last_error: e.last_error ? `${e.last_error}; ${expiry.error}` : expiry.error,
+            },
+          },
+        );
+        return r.modifiedCount;
+      })
+    ).reduce((a, n) => a + n, 0);
+    if (expired > 0) await this.keys.updateOne({ _id: key }, { $inc: { expired } });
+
+    const live = pending.filter((e) => e.created_at >= expiry.recordedBefore);
+    const leasedOut = sending.filter((e) => e.lease_until !== null && e.lease_until <= now);
+    const candidates = [
+      ...leasedOut.sort(byAge),
+      ...live.filter((e) => e.next_attempt_at !== null && e.next_attempt_at <= now).sort(byAge),
+    ];
+    const claimed: ClaimedEvent[] = [];
+    let missed = false;
+    let i = 0;
+    for (; i < candidates.length && claimed.length < limit; i++) {
+      const c = candidates[i];
+      const event = await this.claimOne(
+        c.status === 'sending'
+          ? { status: 'sending', lease_until: { $lte: now } }
+          : { status: 'pending', next_attempt_at: { $lte: now } },
+        c._id,
+        leaseUntil,
+      );
+      if (event) claimed.push(event);
+      else missed = true; // another process took it: its lease is not known here
+    }
+    if (state) {
+      // Due events left (or taken by another process): the key stays due. Otherwise it wakes for
+      // the next retry or lease end, or sleeps until an event is added.
+      const later = [
+        ...live.flatMap((e) => (e.next_attempt_at && e.next_attempt_at > now ? [e.next_attempt_at] : [])),
+        ...sending.flatMap((e) => (e.lease_until && e.lease_until > now ? [e.lease_until] : [])),
+        ...(claimed.length > 0 ? [leaseUntil] : []),
+      ];
+      const wake =
+        missed || i < candidates.length
+          ? now
+          : new Date(Math.min(NEVER.getTime(), ...later.map((d) => d.getTime())));
+      await this.keys.updateOne(
+        { _id: key, rev: state.rev },
+        { $set: { wake_at: wake, active: wake.getTime() < NEVER.getTime() } },
+      );
+    }
+    return { claimed, expired };
   }
 
   private async claimOne(
@@ -284,9 +468,8 @@ export class MongoWatches implements WatchRepository {
     };
   }
 
-  async finish(eventId: string, claim: string, o: Outcome): Promise<boolean> {
-    const attempted =
-      o.status === 'failed' || ((o.status === 'delivered' || o.status === 'pending') && o.attempted);
+  async finish(e: Pick<ClaimedEvent, 'id' | 'keyId' | 'claim'>, o: Outcome): Promise<boolean> {
+    const attempted = o.status !== 'cancelled' && o.attempted;
     const set: Partial<EventDoc> = {
       status: o.status,
       next_attempt_at: o.status === 'pending' ? o.nextAttemptAt : null,
@@ -297,14 +480,17 @@ export class MongoWatches implements WatchRepository {
     if (o.status !== 'delivered') set.last_error = o.error;
     if (o.status !== 'cancelled' && o.httpStatus !== null) set.last_status = o.httpStatus;
     const r = await this.events.updateOne(
-      { _id: eventId, claim, status: 'sending' },
+      { _id: e.id, claim: e.claim, status: 'sending' },
       {
         $set: set,
         $inc: { attempts: attempted ? 1 : 0 },
         ...(attempted ? { $min: { first_attempt_at: o.at } } : {}),
       },
     );
-    return r.modifiedCount === 1;
+    if (r.modifiedCount !== 1) return false;
+    if (o.status === 'pending') await this.wake(e.keyId, o.nextAttemptAt);
+    if (o.status === 'failed') await this.keys.updateOne({ _id: e.keyId }, { $inc: { expired: 1 } });
+    return true;
   }
 
   async listEvents(keyId: string, limit: number, after?: EventPosition): Promise<EventRecord[]> {
@@ -329,4 +515,32 @@ export class MongoWatches implements WatchRepository {
     const d = await this.events.findOne({ _id: eventId }, this.opts);
     return d ? toEvent(d) : null;
   }
+
+  async keyCounts(keyId: string): Promise<KeyEventCounts> {
+    const [waiting, doc] = await Promise.all([
+      this.waitingOf(keyId),
+      this.keys.findOne({ _id: keyId }, this.opts),
+    ]);
+    return {
+      waiting,
+      expired: doc?.expired ?? 0,
+      dropped: doc?.dropped ?? 0,
+      lastDroppedAt: doc?.last_dropped_at ?? null,
+    };
+  }
+
+  async pruneEnded(before: Date): Promise<number> {
+    let removed = 0;
+    for (const status of ['failed', 'cancelled'] as const)
+      removed += (await this.events.deleteMany({ status, created_at: { $lt: before } })).deletedCount;
+    return removed;
+  }
+}
+
+/** `op` over every item, POINT_OPS at a time; the results in order. */
+async function pointOps<T, R>(items: readonly T[], op: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += POINT_OPS)
+    out.push(...(await Promise.all(items.slice(i, i + POINT_OPS).map(op))));
+  return out;
 }

@@ -8,12 +8,15 @@
 import { randomId } from '../../util/ids';
 import type {
   ClaimedEvent,
+  DroppedEvent,
   EventPosition,
   EventRecord,
   EventStatus,
-  NewEvent,
+  Expiry,
+  KeyEventCounts,
   NewWatch,
   Outcome,
+  RelayBatch,
   WatchRecord,
   WatchRepository,
 } from '../../watches/watch-repository';
@@ -65,6 +68,21 @@ export const WATCH_MIGRATIONS: readonly Migration[] = [
       CREATE TABLE relay_cursors (
         source TEXT PRIMARY KEY,
         seq INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    version: 2,
+    description: "each key's waiting events by age, its counts of dropped and expired events",
+    sql: `
+      CREATE INDEX watch_events_waiting ON watch_events (key_id, status, created_at, id)
+        WHERE status IN ('pending', 'sending');
+      CREATE INDEX watch_events_ended ON watch_events (created_at) WHERE status IN ('failed', 'cancelled');
+      CREATE TABLE watch_keys (
+        key_id TEXT PRIMARY KEY,
+        dropped INTEGER NOT NULL DEFAULT 0,
+        expired INTEGER NOT NULL DEFAULT 0,
+        last_dropped_at INTEGER
       ) STRICT;
     `,
   },
@@ -121,9 +139,15 @@ function toEvent(r: EventRow): EventRecord {
 export class SqliteWatches implements WatchRepository {
   private readonly createTx: (w: NewWatch) => void;
   private readonly deleteTx: (keyId: string, watchId: string) => boolean;
-  private readonly recordTx: (source: string, events: readonly NewEvent[], seq: number) => void;
-  private readonly claimTx: (now: number, leaseUntil: number, limit: number) => ClaimedEvent[];
-  private readonly finishTx: (eventId: string, claim: string, o: Outcome) => boolean;
+  private readonly recordTx: (batch: RelayBatch) => boolean;
+  private readonly claimTx: (
+    keyId: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    expiry: Expiry,
+  ) => { claimed: ClaimedEvent[]; expired: number };
+  private readonly finishTx: (keyId: string, eventId: string, claim: string, o: Outcome) => boolean;
 
   private constructor(private readonly db: SqliteDatabase) {
     db.pragma('foreign_keys = ON');
@@ -152,34 +176,70 @@ export class SqliteWatches implements WatchRepository {
       `INSERT OR IGNORE INTO watch_events (id, watch_id, key_id, subject, change_id, body, created_at, status, next_attempt_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
     );
+    const cursorOf = db.prepare('SELECT seq FROM relay_cursors WHERE source = ?');
     const moveCursor = db.prepare(
       `INSERT INTO relay_cursors (source, seq) VALUES (?, ?)
        ON CONFLICT (source) DO UPDATE SET seq = MAX(seq, excluded.seq)`,
     );
-    this.recordTx = writeTransaction(db, (source: string, events: readonly NewEvent[], seq: number) => {
-      for (const e of events) {
-        const at = e.createdAt.getTime();
-        insertEvent.run(e.id, e.watchId, e.keyId, e.subject, e.changeId, e.body, at, at);
+    const countDropped = db.prepare(
+      `INSERT INTO watch_keys (key_id, dropped, last_dropped_at) VALUES (?, ?, ?)
+       ON CONFLICT (key_id) DO UPDATE SET dropped = dropped + excluded.dropped, last_dropped_at = excluded.last_dropped_at`,
+    );
+    this.recordTx = writeTransaction(db, (b: RelayBatch) => {
+      // The cursor is read again under the write lock: a batch another relay recorded first is
+      // not recorded (nor its drops counted) twice.
+      const at = (cursorOf.get(b.source) as { seq: number } | undefined)?.seq ?? 0;
+      if (at !== b.afterSeq) return false;
+      for (const e of b.events) {
+        const t = e.createdAt.getTime();
+        insertEvent.run(e.id, e.watchId, e.keyId, e.subject, e.changeId, e.body, t, t);
       }
-      moveCursor.run(source, seq);
+      for (const [key, n] of countsByKey(b.dropped)) countDropped.run(key, n, b.at.getTime());
+      moveCursor.run(b.source, b.seq);
+      return true;
     });
+    const expire = db.prepare(
+      `UPDATE watch_events SET status = 'failed', next_attempt_at = NULL,
+         last_error = COALESCE(last_error || '; ', '') || @error
+       WHERE key_id = @key AND status = 'pending' AND created_at < @before`,
+    );
+    const countExpired = db.prepare(
+      `INSERT INTO watch_keys (key_id, expired) VALUES (?, ?)
+       ON CONFLICT (key_id) DO UPDATE SET expired = expired + excluded.expired`,
+    );
+    const leasedOut = db.prepare(
+      `SELECT * FROM watch_events WHERE key_id = @key AND status = 'sending' AND lease_until <= @now
+       ORDER BY created_at, id LIMIT @limit`,
+    );
     const due = db.prepare(
-      `SELECT * FROM watch_events WHERE status = 'pending' AND next_attempt_at <= @now
-       UNION ALL SELECT * FROM watch_events WHERE status = 'sending' AND lease_until <= @now
+      `SELECT * FROM watch_events WHERE key_id = @key AND status = 'pending' AND next_attempt_at <= @now
        ORDER BY created_at, id LIMIT @limit`,
     );
     const claim = db.prepare(
       `UPDATE watch_events SET status = 'sending', claim = ?, lease_until = ?, hold_id = ? WHERE id = ?`,
     );
     const watchOf = db.prepare('SELECT url, secret FROM watches WHERE id = ?');
-    this.claimTx = writeTransaction(db, (now: number, leaseUntil: number, limit: number) =>
-      (due.all({ now, limit }) as EventRow[]).map((r) => {
-        const c = randomId('claim');
-        const holdId = randomId('whold');
-        claim.run(c, leaseUntil, holdId, r.id);
-        const watch = watchOf.get(r.watch_id) as Pick<WatchRow, 'url' | 'secret'> | undefined;
-        return { ...toEvent(r), claim: c, holdId, previousHoldId: r.hold_id, watch: watch ?? null };
-      }),
+    this.claimTx = writeTransaction(
+      db,
+      (key: string, now: number, leaseUntil: number, limit: number, expiry: Expiry) => {
+        const expired = expire.run({
+          key,
+          before: expiry.recordedBefore.getTime(),
+          error: expiry.error,
+        }).changes;
+        if (expired > 0) countExpired.run(key, expired);
+        const rows = leasedOut.all({ key, now, limit }) as EventRow[];
+        if (rows.length < limit)
+          rows.push(...(due.all({ key, now, limit: limit - rows.length }) as EventRow[]));
+        const claimed = rows.map((r) => {
+          const c = randomId('claim');
+          const holdId = randomId('whold');
+          claim.run(c, leaseUntil, holdId, r.id);
+          const watch = watchOf.get(r.watch_id) as Pick<WatchRow, 'url' | 'secret'> | undefined;
+          return { ...toEvent(r), claim: c, holdId, previousHoldId: r.hold_id, watch: watch ?? null };
+        });
+        return { claimed, expired };
+      },
     );
     const finish = db.prepare(
       `UPDATE watch_events SET status = @status, attempts = attempts + @attempted,
@@ -188,11 +248,10 @@ export class SqliteWatches implements WatchRepository {
          delivered_at = @delivered, claim = NULL, lease_until = NULL
        WHERE id = @id AND claim = @claim AND status = 'sending'`,
     );
-    this.finishTx = writeTransaction(db, (id: string, c: string, o: Outcome) => {
+    this.finishTx = writeTransaction(db, (key: string, id: string, c: string, o: Outcome) => {
       const at = o.at.getTime();
-      const attempted =
-        o.status === 'failed' || ((o.status === 'delivered' || o.status === 'pending') && o.attempted);
-      return (
+      const attempted = o.status !== 'cancelled' && o.attempted;
+      const done =
         finish.run({
           id,
           claim: c,
@@ -203,8 +262,9 @@ export class SqliteWatches implements WatchRepository {
           error: o.status === 'delivered' ? null : o.error,
           http: o.status === 'cancelled' ? null : o.httpStatus,
           delivered: o.status === 'delivered' ? at : null,
-        }).changes === 1
-      );
+        }).changes === 1;
+      if (done && o.status === 'failed') countExpired.run(key, 1);
+      return done;
     });
   }
 
@@ -269,16 +329,34 @@ export class SqliteWatches implements WatchRepository {
     return row?.seq ?? 0;
   }
 
-  async recordEvents(source: string, events: readonly NewEvent[], seq: number): Promise<void> {
-    this.recordTx(source, events, seq);
+  async waitingCounts(keyIds: readonly string[]): Promise<Map<string, number>> {
+    const count = this.db.prepare(
+      `SELECT COUNT(*) AS n FROM watch_events WHERE key_id = ? AND status IN ('pending', 'sending')`,
+    );
+    return new Map(keyIds.map((k) => [k, (count.get(k) as { n: number }).n]));
   }
 
-  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedEvent[]> {
-    return this.claimTx(now.getTime(), leaseUntil.getTime(), limit);
+  async recordEvents(batch: RelayBatch): Promise<boolean> {
+    return this.recordTx(batch);
   }
 
-  async finish(eventId: string, claim: string, outcome: Outcome): Promise<boolean> {
-    return this.finishTx(eventId, claim, outcome);
+  async dueKeys(now: Date): Promise<string[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT key_id FROM watch_events WHERE status = 'pending' AND next_attempt_at <= @now
+         UNION SELECT key_id FROM watch_events WHERE status = 'sending' AND lease_until <= @now
+         ORDER BY key_id`,
+      )
+      .all({ now: now.getTime() }) as Array<{ key_id: string }>;
+    return rows.map((r) => r.key_id);
+  }
+
+  async claimDue(keyId: string, now: Date, leaseUntil: Date, limit: number, expiry: Expiry) {
+    return this.claimTx(keyId, now.getTime(), leaseUntil.getTime(), limit, expiry);
+  }
+
+  async finish(event: Pick<ClaimedEvent, 'id' | 'keyId' | 'claim'>, outcome: Outcome): Promise<boolean> {
+    return this.finishTx(event.keyId, event.id, event.claim, outcome);
   }
 
   async listEvents(keyId: string, limit: number, after?: EventPosition): Promise<EventRecord[]> {
@@ -300,4 +378,35 @@ export class SqliteWatches implements WatchRepository {
       EventRow | undefined;
     return row ? toEvent(row) : null;
   }
+
+  async keyCounts(keyId: string): Promise<KeyEventCounts> {
+    const waiting = (await this.waitingCounts([keyId])).get(keyId) ?? 0;
+    const row = this.db.prepare('SELECT * FROM watch_keys WHERE key_id = ?').get(keyId) as
+      { dropped: number; expired: number; last_dropped_at: number | null } | undefined;
+    return {
+      waiting,
+      expired: row?.expired ?? 0,
+      dropped: row?.dropped ?? 0,
+      lastDroppedAt: date(row?.last_dropped_at ?? null),
+    };
+  }
+
+  async pruneEnded(before: Date): Promise<number> {
+    // In slices, so a large backlog never holds the write lock for long.
+    const slice = this.db.prepare(
+      `DELETE FROM watch_events WHERE id IN (SELECT id FROM watch_events
+         WHERE status IN ('failed', 'cancelled') AND created_at < ? LIMIT 1000)`,
+    );
+    const run = writeTransaction(this.db, (t: number) => slice.run(t).changes);
+    let removed = 0;
+    for (let n = run(before.getTime()); n > 0; n = run(before.getTime())) removed += n;
+    return removed;
+  }
+}
+
+/** How many of the dropped events are each key's. */
+function countsByKey(dropped: readonly DroppedEvent[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const d of dropped) counts.set(d.keyId, (counts.get(d.keyId) ?? 0) + 1);
+  return counts;
 }

@@ -47,9 +47,11 @@ describe('delivery worker: claims a stopped process left', () => {
       subjects: ['abc-123'],
       createdAt: clock.now(),
     });
-    await repo.recordEvents(
-      'feed',
-      [
+    await repo.recordEvents({
+      source: 'feed',
+      afterSeq: 0,
+      seq: 1,
+      events: [
         {
           id: 'msg_1',
           watchId: 'w1',
@@ -60,8 +62,9 @@ describe('delivery worker: claims a stopped process left', () => {
           createdAt: clock.now(),
         },
       ],
-      1,
-    );
+      dropped: [],
+      at: clock.now(),
+    });
     worker = new DeliveryWorker(
       repo,
       store.keys,
@@ -72,7 +75,8 @@ describe('delivery worker: claims a stopped process left', () => {
         timeoutMs: 2_000,
         priceMicroUsdc: PRICE,
         leaseMs: 1_000,
-        batch: 5,
+        slots: 5,
+        perKeySlots: 5,
       },
       pino({ level: 'silent' }),
     );
@@ -85,7 +89,12 @@ describe('delivery worker: claims a stopped process left', () => {
 
   /** What a process does before it stops: claims and takes the hold. */
   async function claimAndHold() {
-    const [claimed] = await repo.claimDue(clock.now(), new Date(clock.now().getTime() + 1_000), 5);
+    const {
+      claimed: [claimed],
+    } = await repo.claimDue('k1', clock.now(), new Date(clock.now().getTime() + 1_000), 5, {
+      recordedBefore: new Date(0),
+      error: 'expired',
+    });
     expect(
       await store.keys.reserve('k1', {
         id: claimed.holdId,
@@ -109,6 +118,7 @@ describe('delivery worker: claims a stopped process left', () => {
     });
     clock.advance(1_001);
     expect(await worker.round()).to.equal(1);
+    await worker.idle();
     expect((await repo.getEvent('msg_1'))!.status).to.equal('delivered');
     expect(receiver.received).to.have.length(0);
     expect((await store.keys.get('k1'))!.balanceMicro).to.equal(10_000 - PRICE);
@@ -118,6 +128,7 @@ describe('delivery worker: claims a stopped process left', () => {
     await claimAndHold();
     clock.advance(1_001);
     expect(await worker.round()).to.equal(1);
+    await worker.idle();
     expect(receiver.received).to.have.length(1);
     const e = (await repo.getEvent('msg_1'))!;
     expect(e).to.include({ status: 'delivered', attempts: 1 });

@@ -130,6 +130,9 @@ export interface Receiver {
   answer: (r: Received) => { status: number; headers?: Record<string, string> } | 'hang';
   /** Resolves once `n` requests have arrived. */
   waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
+  /** The requests it holds open now, and the most it held at once (a sender's concurrency). */
+  open: number;
+  mostOpen: number;
   close(): Promise<void>;
 }
 
@@ -139,6 +142,8 @@ export async function startReceiver(): Promise<Receiver> {
   const receiver: Receiver = {
     url: '',
     received,
+    open: 0,
+    mostOpen: 0,
     answer: () => ({ status: 204 }),
     async waitFor(n, timeoutMs = 10_000) {
       const end = Date.now() + timeoutMs;
@@ -155,6 +160,8 @@ export async function startReceiver(): Promise<Receiver> {
     },
   };
   const server = http.createServer((req, res) => {
+    receiver.mostOpen = Math.max(receiver.mostOpen, ++receiver.open);
+    res.on('close', () => receiver.open--);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -178,13 +185,14 @@ export async function eventually<T>(
   check: () => Promise<T | undefined>,
   timeoutMs = 10_000,
   what = 'condition',
+  everyMs = 25,
 ): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
     if (v !== undefined) return v;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
