@@ -173,7 +173,7 @@ describe("the registry's store files, once lost, refuse the start and the import
     expect(existsSync(file)).to.equal(false);
   });
 
-  it('a store whose invoice register was never imported starts (and so does a new data directory)', async () => {
+  it('a store whose invoice register was never imported starts (and so does a new data directory), marking what it creates', async () => {
     const onlyCorporations = tempDir('no-invoice');
     expect((await importCli({ DATA_DIR: onlyCorporations, MONGODB_URI: '' }, [files.nta])).code).to.equal(0);
     for (const dataDir of [onlyCorporations, tempDir('new')]) {
@@ -184,6 +184,8 @@ describe("the registry's store files, once lost, refuse the start and the import
         await gw.stop();
       }
       expect(existsSync(path.join(dataDir, 'store', 'invoice.sqlite'))).to.equal(false);
+      // What it did create (the registry, opened at start for the watches' change feed) is marked.
+      expect(readdirSync(path.join(dataDir, 'store'))).to.include('registry.sqlite-created');
     }
   });
 
