@@ -24,12 +24,17 @@ export interface SqliteContext {
   /**
    * Opens a database file of the domain's own in the store's directory (`<name>.sqlite`, WAL,
    * full fsync, migrated), closed with the store. A separate file keeps a long import from
-   * holding the write lock that debits need.
+   * holding the write lock that debits need. Once created it is marked, and a start that finds it
+   * lost refuses (store-files.ts).
    */
   openDatabase(name: string, migrations: readonly Migration[]): SqliteDatabase;
 }
 
 export interface MongoContext {
+  /**
+   * The database. The collections a domain reaches through it (and through ensureIndexes) are its
+   * set: the store marks them, and a start that finds one gone refuses (store-markers.ts).
+   */
   readonly db: Db;
   /**
    * Creates the collection's indexes (once, at boot); an existing index of the same name with
