@@ -61,8 +61,10 @@ const SWEEP_INTERVAL_MS = 60 * 1000;
 /**
  * A failure this recent makes /health say the store is down, even if a probe passes (a small write
  * may fit where a larger one does not), unless the operation that failed has succeeded since.
+ * Short, so that /health is ok again within seconds once the store writes again (issue 34), even
+ * when the operation that failed last is not called again.
  */
-const FAILURE_MEMORY_MS = 10_000;
+const FAILURE_MEMORY_MS = 3_000;
 /** Node's default; stated so the limit is a decision, not an accident. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
