@@ -77,6 +77,14 @@ export class EnvSchema {
   @Matches(/^[A-Za-z0-9_-]{1,63}$/)
   MONGODB_DB: string = 'jp_gateway';
 
+  @Doc({
+    description:
+      "1: the gateway (and npm run import:registry) never creates a store: a DATA_DIR without store/gateway.sqlite, or a MongoDB database without the store's collections, refuses the start. Set it once the store exists, so that a volume that was not mounted or a dropped database is noticed (docs/operations.md, Backup and restore). 0: a new store is created where there is none",
+  })
+  @IsOptional()
+  @IsIn(['0', '1'])
+  STORE_MUST_EXIST: string = '0';
+
   @Doc({ description: 'Free trial credit granted to every new API key, in micro-USDC' })
   @IsOptional()
   @ToInt()
@@ -390,6 +398,7 @@ const QUOTABLE_VARIABLES = new Set([
   'BASE_URL',
   'DATA_DIR',
   'MONGODB_DB',
+  'STORE_MUST_EXIST',
   'TRIAL_CREDIT_MICRO_USDC',
   'X402_PAY_TO',
   'X402_NETWORK',
@@ -483,6 +492,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       baseUrl,
       dataDir: path.resolve(e.DATA_DIR),
       ...(e.MONGODB_URI ? { mongodb: { uri: e.MONGODB_URI, db: e.MONGODB_DB } } : {}),
+      storeMustExist: e.STORE_MUST_EXIST === '1',
       trialCreditMicroUsdc: e.TRIAL_CREDIT_MICRO_USDC,
       trialCreditDailyBudgetMicroUsdc: e.TRIAL_CREDIT_DAILY_BUDGET_MICRO_USDC,
       keysCreateAllowedOrigins: e.KEYS_CREATE_ALLOWED_ORIGINS

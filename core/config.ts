@@ -8,6 +8,8 @@ export interface GatewayConfig {
   baseUrl: string;
   dataDir: string;
   mongodb?: { uri: string; db: string };
+  /** STORE_MUST_EXIST=1: a store is never created; where there is none, the start is refused. */
+  storeMustExist: boolean;
   trialCreditMicroUsdc: number;
   /** Trial credit all keys created on one UTC day may be granted together (micro-USDC). */
   trialCreditDailyBudgetMicroUsdc: number;

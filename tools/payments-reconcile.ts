@@ -245,8 +245,9 @@ async function main(): Promise<number> {
   }
   let store: GatewayStore;
   try {
-    // A tool that reads never creates a store: an empty one would say "nothing to do".
-    store = await openGatewayStore(config.gateway, { create: false });
+    // A tool that reads never creates a store: an empty one would say "nothing to do". It reads
+    // payments alone, so it runs while a domain's lost file is being restored.
+    store = await openGatewayStore(config.gateway, { create: false, checkDomains: false });
   } catch (err) {
     const message = redactSecrets((err as Error).message);
     if (err instanceof StoreAbsentError || err instanceof StoreLostError) {

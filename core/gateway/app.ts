@@ -59,8 +59,13 @@ import { Watches, type WatchSettings } from '../watches/watches';
 /** Largest JSON body accepted on POST routes. */
 export const JSON_BODY_LIMIT = '16kb';
 const SWEEP_INTERVAL_MS = 60 * 1000;
-/** A write failure this recent makes /health say the store is down, even if a probe passes. */
-const FAILURE_MEMORY_MS = 10_000;
+/**
+ * A failure this recent makes /health say the store is down, even if a probe passes (a small write
+ * may fit where a larger one does not), unless the operation that failed has succeeded since.
+ * Short, so that /health is ok again within seconds once the store writes again (issue 34), even
+ * when the operation that failed last is not called again.
+ */
+const FAILURE_MEMORY_MS = 3_000;
 /** Node's default; stated so the limit is a decision, not an accident. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -127,6 +132,10 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     onError(operation, err) {
       metrics.storeError(operation);
       lastFailure = { at: Date.now(), operation, message: redact(String((err as Error)?.message ?? err)) };
+    },
+    onSuccess(operation) {
+      // The store does again what failed (the probe's own write among them): the failure is over.
+      if (lastFailure?.operation === operation) lastFailure = undefined;
     },
   });
   container.register(GATEWAY_STORE, { useValue: store });

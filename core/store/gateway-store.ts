@@ -24,12 +24,17 @@ export interface SqliteContext {
   /**
    * Opens a database file of the domain's own in the store's directory (`<name>.sqlite`, WAL,
    * full fsync, migrated), closed with the store. A separate file keeps a long import from
-   * holding the write lock that debits need.
+   * holding the write lock that debits need. Once created it is marked, and a start that finds it
+   * lost refuses (store-files.ts).
    */
   openDatabase(name: string, migrations: readonly Migration[]): SqliteDatabase;
 }
 
 export interface MongoContext {
+  /**
+   * The database. The collections a domain reaches through it (and through ensureIndexes) are its
+   * set: the store marks them, and a start that finds one gone refuses (store-markers.ts).
+   */
   readonly db: Db;
   /**
    * Creates the collection's indexes (once, at boot); an existing index of the same name with
@@ -40,8 +45,28 @@ export interface MongoContext {
   readonly maxTimeMS: number;
 }
 
-/** Both implementations of a domain's repository; the store calls the one it has, once. */
-export interface RepositoryFactory<T> {
+/**
+ * What a part of the store keeps, in the words of the refusal to start once it is lost (each a
+ * phrase of one line, without a full stop).
+ */
+export interface StoreContents {
+  /** Follows "It holds": "every webhook watch, its signing secret and its undelivered events". */
+  readonly holds: string;
+  /** Follows "To start afresh on purpose,": "with no watches (their owners create them again)". */
+  readonly afresh: string;
+}
+
+/** What the gateway's own part of the store keeps (gateway.sqlite, or its MongoDB collections). */
+export const GATEWAY_CONTENTS: StoreContents = {
+  holds: 'every API key, balance and x402 payment record',
+  afresh: 'with no keys and no balances',
+};
+
+/**
+ * Both implementations of a domain's repository; the store calls the one it has, once. What it
+ * holds is written beside its data (the marker), so a start that finds the data gone says so.
+ */
+export interface RepositoryFactory<T> extends StoreContents {
   readonly name: string;
   sqlite(ctx: SqliteContext): T;
   mongodb(ctx: MongoContext): Promise<T>;

@@ -2,7 +2,8 @@
  * Every failure of the store reaches callers as one error type: a repository method that throws
  * anything but a DuplicateKeyError (disk full, I/O error, lock timeout, lost connection) throws
  * StoreUnavailableError, which the HTTP layer answers with a clean 503. Each failure is also
- * reported (metrics), and the last one is remembered so /health can say the store is failing.
+ * reported (metrics), and the last one is remembered so /health can say the store is failing
+ * until that operation succeeds again.
  * A key whose credit fails its check (KeyCreditCorruptError) is not a store failure: it passes
  * through as it is, refusing that key alone, and /health stays up for every other buyer.
  */
@@ -11,8 +12,10 @@ import { type GatewayStore, type RepositoryFactory } from './gateway-store';
 import { DuplicateKeyError, StoreUnavailableError } from './store-errors';
 
 export interface StoreFailures {
-  /** Called with "<repository>.<method>" for each failed operation. */
+  /** Called with "<repository>.<method>" (or "ping") for each failed operation. */
   onError(operation: string, err: unknown): void;
+  /** Called with the same name for each operation that succeeded. */
+  onSuccess(operation: string): void;
 }
 
 const REPOSITORIES = [
@@ -33,6 +36,11 @@ function guardRepository<T extends object>(repo: T, name: string, failures: Stor
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof prop !== 'string' || typeof value !== 'function') return value;
       if (wrapped.has(prop)) return wrapped.get(prop);
+      const operation = `${name}.${prop}`;
+      const succeed = <V>(v: V): V => {
+        failures.onSuccess(operation);
+        return v;
+      };
       const guarded = (...args: unknown[]) => {
         const fail = (err: unknown): never => {
           if (
@@ -41,12 +49,12 @@ function guardRepository<T extends object>(repo: T, name: string, failures: Stor
             err instanceof KeyCreditCorruptError
           )
             throw err;
-          failures.onError(`${name}.${prop}`, err);
+          failures.onError(operation, err);
           throw new StoreUnavailableError(err);
         };
         try {
           const out = (value as (...a: unknown[]) => unknown).apply(target, args);
-          return out instanceof Promise ? out.catch(fail) : out;
+          return out instanceof Promise ? out.then(succeed, fail) : succeed(out);
         } catch (err) {
           return fail(err);
         }
@@ -76,10 +84,13 @@ export function guardStore(store: GatewayStore, failures: StoreFailures): Gatewa
       return opened.get(factory) as Promise<T>;
     },
     ping: () =>
-      store.ping().catch((err: unknown) => {
-        failures.onError('ping', err);
-        throw new StoreUnavailableError(err);
-      }),
+      store.ping().then(
+        () => failures.onSuccess('ping'),
+        (err: unknown) => {
+          failures.onError('ping', err);
+          throw new StoreUnavailableError(err);
+        },
+      ),
     close: () => store.close(),
   };
 }

@@ -6,6 +6,9 @@ import type { WatchRepository } from './watch-repository';
 
 export const watchRepositories: RepositoryFactory<WatchRepository> = {
   name: 'watches',
+  holds:
+    'every webhook watch, its signing secret, its events not yet delivered and the position read in the change feed',
+  afresh: 'with no watches (their owners must create them again, with new signing secrets)',
   sqlite: (ctx) => SqliteWatches.open(ctx),
   mongodb: (ctx) => MongoWatches.open(ctx),
 };

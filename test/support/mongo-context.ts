@@ -15,6 +15,8 @@ export async function freshMongoContext(
   const store = await connectMongoStore(uri, `jpgw_${label}_${process.pid}_${Date.now()}_${++databases}`);
   const ctx = await store.open<MongoContext>({
     name: 'test context',
+    holds: 'nothing (a test reaching the database)',
+    afresh: 'as it is',
     sqlite: () => {
       throw new Error('a MongoDB store');
     },

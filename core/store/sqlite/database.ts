@@ -22,12 +22,19 @@ export interface Migration {
 export interface OpenOptions {
   /** Milliseconds a writer waits for another process's write lock before SQLITE_BUSY. */
   busyTimeoutMs?: number;
+  /** Checks before anything is written (checkSqliteFile); a failure leaves the file as it was. */
+  verify?: VerifyOptions;
+}
+
+export interface VerifyOptions {
+  /** The file must already hold a schema (user_version above 0). */
+  requireSchema: boolean;
   /**
-   * Checks before anything is written (the money store): the file reads as a database, passes
-   * `PRAGMA quick_check`, and, with `requireSchema`, already holds a schema. A failure throws
-   * UnusableDatabaseError and leaves the file as it was.
+   * Which pages are read: `every` runs `PRAGMA quick_check` (every page and b-tree: time grows
+   * with the file), `roots` reads the header, the schema and the root page of every table and
+   * index (time grows with the number of tables, not with the data).
    */
-  verify?: { requireSchema: boolean };
+  pages: 'every' | 'roots';
 }
 
 /** The file is not a database this gateway may use; `problem` says why, after the file's name. */
@@ -42,8 +49,8 @@ export class UnusableDatabaseError extends Error {
   }
 }
 
-/** Findings of quick_check kept in the message: the first few say enough. */
-const QUICK_CHECK_FINDINGS = 5;
+/** Findings of a check kept in the message: the first few say enough. */
+const FINDINGS = 5;
 
 export function openSqlite(
   file: string,
@@ -59,7 +66,7 @@ export function openSqlite(
   }
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5_000}`);
-    if (options.verify) verify(db, file, options.verify.requireSchema);
+    if (options.verify) verify(db, file, options.verify);
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (mode !== 'wal') throw new Error(`${file}: SQLite refused WAL mode (got ${String(mode)})`);
     // FULL: the WAL is fsynced at every commit (migrations, registry imports). The write queue
@@ -76,11 +83,31 @@ export function openSqlite(
 }
 
 /**
- * The first reads of a file: its header (a file that is not a database fails here), its schema
- * version, then quick_check (every page and b-tree, without index-versus-table cross-checks:
- * about 1.3 ms per MB with the file cached: docs/decisions.md).
+ * Checks a database file without changing it (the checks `verify` of openSqlite runs), and closes
+ * it. The file must exist: opening a missing one would create it.
  */
-function verify(db: SqliteDatabase, file: string, requireSchema: boolean): void {
+export function checkSqliteFile(file: string, options: VerifyOptions): void {
+  let db: SqliteDatabase;
+  try {
+    db = new Database(file, { fileMustExist: true });
+  } catch (err) {
+    throw new UnusableDatabaseError(file, `cannot be opened (${(err as Error).message})`, 'unreadable');
+  }
+  try {
+    db.pragma('busy_timeout = 5000');
+    verify(db, file, options);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The first reads of a file: its header (a file that is not a database, or shorter than its header
+ * says, fails here), its schema version, then the pages `options.pages` names. quick_check costs
+ * about 1.3 ms per MB with the file cached (docs/decisions.md); the roots, a page per table and
+ * index, read through SQLite's dbstat table (`LIMIT 1`: the walk stops at the root).
+ */
+function verify(db: SqliteDatabase, file: string, options: VerifyOptions): void {
   let version: number;
   try {
     version = db.pragma('user_version', { simple: true }) as number;
@@ -91,22 +118,46 @@ function verify(db: SqliteDatabase, file: string, requireSchema: boolean): void 
       'unreadable',
     );
   }
-  if (requireSchema && version === 0) {
+  if (options.requireSchema && version === 0) {
     throw new UnusableDatabaseError(file, 'holds no gateway schema (an empty database)', 'no_schema');
   }
   let findings: string[];
   try {
-    const rows = db.pragma(`quick_check(${QUICK_CHECK_FINDINGS})`) as Array<{ quick_check: string }>;
-    // One line: SQLite heads a finding with "*** in database main ***" and a newline.
-    findings = rows.map((r) =>
-      r.quick_check.replace(/^\*\*\* in database \w+ \*\*\*\s*/, '').replace(/\s+/g, ' '),
-    );
+    findings = options.pages === 'every' ? quickCheck(db) : rootCheck(db);
   } catch (err) {
     findings = [(err as Error).message];
   }
-  if (findings.length !== 1 || findings[0] !== 'ok') {
-    throw new UnusableDatabaseError(file, `failed SQLite's quick_check: ${findings.join('; ')}`, 'damaged');
+  if (findings.length > 0) {
+    const check = options.pages === 'every' ? "SQLite's quick_check" : "the check of its tables' root pages";
+    throw new UnusableDatabaseError(file, `failed ${check}: ${findings.join('; ')}`, 'damaged');
   }
+}
+
+/** quick_check's findings, one line each; none when the file passes. */
+function quickCheck(db: SqliteDatabase): string[] {
+  const rows = db.pragma(`quick_check(${FINDINGS})`) as Array<{ quick_check: string }>;
+  // One line: SQLite heads a finding with "*** in database main ***" and a newline.
+  const findings = rows.map((r) =>
+    r.quick_check.replace(/^\*\*\* in database \w+ \*\*\*\s*/, '').replace(/\s+/g, ' '),
+  );
+  return findings.length === 1 && findings[0] === 'ok' ? [] : findings;
+}
+
+/** The tables and indexes whose root page is not a b-tree page (dbstat says "corrupted"). */
+function rootCheck(db: SqliteDatabase): string[] {
+  const names = db
+    .prepare(`SELECT name FROM sqlite_schema WHERE rootpage > 0 ORDER BY rootpage`)
+    .pluck()
+    .all();
+  const root = db.prepare(`SELECT pageno, pagetype FROM dbstat WHERE name = ? LIMIT 1`);
+  const findings: string[] = [];
+  for (const name of names as string[]) {
+    const page = root.get(name) as { pageno: number; pagetype: string } | undefined;
+    if (page && page.pagetype !== 'internal' && page.pagetype !== 'leaf')
+      findings.push(`the root page of ${name} (page ${page.pageno}) is ${page.pagetype}`);
+    if (findings.length === FINDINGS) break;
+  }
+  return findings;
 }
 
 /** Applies the migrations newer than the file's user_version, each in its own transaction. */

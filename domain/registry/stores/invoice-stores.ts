@@ -10,6 +10,8 @@ import { SqliteInvoiceStore } from './invoice-store-sqlite';
 
 export const invoiceRegisterStores: RepositoryFactory<InvoiceRegisterStore> = {
   name: 'invoice register',
+  holds: "the invoice register imported from the NTA's files (registrations and their past states)",
+  afresh: "with an empty invoice register to import the NTA's files into again (npm run import:registry)",
   sqlite: (ctx) => new SqliteInvoiceStore(ctx.openDatabase('invoice', SqliteInvoiceStore.MIGRATIONS)),
   mongodb: (ctx) => MongoInvoiceStore.open(ctx),
 };

@@ -10,6 +10,10 @@ import { SqliteRegistry } from './sqlite-registry';
 
 export const corporateRegistryRepositories: RepositoryFactory<CorporateRegistryRepository> = {
   name: 'corporate registry',
+  holds:
+    "the corporate registry imported from the NTA's files (corporations, their histories and the change feed that watches read) and the EDINET code list",
+  afresh:
+    "with an empty registry to import the NTA's files and the EDINET code list into again (npm run import:registry)",
   sqlite: (ctx) => SqliteRegistry.open(ctx),
   mongodb: (ctx) => MongoRegistry.open(ctx),
 };

@@ -102,4 +102,51 @@ describe('disk full under the SQLite store (a real 2 MiB tmpfs)', function () {
       rmSync(path.join(mnt, 'data'), { recursive: true, force: true });
     }
   });
+
+  it('/health is ok again within 4 s of space returning, whether it is polled alone or buyers call (issue 34)', async () => {
+    const gw: TestGateway = await startTestGateway({
+      pluginDirs: [FIXTURE_PLUGINS_DIR],
+      plugins: ['local-fx-echo'],
+      env: { DATA_DIR: path.join(mnt, 'data'), TRIAL_CREDIT_MICRO_USDC: String(TRIAL) },
+    });
+    const filler = path.join(mnt, 'filler');
+    /** Milliseconds from now until /health answers 200, polled every 100 ms (at most 15 s). */
+    const untilHealthy = async () => {
+      const start = Date.now();
+      while ((await gw.get('/health')).status !== 200 && Date.now() - start < 15_000)
+        await new Promise((r) => setTimeout(r, 100));
+      return Date.now() - start;
+    };
+    /** Calls until three in a row were refused (a full disk still takes what fits in the log). */
+    const callsRefused = async (key: string) => {
+      let refused = 0;
+      for (let i = 0; i < 50 && refused < 3; i++) {
+        const status = (await gw.post('/broker/call', ECHO, { 'X-API-Key': key })).status;
+        expect([200, 503]).to.include(status);
+        refused = status === 503 ? refused + 1 : 0;
+      }
+      expect(refused, 'calls refused in a row').to.equal(3);
+    };
+    try {
+      const key = (await gw.post('/keys/create', { owner_label: 'health' })).body.api_key;
+      // An orchestrator polls /health through the outage, and nothing else calls once space returns.
+      fillDisk(filler);
+      await callsRefused(key);
+      for (let i = 0; i < 3; i++) expect((await gw.get('/health')).status).to.equal(503);
+      unlinkSync(filler);
+      expect(await untilHealthy(), 'ms until /health is ok, polled alone').to.be.below(4_000);
+
+      // Buyers' calls fail up to the moment space returns; the first that succeeds ends it.
+      fillDisk(filler);
+      expect((await gw.get('/health')).status).to.equal(503);
+      await callsRefused(key);
+      unlinkSync(filler);
+      expect((await gw.post('/broker/call', ECHO, { 'X-API-Key': key })).status).to.equal(200);
+      expect(await untilHealthy(), 'ms until /health is ok after a call succeeded').to.be.below(4_000);
+    } finally {
+      await gw.close();
+      rmSync(filler, { force: true });
+      rmSync(path.join(mnt, 'data'), { recursive: true, force: true });
+    }
+  });
 });

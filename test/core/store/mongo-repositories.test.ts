@@ -62,6 +62,8 @@ describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
   /** A domain factory that hands back the store's MongoContext (to reach the database). */
   const contextOf: RepositoryFactory<MongoContext> = {
     name: 'test-context',
+    holds: 'nothing (a test reaching the database)',
+    afresh: 'as it is',
     sqlite: () => {
       throw new Error('MongoDB only');
     },
@@ -417,6 +419,8 @@ describe('MongoDB store (repository contracts and MongoDB-only checks)', () => {
       let made = 0;
       const factory: RepositoryFactory<MongoContext> = {
         name: 'domain',
+        holds: 'the things of a test domain',
+        afresh: 'with no things',
         sqlite: () => {
           throw new Error('MongoDB only');
         },

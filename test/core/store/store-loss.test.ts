@@ -7,7 +7,6 @@
  */
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -23,7 +22,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../../config/paths';
 import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
 import {
   FIXTURE_MAIN,
@@ -32,6 +30,11 @@ import {
   spawnFixtureGateway,
   type ProcessGateway,
 } from '../../support/process-gateway';
+import {
+  expectFileRefusal,
+  startExpectingRefusal as startRefusing,
+  type Refusal,
+} from '../../support/store-refusal';
 
 const ECHO = { product_id: 'jp-local-pack-v1-fx-echo', query: { n: 3 } };
 const TRIAL = 5_000_000; // 3 bytes in a SQLite record, as is the balance after one call
@@ -45,35 +48,12 @@ const get = getUrl;
 const envOf = (dataDir: string) => ({ DATA_DIR: dataDir, TRIAL_CREDIT_MICRO_USDC: String(TRIAL) });
 
 /** Runs the gateway's entry point expecting it to refuse: its exit code and everything it printed. */
-function startExpectingRefusal(dataDir: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [FIXTURE_MAIN], {
-    cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...envOf(dataDir) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (c) => {
-    output += String(c);
-    if (output.includes('gateway listening')) child.kill('SIGKILL'); // it started: the test fails below
-  });
-  child.stderr.on('data', (c) => (output += String(c)));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
-}
+const startExpectingRefusal = (dataDir: string) => startRefusing(FIXTURE_MAIN, envOf(dataDir));
 
 /** What a refusal must say: what is wrong with which file, how to restore, how to start afresh. */
-function expectRefusal(r: { code: number | null; output: string }, storeDir: string, problem: RegExp): void {
-  expect(r.output, r.output).to.not.include('gateway listening');
-  expect(r.code).to.equal(1);
-  const lines = r.output.trim().split('\n');
-  expect(lines, r.output).to.have.length(1);
-  const line = lines[0];
-  expect(line).to.match(/^Refusing to start: /);
-  expect(line).to.include(path.join(storeDir, 'gateway.sqlite'));
-  expect(line).to.match(problem);
-  expect(line).to.include('copy the latest backup to');
-  expect(line).to.include('docs/operations.md');
-  expect(line).to.include(`move ${path.join(storeDir, 'gateway.sqlite*')}`);
-  expect(line).to.not.match(/\n\s+at /);
+function expectRefusal(r: Refusal, storeDir: string, problem: RegExp): void {
+  const file = path.join(storeDir, 'gateway.sqlite');
+  expectFileRefusal(r, file, problem, 'every API key, balance and x402 payment record');
 }
 
 describe('a lost or damaged money store is refused at start, never served empty (issue 25, real processes)', function () {

@@ -37,6 +37,11 @@ export interface WatchGatewayOptions {
   watches?: Partial<WatchSettings>;
   /** Run on this MongoDB deployment instead of SQLite. */
   mongodbUri?: string;
+  /**
+   * Use this data directory (and, on MongoDB, the database env.MONGODB_DB names), and leave both
+   * as they are at close: the caller's to look at and remove.
+   */
+  dataDir?: string;
 }
 
 let databases = 0;
@@ -68,7 +73,7 @@ export function baseEnv(
 }
 
 export async function startWatchGateway(options: WatchGatewayOptions = {}): Promise<WatchGateway> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'jpgw-watches-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'jpgw-watches-'));
   const feed = new FixtureFeed(path.join(dataDir, 'feed.sqlite'));
   const env = baseEnv(dataDir, options.env, options.mongodbUri);
   const scope = container.createChildContainer();
@@ -105,6 +110,7 @@ export async function startWatchGateway(options: WatchGatewayOptions = {}): Prom
     async close() {
       await gateway.close();
       feed.close();
+      if (options.dataDir) return;
       rmSync(dataDir, { recursive: true, force: true });
       if (env.MONGODB_URI) {
         const client = await MongoClient.connect(env.MONGODB_URI);
