@@ -371,8 +371,17 @@ export class X402Checkout {
     try {
       payload = await call.run(claim.kind === 'fresh');
     } catch (err) {
-      if (local.stage !== 'released') await this.putBack(ledger, claim, 'handler failed');
-      log('not_settled_handler_failed', { status: (err as HttpError)?.status ?? 500 });
+      // A 304 (the buyer holds the answer) is not a failure of the handler: it is not settled either.
+      const status = (err as HttpError)?.status ?? 500;
+      const notModified = status === 304;
+      if (local.stage !== 'released') {
+        await this.putBack(
+          ledger,
+          claim,
+          notModified ? 'the buyer holds the answer (304)' : 'handler failed',
+        );
+      }
+      log(notModified ? 'not_settled_not_modified' : 'not_settled_handler_failed', { status });
       throw err;
     }
 

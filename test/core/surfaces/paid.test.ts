@@ -463,6 +463,17 @@ describe('paid surface GET /v1/{tail} (x402)', () => {
     const unused = logs.map((l) => JSON.parse(l)).filter((l) => l.x402?.outcome === 'not_used_invalid_query');
     expect(unused.at(-1).x402.payer).to.equal(payer.address.toLowerCase());
     for (const l of outcomes) expect(l.x402!.nonce).to.equal(signed.authorization.nonce.toLowerCase());
+    // A 304 (the buyer names the answer's tag) is logged as such, not as a failed handler.
+    const tag = (await pay(await v1Header())).headers.get('etag')!;
+    const held = await payer.sign(terms, NOW);
+    expect(
+      (await gw.get(PATH, { 'X-PAYMENT': toBase64(payer.v1(held)), 'If-None-Match': tag })).status,
+    ).to.equal(304);
+    const notModified = logs
+      .map((l) => JSON.parse(l) as { x402?: { outcome: string; nonce: string } })
+      .filter((l) => l.x402?.nonce === held.authorization.nonce.toLowerCase())
+      .map((l) => l.x402!.outcome);
+    expect(notModified).to.deep.equal(['not_settled_not_modified']);
     const sig = signed.signature.slice(2, 40);
     expect(logs.some((l) => l.includes(sig))).to.equal(false);
     expect(logs.some((l) => l.includes(header.slice(0, 40)))).to.equal(false);
