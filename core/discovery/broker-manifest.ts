@@ -1,11 +1,11 @@
 /** GET /.well-known/broker-manifest.json: the key-metered broker, for discovery. */
 import { marketplaceConfigured, paymentsConfigured } from '../config';
 import type { GatewayServices } from '../services';
-import { INTERFACE_VERSION } from '../surfaces/execute';
+import { INTERFACE_VERSION } from '../http/answer-schemas';
 import { formatUsd } from '../util/money';
 import { describeEndpoint } from './describe';
 import { mcpAuth, mcpClientConfig } from './mcp-card';
-import { MCP_PATH, PREVIEW_MCP_PATH } from './paths';
+import { MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
 
 export function buildBrokerManifest(s: GatewayServices) {
   const base = s.config.baseUrl;

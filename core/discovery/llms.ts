@@ -7,8 +7,8 @@ import type { GatewayServices } from '../services';
 import { examplePlugin } from '../plugins/example-plugin';
 import { channelStatuses, waysToBuyWithoutX402, X402_OFF_EFFECT, X402_SWITCHES } from './channels';
 import { describeEndpoint, queryString } from './describe';
-import { mcpServerName } from './mcp-card';
-import { marketplacePathPrefix, MCP_PATH, PREVIEW_MCP_PATH } from './paths';
+import { mcpServerName } from '../mcp/server-identity';
+import { marketplacePathPrefix, MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
 import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../mcp/meta-keys';
 import { formatUsd } from '../util/money';
 
@@ -52,7 +52,7 @@ export function buildLlmsTxt(s: GatewayServices): string {
     '',
     `5. MCP server (Model Context Protocol, Streamable HTTP, stateless): ${base}${MCP_PATH}, one tool per endpoint named by its endpoint id.`,
     '   Pay with the API key of 2 (header X-API-Key on every request; each tool call is charged its price, as the broker):',
-    `   {"mcpServers": {"${mcpServerName(s)}": {"type": "http", "url": "${base}${MCP_PATH}", "headers": {"X-API-Key": "jpgw_..."}}}}`,
+    `   {"mcpServers": {"${mcpServerName(s.service.name)}": {"type": "http", "url": "${base}${MCP_PATH}", "headers": {"X-API-Key": "jpgw_..."}}}}`,
     ...(channels.x402 === 'open'
       ? [
           '   Or pay per call with x402: an unpaid tool call answers isError with an x402 PaymentRequired (structuredContent);',

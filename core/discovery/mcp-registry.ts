@@ -9,8 +9,8 @@
  */
 import { paymentsConfigured } from '../config';
 import type { GatewayServices } from '../services';
-import { mcpServerName } from './mcp-card';
-import { MCP_PATH, PREVIEW_MCP_PATH } from './paths';
+import { mcpServerName } from '../mcp/server-identity';
+import { MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
 
 export const SERVER_JSON_PATH = '/.well-known/mcp/server.json';
 export const SERVER_JSON_SCHEMA =
@@ -34,7 +34,7 @@ export function buildMcpRegistryServer(s: GatewayServices): Record<string, unkno
   const x402 = paymentsConfigured(s.config);
   return {
     $schema: SERVER_JSON_SCHEMA,
-    name: `${registryNamespace(base)}/${mcpServerName(s)}`,
+    name: `${registryNamespace(base)}/${mcpServerName(s.service.name)}`,
     title: s.service.name,
     description: s.service.tagline,
     version: s.config.version,

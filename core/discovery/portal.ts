@@ -11,7 +11,7 @@ import { formatUsd } from '../util/money';
 import { marketplaceConfigured, type GatewayConfig } from '../config';
 import { channelStatuses, waysToBuyWithoutX402, X402_SWITCHES } from './channels';
 import { mcpClientConfig } from './mcp-card';
-import { MCP_PATH, PREVIEW_MCP_PATH } from './paths';
+import { MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
 import { mcpX402Markdown, x402GuideMarkdown } from './x402-guide';
 import { IDEMPOTENCY_META_KEY } from '../mcp/meta-keys';
 import {

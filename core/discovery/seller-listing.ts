@@ -11,30 +11,11 @@ import { mount } from '../http/api-catalog';
 import { DiscoveryDocument } from '../http/discovery-document';
 import type { ProductDefinition } from '../plugins/products';
 import type { GatewayServices } from '../services';
+import { SERVICE_ICON_PATH } from '../payments/seller-metadata';
 import type { ServiceDescription } from './service';
 
-export const SERVICE_ICON_PATH = '/icon.svg';
 /** An icon is a small image; a larger document is a mistake in the configuration. */
 const MAX_ICON_BYTES = 16 * 1024;
-
-/** The seller fields of an x402 `resource` (ResourceInfo). */
-export interface SellerMetadata {
-  serviceName: string;
-  tags?: string[];
-  iconUrl: string;
-}
-
-export function sellerMetadata(
-  service: ServiceDescription,
-  product: ProductDefinition,
-  baseUrl: string,
-): SellerMetadata {
-  return {
-    serviceName: service.listing.serviceName,
-    ...(product.tags.length > 0 ? { tags: [...product.tags] } : {}),
-    iconUrl: `${baseUrl}${SERVICE_ICON_PATH}`,
-  };
-}
 
 /** What is wrong with the seller metadata, one line each (empty: nothing). */
 export function sellerListingProblems(

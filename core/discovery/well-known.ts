@@ -16,9 +16,9 @@ import { PAYMENT_INFO_PATH } from '../payments/challenge';
 import { v1NameOf } from '../payments/networks';
 import { PAID_MIME_TYPE, paymentTerms, requirementV2, type PaymentTerms } from '../payments/requirements';
 import type { RegisteredPlugin } from '../plugins/registry';
-import { INTERFACE_VERSION } from '../surfaces/execute';
-import { previewPathOf } from './operations';
-import { PAID_PATH_PREFIX } from './paths';
+import { INTERFACE_VERSION } from '../http/answer-schemas';
+import { previewPathOf } from '../surfaces/operations';
+import { PAID_PATH_PREFIX } from '../http/paths';
 
 const OBJECT = { type: 'object' };
 

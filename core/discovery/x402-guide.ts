@@ -8,7 +8,7 @@ import { marketplaceConfigured } from '../config';
 import type { GatewayServices } from '../services';
 import { PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../mcp/meta-keys';
 import { channelStatuses, X402_SWITCHES } from './channels';
-import { MCP_PATH, PREVIEW_MCP_PATH } from './paths';
+import { MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
 
 export function x402GuideMarkdown(s: GatewayServices): string[] {
   const base = s.config.baseUrl;

@@ -24,6 +24,7 @@ import { mountFeedbackRoutes } from '../feedback/feedback-routes';
 import { IdempotencyStore } from '../keys/idempotency';
 import { KeyLedger } from '../keys/key-ledger';
 import { mountKeyRoutes } from '../keys/key-routes';
+import { mountWatchRoutes } from '../watches/watch-routes';
 import { RateLimiter } from '../ratelimit/rate-limiter';
 import { ClientIdentity } from '../http/client-identity';
 import { Drain } from '../http/drain';
@@ -55,6 +56,8 @@ import { frontDoor } from '../http/front-door';
 import type { AnswerCacheLimits } from '../surfaces/answer-cache';
 import type { GatewayServices, StoreHealth } from '../services';
 import { Watches, type WatchSettings } from '../watches/watches';
+import { WATCH_SOURCE, type WatchSourceFactory } from '../plugins/watch-source';
+import { watchRepositories } from '../store/watch-stores';
 
 /** Largest JSON body accepted on POST routes. */
 export const JSON_BODY_LIMIT = '16kb';
@@ -161,12 +164,22 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   // given back, here and every minute after.
   const sweep = new RetentionSweep(store, keys, idempotency, logger, config.limits.abandonedCallMs);
   await sweep.run(clock.now());
-  const watches = await Watches.open(container, store, clock, logger, {
-    allowLoopback: config.webhooks.allowLoopback,
-    userAgent: `jp-gateway-webhooks/${config.version}`,
-    metricsRegistry: metrics.registry,
-    ...options.watches,
-  });
+  // Watches exist when the domain registered a source of changes.
+  const watches = container.isRegistered(WATCH_SOURCE, true)
+    ? await Watches.open(
+        container.resolve<WatchSourceFactory>(WATCH_SOURCE),
+        watchRepositories,
+        store,
+        clock,
+        logger,
+        {
+          allowLoopback: config.webhooks.allowLoopback,
+          userAgent: `jp-gateway-webhooks/${config.version}`,
+          metricsRegistry: metrics.registry,
+          ...options.watches,
+        },
+      )
+    : undefined;
   const services: GatewayServices = {
     config,
     service: options.service,
@@ -235,6 +248,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   mountGatewayRoutes(router, services, options.cluster);
   mountHealthProbes(router, services);
   mountKeyRoutes(router, services);
+  if (watches) mountWatchRoutes(router, services, watches);
   mountFeedbackRoutes(router, services);
   mountDiscoveryRoutes(router, services);
   mountServiceIcon(router, services);

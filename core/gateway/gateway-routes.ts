@@ -4,15 +4,16 @@ import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
 import { documentOnce, sendDiscoveryJson } from '../http/discovery-document';
 import { HttpError } from '../http/errors';
 import type { GatewayServices } from '../services';
-import { channelViews, dataSummary, endpointCoverage } from '../discovery/channels';
+import { channelViews, dataSummary } from '../discovery/channels';
+import { endpointCoverage } from '../plugins/coverage';
 import { describeEndpoint } from '../discovery/describe';
 import { buildOpenApi } from '../discovery/openapi';
-import { ref } from '../discovery/schemas';
-import { marketplacePathPrefix, PAID_PATH_PREFIX } from '../discovery/paths';
+import { ref } from '../http/schemas';
+import { marketplacePathPrefix, PAID_PATH_PREFIX } from '../http/paths';
 import type { ProductDefinition } from '../plugins/products';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { formatUsd } from '../util/money';
-import { INTERFACE_VERSION } from '../surfaces/execute';
+import { INTERFACE_VERSION } from '../http/answer-schemas';
 
 /** Which worker of a cluster (WORKERS above 1) this gateway is, and of how many. */
 export interface ClusterPlace {

@@ -5,7 +5,7 @@
  * `insufficient_credit` and by `/keys/status` when the credit no longer buys a call.
  */
 import { marketplaceConfigured, paymentsConfigured } from '../config';
-import { marketplacePathPrefix, PAID_PATH_PREFIX, PREVIEW_PATH_PREFIX } from '../discovery/paths';
+import { marketplacePathPrefix, PAID_PATH_PREFIX, PREVIEW_PATH_PREFIX } from '../http/paths';
 import type { GatewayServices } from '../services';
 import type { RegisteredPlugin } from '../plugins/registry';
 

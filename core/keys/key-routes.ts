@@ -1,12 +1,12 @@
 /** POST /keys/create and GET /keys/status. */
-import type { Request, RequestHandler, Router } from 'express';
+import type { Router } from 'express';
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
 import { clearRateLimitHeaders } from '../ratelimit/ratelimit-headers';
 import { HttpError } from '../http/errors';
-import { BodySpec } from '../http/json-body';
+import { BodySpec } from '../plugins/json-body';
 import type { GatewayServices } from '../services';
-import { ref } from '../discovery/schemas';
+import { ref } from '../http/schemas';
 import { Doc, Trim } from '../plugins/query-rules';
 import { formatUsd } from '../util/money';
 import type { KeyStatus } from './key-ledger';
@@ -14,7 +14,7 @@ import type { RateCheck } from '../ratelimit/rate-limiter';
 import { TrialBudget } from './trial-budget';
 import { paymentsConfigured } from '../config';
 import { purchaseWays } from './buy-more';
-import { mountWatchRoutes } from '../watches/watch-routes';
+import { apiKeyOf, API_KEY_CHALLENGE } from './api-key-auth';
 
 export class CreateKeyBody {
   @Doc({
@@ -29,51 +29,6 @@ export class CreateKeyBody {
 }
 
 const createKeyBody = new BodySpec(CreateKeyBody, { example: { owner_label: 'my agent' } });
-
-/**
- * The challenge of every 401 for a missing or invalid key (RFC 9110 asks a 401 to name its scheme):
- * the key goes in the X-API-Key header.
- */
-export const API_KEY_CHALLENGE = { 'WWW-Authenticate': 'ApiKey header="X-API-Key"' };
-
-function apiKeyOf(req: Request): string | undefined {
-  const v = req.headers['x-api-key'];
-  return typeof v === 'string' && v !== '' ? v : undefined;
-}
-
-/** Resolves X-API-Key into res.locals.key, or answers 401 (JSON on the broker). */
-export function requireApiKey(s: GatewayServices): RequestHandler {
-  return async (req, res, next) => {
-    const presented = apiKeyOf(req);
-    if (!presented) {
-      return next(
-        new HttpError(
-          401,
-          'api_key_required',
-          'This call needs an API key in the X-API-Key header.',
-          {
-            hint: 'Create one with POST /keys/create {"owner_label": "..."}; it comes with free trial credit.',
-          },
-          API_KEY_CHALLENGE,
-        ),
-      );
-    }
-    const key = await s.keys.authenticate(presented);
-    if (!key) {
-      return next(
-        new HttpError(
-          401,
-          'api_key_invalid',
-          'The X-API-Key header does not hold a valid API key.',
-          { hint: 'Check the key (it starts with jpgw_) or create a new one with POST /keys/create.' },
-          API_KEY_CHALLENGE,
-        ),
-      );
-    }
-    res.locals.key = key;
-    next();
-  };
-}
 
 /**
  * What the key's credit entitles it to, per product: `active` while the balance pays for at least
@@ -259,8 +214,6 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
       res.json(statusView(s, status));
     },
   );
-
-  if (s.watches) mountWatchRoutes(router, s, s.watches);
 }
 
 function statusView(s: GatewayServices, key: KeyStatus) {

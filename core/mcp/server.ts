@@ -19,7 +19,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { mcpServerName } from '../discovery/mcp-card';
+import { mcpServerName } from './server-identity';
 import { invalidQueryError } from '../http/errors';
 import type { GatewayServices } from '../services';
 import type { RegisteredPlugin } from '../plugins/registry';
@@ -93,7 +93,7 @@ export class McpEndpoint {
     private readonly options: McpEndpointOptions,
   ) {
     const server = new Server(
-      { name: mcpServerName(s), title: s.service.name, version: s.config.version },
+      { name: mcpServerName(s.service.name), title: s.service.name, version: s.config.version },
       {
         capabilities: { tools: { listChanged: false } },
         instructions: options.instructions,

@@ -10,9 +10,9 @@
  */
 import type { ResourceInfo } from '@x402/core/types';
 import type { Logger } from 'pino';
-import { PAID_PATH_PREFIX } from '../discovery/paths';
+import { PAID_PATH_PREFIX } from '../http/paths';
 import { RequestLog } from '../http/logging';
-import { sellerMetadata } from '../discovery/seller-listing';
+import { sellerMetadata } from './seller-metadata';
 import type { EndpointPayload } from '../plugins/contract';
 import type { RegisteredPlugin } from '../plugins/registry';
 import type { GatewayServices } from '../services';
@@ -100,7 +100,7 @@ export class PaymentOffers {
   /** Builds (or rebuilds, when its example answer came) the offers of one endpoint. */
   set(plugin: RegisteredPlugin, answer: EndpointPayload | undefined): void {
     const { s, terms } = this;
-    const seller = sellerMetadata(s.service, plugin.product, s.config.baseUrl);
+    const seller = sellerMetadata(s.service.listing.serviceName, plugin.product, s.config.baseUrl);
     const description = resourceDescription(plugin);
     const path = `${PAID_PATH_PREFIX}/${plugin.tail}`;
     const offer = (url: string, bazaar: Record<string, unknown>): PaymentOffer => {

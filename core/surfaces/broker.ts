@@ -10,9 +10,9 @@ import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-vali
 import { ERROR_REF, INVALID_QUERY_REF, jsonResponse, mount } from '../http/api-catalog';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError, sendErrorBody, type ErrorBody } from '../http/errors';
-import { BodySpec } from '../http/json-body';
+import { BodySpec } from '../plugins/json-body';
 import type { GatewayServices } from '../services';
-import { requireApiKey } from '../keys/key-routes';
+import { requireApiKey } from '../keys/api-key-auth';
 import { IdempotencyStore, type StoredResponse } from '../keys/idempotency';
 import type { KeyIdentity } from '../keys/key-ledger';
 import { Doc } from '../plugins/query-rules';
@@ -170,7 +170,7 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
         '429': jsonResponse('Too many calls for this key (code `rate_limited`; see Retry-After).', ERROR_REF),
       },
     },
-    requireApiKey(s),
+    requireApiKey(s.keys),
     cap.admit,
     s.jsonBody,
     cap.work(async (req, res) => {

@@ -16,16 +16,16 @@ import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError } from '../http/errors';
 import type { GatewayServices } from '../services';
 import { paymentsConfigured } from '../config';
-import { mcpAuthSchemes } from '../discovery/mcp-card';
+import { mcpAuthSchemes } from '../mcp/server-identity';
 import type { KeyIdentity } from '../keys/key-ledger';
-import { API_KEY_CHALLENGE } from '../keys/key-routes';
-import { MCP_PATH, PREVIEW_MCP_PATH } from '../discovery/paths';
-import { callWithKeyCredit } from '../mcp/key-credit-binding';
+import { API_KEY_CHALLENGE } from '../keys/api-key-auth';
+import { MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
+import { callWithKeyCredit } from './mcp-key-credit-binding';
 import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../mcp/meta-keys';
 import { toolResult } from '../mcp/results';
 import { McpEndpoint } from '../mcp/server';
 import { ToolCatalog } from '../mcp/tools';
-import { X402ToolBinding } from '../mcp/x402-binding';
+import { X402ToolBinding } from './mcp-x402-binding';
 import type { PaidSurface } from './paid';
 import { previewGatewayExtras } from './preview';
 import type { PreviewRate } from './preview-rate';
@@ -170,7 +170,7 @@ function operationDoc(s: GatewayServices, tools: ToolCatalog, preview: boolean):
         stateless: true,
         url: `${base}${preview ? PREVIEW_MCP_PATH : MCP_PATH}`,
         tools: tools.names(),
-        auth: preview ? ['none'] : mcpAuthSchemes(s),
+        auth: preview ? ['none'] : mcpAuthSchemes(s.config),
       },
     },
   };

@@ -7,11 +7,11 @@ import type { GatewayServices } from '../services';
 import { soldPluginFor } from './lookup';
 import { PREVIEW_POLICY, PreviewRate } from './preview-rate';
 import { tokenBucketsOf } from '../http/token-buckets';
-import { dataOperationDoc } from '../discovery/operations';
+import { dataOperationDoc } from './operations';
 import { paymentTerms } from '../payments/requirements';
 import { answerCaching, answeredNotModified, sendAnswerJson } from './answer-http';
 
-import { MCP_PATH, PREVIEW_PATH_PREFIX as PREVIEW_PREFIX } from '../discovery/paths';
+import { MCP_PATH, PREVIEW_PATH_PREFIX as PREVIEW_PREFIX } from '../http/paths';
 import type { RegisteredPlugin } from '../plugins/registry';
 
 const NOTICE =

@@ -7,9 +7,9 @@ import express, { type Request, type Router } from 'express';
 import type { GatewayServices } from '../services';
 import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
 import { HttpError } from '../http/errors';
-import { invalidBodyError, jsonObjectBody } from '../http/json-body';
+import { invalidBodyError, jsonObjectBody } from '../plugins/json-body';
 import type { QueryProblem } from '../plugins/query-spec';
-import { requireApiKey } from '../keys/key-routes';
+import { requireApiKey } from '../keys/api-key-auth';
 import type { KeyIdentity } from '../keys/key-ledger';
 import { randomId } from '../util/ids';
 import { formatUsd } from '../util/money';
@@ -31,7 +31,7 @@ export function mountWatchRoutes(router: Router, s: GatewayServices, w: Watches)
   const example = { [field]: [src.exampleSubject], url: 'https://example.com/webhooks/jp-gateway' };
   const keyHeader = { name: 'X-API-Key', in: 'header', required: true, schema: { type: 'string' } };
   const price = { micro_usdc: src.priceMicroUsdc, usdc: formatUsd(src.priceMicroUsdc) };
-  const auth = requireApiKey(s);
+  const auth = requireApiKey(s.keys);
   const keyOf = (res: { locals: Record<string, unknown> }) => res.locals.key as KeyIdentity;
 
   mount(

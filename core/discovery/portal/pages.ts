@@ -17,7 +17,7 @@ import {
   type ParameterDescription,
 } from '../describe';
 import { mcpClientConfig } from '../mcp-card';
-import { MCP_PATH, PREVIEW_MCP_PATH } from '../paths';
+import { MCP_PATH, PREVIEW_MCP_PATH } from '../../http/paths';
 import { IDEMPOTENCY_META_KEY } from '../../mcp/meta-keys';
 import { mcpX402Markdown, x402GuideMarkdown } from '../x402-guide';
 import { codeSamples, LANGUAGE_LABELS, SURFACE_LABELS, type SampleSurface } from './code-samples';

@@ -14,11 +14,11 @@ import type { GatewayServices } from '../services';
 import { IdempotencyStore } from '../keys/idempotency';
 import type { KeyIdentity } from '../keys/key-ledger';
 import type { RegisteredPlugin } from '../plugins/registry';
-import { meterKeyCall } from '../surfaces/key-metering';
+import { meterKeyCall } from './key-metering';
 import { canonicalJson, sha256Hex } from '../util/canonical-json';
-import { toolError, toolErrorOf, toolResult } from './results';
-import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, REPLAYED_META_KEY } from './meta-keys';
-import type { X402ToolBinding } from './x402-binding';
+import { toolError, toolErrorOf, toolResult } from '../mcp/results';
+import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, REPLAYED_META_KEY } from '../mcp/meta-keys';
+import type { X402ToolBinding } from './mcp-x402-binding';
 
 export interface KeyCreditCall {
   req: Request;

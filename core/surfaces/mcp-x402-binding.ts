@@ -12,7 +12,7 @@
  */
 import type { Request, Response } from 'express';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { previewPathOf } from '../discovery/operations';
+import { previewPathOf } from './operations';
 import { PaymentChallenge, paymentChallenge } from '../payments/challenge';
 import { requestFingerprint } from '../payments/checkout';
 import { toolResourceUrl, type PaymentOffer } from '../payments/offers';
@@ -25,15 +25,15 @@ import type { RegisteredPlugin } from '../plugins/registry';
 import { clientGone } from '../http/client-gone';
 import { HttpError, errorBody } from '../http/errors';
 import type { GatewayServices } from '../services';
-import { paymentOutcomeOf, paymentRateLimited, paymentRateSubject, type PaidSurface } from '../surfaces/paid';
+import { paymentOutcomeOf, paymentRateLimited, paymentRateSubject, type PaidSurface } from './paid';
 import {
   PAYER_PROOF_META_KEY,
   PAYMENT_META_KEY,
   PAYMENT_RESPONSE_META_KEY,
   REDEMPTION_TICKET_META_KEY,
   REPLAYED_META_KEY,
-} from './meta-keys';
-import { toolError, toolErrorOf, toolResult } from './results';
+} from '../mcp/meta-keys';
+import { toolError, toolErrorOf, toolResult } from '../mcp/results';
 
 export class X402ToolBinding {
   readonly terms: PaymentTerms;
