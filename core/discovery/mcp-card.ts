@@ -6,7 +6,7 @@
  */
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { paymentsConfigured } from '../config';
-import type { GatewayServices } from '../services';
+import type { DiscoveryFacts } from './facts';
 import { X402_SWITCHES } from './channels';
 import {
   IDEMPOTENCY_META_KEY,
@@ -22,7 +22,7 @@ import { SERVER_JSON_PATH } from './mcp-registry';
 import { MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
 
 /** A client configuration for Streamable HTTP with the API key header (the common `mcpServers` form). */
-export function mcpClientConfig(s: GatewayServices, apiKey = '<API_KEY>'): string {
+export function mcpClientConfig(s: DiscoveryFacts, apiKey = '<API_KEY>'): string {
   return JSON.stringify(
     {
       mcpServers: {
@@ -39,7 +39,7 @@ export function mcpClientConfig(s: GatewayServices, apiKey = '<API_KEY>'): strin
 }
 
 /** How a tool call on /mcp is paid, for every discovery document. */
-export function mcpAuth(s: GatewayServices) {
+export function mcpAuth(s: DiscoveryFacts) {
   const terms = paymentTerms(s.config);
   const base = s.config.baseUrl;
   return {
@@ -73,7 +73,7 @@ export function mcpAuth(s: GatewayServices) {
   };
 }
 
-export function buildMcpServerCard(s: GatewayServices): Record<string, unknown> {
+export function buildMcpServerCard(s: DiscoveryFacts): Record<string, unknown> {
   const base = s.config.baseUrl;
   const now = s.clock.now();
   return {

@@ -8,7 +8,7 @@
  * knowing it); it is named in the publisher's metadata and in /.well-known/mcp.json.
  */
 import { paymentsConfigured } from '../config';
-import type { GatewayServices } from '../services';
+import type { DiscoveryFacts } from './facts';
 import { mcpServerName } from '../mcp/server-identity';
 import { MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
 
@@ -29,7 +29,7 @@ export function registryNamespace(baseUrl: string): string {
   return host.split('.').filter(Boolean).reverse().join('.');
 }
 
-export function buildMcpRegistryServer(s: GatewayServices): Record<string, unknown> {
+export function buildMcpRegistryServer(s: DiscoveryFacts): Record<string, unknown> {
   const base = s.config.baseUrl;
   const x402 = paymentsConfigured(s.config);
   return {

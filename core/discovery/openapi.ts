@@ -2,7 +2,7 @@
  * openapi.json (OpenAPI 3.1), built once at boot from the API catalog (every mounted operation)
  * and the registry (payload schemas). Nothing in it is written by hand per endpoint.
  */
-import type { GatewayServices } from '../services';
+import type { DiscoveryRoutesDeps } from './facts';
 import { paymentsConfigured } from '../config';
 import { payloadSchemaName } from '../surfaces/operations';
 import { GATEWAY_SCHEMAS } from '../http/schemas';
@@ -119,7 +119,9 @@ function problemContent(responses: Record<string, unknown>): Record<string, unkn
   return out;
 }
 
-export function buildOpenApi(s: GatewayServices): Record<string, unknown> {
+export function buildOpenApi(
+  s: Pick<DiscoveryRoutesDeps, 'config' | 'service' | 'registry' | 'catalog'>,
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { method, path, doc } of s.catalog.operations()) {
     const { extensions, parameters, ...rest } = doc;

@@ -10,7 +10,7 @@ import { isValidServiceName, sanitizeTags } from '@x402/extensions/bazaar';
 import { mount } from '../http/api-catalog';
 import { DiscoveryDocument } from '../http/discovery-document';
 import type { ProductDefinition } from '../plugins/products';
-import type { GatewayServices } from '../services';
+import type { DiscoveryRoutesDeps } from './facts';
 import { SERVICE_ICON_PATH } from '../payments/seller-metadata';
 import type { ServiceDescription } from './service';
 
@@ -62,7 +62,7 @@ export function checkSellerListing(
 }
 
 /** GET /icon.svg: the service icon every 402 names in `resource.iconUrl`. */
-export function mountServiceIcon(router: Router, s: GatewayServices): void {
+export function mountServiceIcon(router: Router, s: Pick<DiscoveryRoutesDeps, 'service' | 'catalog'>): void {
   const icon = new DiscoveryDocument(s.service.listing.iconSvg, 'image/svg+xml');
   mount(
     router,

@@ -3,7 +3,8 @@ import type { Router } from 'express';
 import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
 import { documentOnce, sendDiscoveryJson } from '../http/discovery-document';
 import { HttpError } from '../http/errors';
-import type { GatewayServices } from '../services';
+import type { DiscoveryRoutesDeps } from '../discovery/facts';
+import type { WatchSource } from '../plugins/watch-source';
 import { channelViews, dataSummary } from '../discovery/channels';
 import { endpointCoverage } from '../plugins/coverage';
 import { describeEndpoint } from '../discovery/describe';
@@ -21,7 +22,24 @@ export interface ClusterPlace {
   workers: number;
 }
 
-export function mountGatewayRoutes(router: Router, s: GatewayServices, cluster?: ClusterPlace): void {
+/** The state of the store, for /health. */
+export interface StoreHealth {
+  kind: string;
+  state: 'ok' | 'down';
+  detail?: string;
+}
+
+/** What the gateway's own routes use. */
+export interface GatewayRoutesDeps extends Pick<
+  DiscoveryRoutesDeps,
+  'config' | 'service' | 'registry' | 'clock' | 'catalog' | 'startedAt'
+> {
+  storeHealth(): Promise<StoreHealth>;
+  /** The watch source, when the gateway offers watches (its event type and price, on /products). */
+  readonly watchSource?: WatchSource;
+}
+
+export function mountGatewayRoutes(router: Router, s: GatewayRoutesDeps, cluster?: ClusterPlace): void {
   const base = s.config.baseUrl;
   const mkt = marketplacePathPrefix(s.config.marketplace.segment);
 
@@ -61,13 +79,13 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices, cluster?:
     interface_version: INTERFACE_VERSION,
     products: s.registry.products.map(productView),
     // Beside the products the spec lists: the price of watch events, a key-credit charge.
-    ...(s.watches
+    ...(s.watchSource
       ? {
           watches: {
-            event_type: s.watches.source.eventType,
+            event_type: s.watchSource.eventType,
             price_per_delivered_event: {
-              micro_usdc: s.watches.source.priceMicroUsdc,
-              usdc: formatUsd(s.watches.source.priceMicroUsdc),
+              micro_usdc: s.watchSource.priceMicroUsdc,
+              usdc: formatUsd(s.watchSource.priceMicroUsdc),
             },
             register: `${base}/keys/watches`,
             docs: `${base}/openapi.json`,

@@ -24,7 +24,10 @@ import type { HandlerLogger } from '../plugins/contract';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { clientGone } from '../http/client-gone';
 import { HttpError, errorBody } from '../http/errors';
-import type { GatewayServices } from '../services';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config';
+import type { GatewayMetrics } from '../http/metrics';
+import type { EndpointExecutor } from './execute';
 import { paymentOutcomeOf, paymentRateLimited, paymentRateSubject, type PaidSurface } from './paid';
 import {
   PAYER_PROOF_META_KEY,
@@ -35,11 +38,19 @@ import {
 } from '../mcp/meta-keys';
 import { toolError, toolErrorOf, toolResult } from '../mcp/results';
 
+/** What paying a tool call with x402 uses besides the paid surface's checkout. */
+export interface X402ToolBindingDeps {
+  readonly config: GatewayConfig;
+  readonly executor: EndpointExecutor;
+  readonly metrics: GatewayMetrics;
+  readonly logger: Logger;
+}
+
 export class X402ToolBinding {
   readonly terms: PaymentTerms;
 
   constructor(
-    private readonly s: GatewayServices,
+    private readonly s: X402ToolBindingDeps,
     private readonly paid: PaidSurface,
   ) {
     this.terms = paymentTerms(s.config);

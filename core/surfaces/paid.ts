@@ -13,12 +13,17 @@
  */
 import type { Request, Router } from 'express';
 import type { PaymentOutcome } from '../http/metrics';
-import type { GatewayServices } from '../services';
+import type { Logger } from 'pino';
+import type { GatewayMetrics } from '../http/metrics';
+import { RequestLog } from '../http/logging';
+import type { PaymentLedgerRepository } from '../payments/payment-ledger-repository';
+import type { Clock } from '../util/clock';
+import type { SurfaceDeps } from './surface-deps';
 import { parseClientAddress } from '../http/client-address';
 import { clientGone } from '../http/client-gone';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError, invalidQueryError } from '../http/errors';
-import { tokenBucketsOf, type BucketDecision, type SharedTokenBuckets } from '../http/token-buckets';
+import type { BucketDecision, SharedTokenBuckets, TokenBucketTables } from '../http/token-buckets';
 import { setRateLimitHeaders, type RateLimitState } from '../ratelimit/ratelimit-headers';
 import { dataOperationDoc, previewPathOf } from './operations';
 import { PAID_PATH_PREFIX } from '../http/paths';
@@ -62,10 +67,22 @@ export function paymentRateSubject(req: Request): string {
   return client.prefix64 ?? client.address;
 }
 
+export interface PaidSurfaceDeps extends SurfaceDeps {
+  readonly clock: Clock;
+  readonly metrics: GatewayMetrics;
+  readonly logger: Logger;
+  /** The listing's service name (the seller metadata of every payment request). */
+  readonly serviceName: string;
+  /** The x402 payments' records (nonces, settlements). */
+  readonly payments: PaymentLedgerRepository;
+  /** Where the per-client payment buckets live (this process, or a cluster's primary). */
+  readonly tokenBuckets: TokenBucketTables;
+}
+
 /** Mounts the paid surface; returns its checkout and its per-client payment rate. */
 export async function mountPaidSurface(
   router: Router,
-  s: GatewayServices,
+  s: PaidSurfaceDeps,
   cap: ConcurrencyCap,
 ): Promise<PaidSurface> {
   const terms = paymentTerms(s.config);
@@ -73,12 +90,23 @@ export async function mountPaidSurface(
     s.catalog.add('get', `${PAID_PATH_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'x402', { terms }));
   }
   const checkout = terms.configured ? await createCheckout(s, terms) : undefined;
-  const offers = terms.configured ? await buildPaymentOffers(s, terms) : undefined;
-  const paymentRate = tokenBucketsOf(s.container)(
-    'paid_payments',
-    s.config.limits.paidPaymentsPerMinute,
-    60_000,
-  );
+  const offers = terms.configured
+    ? await buildPaymentOffers(
+        {
+          baseUrl: s.config.baseUrl,
+          serviceName: s.serviceName,
+          registry: s.registry,
+          logger: s.logger,
+          answer: (plugin, query, id) =>
+            s.executor.run(plugin, s.executor.parse(plugin, query), {
+              id,
+              log: new RequestLog(s.logger, id),
+            }),
+        },
+        terms,
+      )
+    : undefined;
+  const paymentRate = s.tokenBuckets('paid_payments', s.config.limits.paidPaymentsPerMinute, 60_000);
 
   router.get(
     `${PAID_PATH_PREFIX}/*tail`,
@@ -229,12 +257,12 @@ export function paymentOutcomeOf(err: unknown, handlerFailed: boolean): PaymentO
   return 'refused';
 }
 
-async function createCheckout(s: GatewayServices, terms: PaymentTerms): Promise<X402Checkout> {
+async function createCheckout(s: PaidSurfaceDeps, terms: PaymentTerms): Promise<X402Checkout> {
   const x = s.config.x402;
   const timeoutMs = x.facilitatorTimeoutMs ?? DEFAULT_FACILITATOR_TIMEOUT_MS;
   const timeoutSeconds = Math.ceil(timeoutMs / 1000);
   const claimLeaseSeconds = 2 * timeoutSeconds + 60;
-  const ledger = new NonceLedger(s.store.payments, s.clock, claimLeaseSeconds);
+  const ledger = new NonceLedger(s.payments, s.clock, claimLeaseSeconds);
   return new X402Checkout({
     terms,
     facilitator: await createFacilitator(s.config, terms, ledger, timeoutMs, s.logger),

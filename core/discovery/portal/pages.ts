@@ -6,7 +6,7 @@
  * and the key panel. No page lists an endpoint by hand.
  */
 import { Marked } from 'marked';
-import type { GatewayServices } from '../../services';
+import type { DiscoveryFacts } from '../facts';
 import { examplePlugin } from '../../plugins/example-plugin';
 import { formatUsd } from '../../util/money';
 import { channelStatuses, waysToBuyWithoutX402, X402_SWITCHES } from '../channels';
@@ -55,7 +55,7 @@ export class PortalPages {
   readonly endpoints: EndpointDescription[];
 
   constructor(
-    private readonly s: GatewayServices,
+    private readonly s: DiscoveryFacts,
     private readonly errors: ErrorRow[],
   ) {
     this.endpoints = s.registry.sold().map((p) => describeEndpoint(p, s.config));
