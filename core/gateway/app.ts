@@ -17,6 +17,7 @@ import { EndpointExecutor } from '../surfaces/execute';
 import { mountBrokerSurface } from '../surfaces/broker';
 import { mountPreviewSurface } from '../surfaces/preview';
 import { mountPaidSurface } from '../surfaces/paid';
+import { buildX402Parts } from './x402-parts';
 import { mountMarketplaceSurface } from '../surfaces/marketplace';
 import { mountMcpSurface } from '../surfaces/mcp';
 import { mountPaymentDiscovery } from '../discovery/well-known';
@@ -238,19 +239,17 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   // Data surfaces first: Express tries routes in order, and these carry the traffic.
   const previewRate = mountPreviewSurface(router, { ...surface, tokenBuckets });
   const cap = new ConcurrencyCap(config.limits.concurrentPerClient);
-  const paid = await mountPaidSurface(
-    router,
-    {
-      ...surface,
-      clock,
-      metrics,
-      logger,
-      serviceName: service.listing.serviceName,
-      payments: store.payments,
-      tokenBuckets,
-    },
-    cap,
-  );
+  const paid = await buildX402Parts({
+    config,
+    registry,
+    executor,
+    clock,
+    logger,
+    serviceName: service.listing.serviceName,
+    payments: store.payments,
+    tokenBuckets,
+  });
+  mountPaidSurface(router, { ...surface, metrics, logger }, cap, paid);
   const { checkout } = paid;
   mountMarketplaceSurface(router, surface);
   mountBrokerSurface(router, { ...surface, ...keyMetering, problems, jsonBody }, cap);
