@@ -16,6 +16,7 @@ import type { PluginRegistry } from '../plugins/registry';
 import { EndpointExecutor } from '../surfaces/execute';
 import { mountBrokerSurface } from '../surfaces/broker';
 import { mountPreviewSurface } from '../surfaces/preview';
+import { PREVIEW_POLICY, PreviewRate } from '../surfaces/preview-rate';
 import { mountPaidSurface } from '../surfaces/paid';
 import { buildX402Parts } from './x402-parts';
 import { mountMarketplaceSurface } from '../surfaces/marketplace';
@@ -237,7 +238,9 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   // Routes go straight on the app: a nested router would add a dispatch level to every request.
   const router: Router = app;
   // Data surfaces first: Express tries routes in order, and these carry the traffic.
-  const previewRate = mountPreviewSurface(router, { ...surface, tokenBuckets });
+  const perMinute = config.limits.previewPerMinute;
+  const previewRate = new PreviewRate(tokenBuckets(PREVIEW_POLICY, perMinute, 60_000), perMinute);
+  mountPreviewSurface(router, surface, previewRate);
   const cap = new ConcurrencyCap(config.limits.concurrentPerClient);
   const paid = await buildX402Parts({
     config,

@@ -5,8 +5,7 @@
 import type { Router } from 'express';
 import type { GatewayConfig } from '../config';
 import { soldPluginFor } from './lookup';
-import { PREVIEW_POLICY, PreviewRate } from './preview-rate';
-import type { TokenBucketTables } from '../http/token-buckets';
+import type { PreviewRate } from './preview-rate';
 import type { SurfaceDeps } from './surface-deps';
 import { dataOperationDoc } from './operations';
 import { paymentTerms } from '../payments/requirements';
@@ -35,15 +34,11 @@ export function previewGatewayExtras(
   };
 }
 
-/** Mounts the preview surface; returns its rate limit, which /preview/mcp shares. */
-export interface PreviewSurfaceDeps extends SurfaceDeps {
-  /** Where the per-client preview buckets live (this process, or a cluster's primary). */
-  readonly tokenBuckets: TokenBucketTables;
-}
-
-export function mountPreviewSurface(router: Router, s: PreviewSurfaceDeps): PreviewRate {
-  const perMinute = s.config.limits.previewPerMinute;
-  const rate = new PreviewRate(s.tokenBuckets(PREVIEW_POLICY, perMinute, 60_000), perMinute);
+/**
+ * Mounts the preview surface behind its per-client rate (`rate`, which /preview/mcp shares; built
+ * by the composition root).
+ */
+export function mountPreviewSurface(router: Router, s: SurfaceDeps, rate: PreviewRate): void {
   // The preview's extra _gateway fields are constant per endpoint: built once.
   const extras = new Map<string, Record<string, unknown>>();
   const terms = paymentTerms(s.config);
@@ -64,5 +59,4 @@ export function mountPreviewSurface(router: Router, s: PreviewSurfaceDeps): Prev
       s.executor.json(plugin, payload, 'preview', req, extras.get(plugin.endpointId), true),
     );
   });
-  return rate;
 }
