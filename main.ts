@@ -20,7 +20,7 @@ import { PLUGINS_DIR } from './config/paths';
 import { PRODUCTS } from './config/products';
 import { SERVICE } from './config/service';
 import { UPSTREAM_CONFIG } from './domain/shared/tokens';
-import { WATCH_SOURCE } from './core/watches/watch-source';
+import { WATCH_SOURCE } from './core/plugins/watch-source';
 import { corporateRegisterWatches } from './domain/registry/watch-source';
 
 export interface CreateGatewayOptions {

@@ -11,6 +11,7 @@ import type { GatewayConfig } from '../core/config';
 import { Doc, Rule, ToInt } from '../core/plugins/query-rules';
 import { QuerySpec } from '../core/plugins/query-spec';
 import { redactSecrets } from '../core/util/redact';
+import type { UpstreamConfig } from '../domain/shared/tokens';
 import { PROJECT_ROOT } from './paths';
 
 /** USDC on Base mainnet and its EIP-712 domain (name "USD Coin", version "2"). */
@@ -364,12 +365,6 @@ export class EnvSchema {
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
-}
-
-export interface UpstreamConfig {
-  ntaHoujin: { appId?: string; baseUrl: string };
-  ntaInvoice: { appId?: string; baseUrl: string };
-  jgrants: { baseUrl?: string };
 }
 
 export interface AppConfig {

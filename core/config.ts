@@ -66,6 +66,9 @@ export interface GatewayConfig {
 }
 
 /** Whether the paid surface can take payments on this deployment. */
+/** The settings that switch x402 payments on (both are needed). */
+export const X402_SWITCHES = 'X402_PAY_TO and X402_FACILITATOR_URL';
+
 export function paymentsConfigured(config: GatewayConfig): boolean {
   return Boolean(config.x402.payTo && (config.x402.facilitatorUrl || config.x402.selfSettlement));
 }

@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as prettier from 'prettier';
 import { PLUGINS_DIR, PROJECT_ROOT } from '../config/paths';
-import { COMMON_SCHEMAS } from '../core/discovery/openapi';
+import { COMMON_SCHEMAS } from '../core/http/answer-schemas';
 import {
   isDefinedManifest,
   SCAFFOLD_PLACEHOLDER,

@@ -1,13 +1,13 @@
 /** GET /.well-known/broker-manifest.json: the key-metered broker, for discovery. */
 import { marketplaceConfigured, paymentsConfigured } from '../config';
-import type { GatewayServices } from '../services';
-import { INTERFACE_VERSION } from '../surfaces/execute';
+import type { DiscoveryFacts } from './facts';
+import { INTERFACE_VERSION } from '../http/answer-schemas';
 import { formatUsd } from '../util/money';
 import { describeEndpoint } from './describe';
 import { mcpAuth, mcpClientConfig } from './mcp-card';
-import { MCP_PATH, PREVIEW_MCP_PATH } from './paths';
+import { MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
 
-export function buildBrokerManifest(s: GatewayServices) {
+export function buildBrokerManifest(s: DiscoveryFacts) {
   const base = s.config.baseUrl;
   const credit = s.config.trialCreditMicroUsdc;
   return {
@@ -94,7 +94,7 @@ export function buildBrokerManifest(s: GatewayServices) {
 }
 
 /** What `buy_more` of insufficient_credit holds here: only the channels this deployment has open. */
-function buyMoreWords(s: GatewayServices): string {
+function buyMoreWords(s: DiscoveryFacts): string {
   const ways = [
     paymentsConfigured(s.config) && 'the x402 URL of the endpoint',
     marketplaceConfigured(s.config) && 'its marketplace URL',

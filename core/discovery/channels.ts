@@ -2,8 +2,8 @@
  * Per-channel sales status, derived from the deployment's configuration, and what data every
  * channel serves (the same handlers answer on all of them), derived from the plugins' coverage.
  */
-import { marketplaceConfigured, paymentsConfigured, type GatewayConfig } from '../config';
-import type { DataCoverage } from '../plugins/contract';
+import { marketplaceConfigured, paymentsConfigured, X402_SWITCHES, type GatewayConfig } from '../config';
+import { endpointCoverage } from '../plugins/coverage';
 import type { RegisteredPlugin } from '../plugins/registry';
 
 /** open: the channel takes calls; not a statement about the data, which `data` describes. */
@@ -49,16 +49,6 @@ export function channelViews(config: GatewayConfig, data: string): ChannelViews 
   };
 }
 
-/**
- * An endpoint's coverage as its handler states it. Plugins written in plain JavaScript can lack
- * the method the contract requires; the manifest's freshness words stand in for them.
- */
-export function endpointCoverage(p: RegisteredPlugin, now: Date): DataCoverage | { summary: string } {
-  return typeof p.handler.coverage === 'function'
-    ? p.handler.coverage(now)
-    : { summary: p.manifest.source.freshness };
-}
-
 /** One sentence on what a set of endpoints serves: how many from dated snapshots, how many live. */
 export function dataSummary(plugins: readonly RegisteredPlugin[], now: Date): string {
   const kinds = { snapshot: [] as string[], live: 0, fallback: 0, other: 0 };
@@ -87,8 +77,7 @@ export function dataSummary(plugins: readonly RegisteredPlugin[], now: Date): st
   return `Same data on every channel: ${parts.join('; ')}.${searched} Coverage per endpoint (size of each snapshot, months covered) is in /product-status.json.`;
 }
 
-/** The settings that switch x402 payments on (both are needed). */
-export const X402_SWITCHES = 'X402_PAY_TO and X402_FACILITATOR_URL';
+export { X402_SWITCHES };
 
 /**
  * What buyers meet while x402 is off, in the words every document uses: every request to a paid

@@ -5,7 +5,7 @@
 import type { GatewayConfig } from '../config';
 import type { RegisteredPlugin } from '../plugins/registry';
 import type { QueryParamSpec } from '../plugins/query-spec';
-import { marketplacePathPrefix, PAID_PATH_PREFIX, PREVIEW_PATH_PREFIX } from './paths';
+import { marketplacePathPrefix, PAID_PATH_PREFIX, PREVIEW_PATH_PREFIX } from '../http/paths';
 
 export interface ParameterDescription {
   name: string;

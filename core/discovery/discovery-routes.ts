@@ -9,7 +9,7 @@ import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
 import { parseClientAddress } from '../http/client-address';
 import { documentOnce } from '../http/discovery-document';
 import { HttpError } from '../http/errors';
-import type { GatewayServices } from '../services';
+import type { DiscoveryRoutesDeps } from './facts';
 import { buildBrokerManifest } from './broker-manifest';
 import { buildLlmsTxt } from './llms';
 import { buildMcpServerCard } from './mcp-card';
@@ -27,7 +27,7 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(h(a), h(b));
 }
 
-export function mountDiscoveryRoutes(router: Router, s: GatewayServices): void {
+export function mountDiscoveryRoutes(router: Router, s: DiscoveryRoutesDeps): void {
   const manifest = documentOnce(
     () => JSON.stringify(buildBrokerManifest(s)),
     'application/json; charset=utf-8',

@@ -3,16 +3,16 @@
  * service is and is not, the five ways in with a copy-paste example each, every endpoint with its
  * price, and links to the machine documents.
  */
-import type { GatewayServices } from '../services';
+import type { DiscoveryFacts } from './facts';
 import { examplePlugin } from '../plugins/example-plugin';
 import { channelStatuses, waysToBuyWithoutX402, X402_OFF_EFFECT, X402_SWITCHES } from './channels';
 import { describeEndpoint, queryString } from './describe';
-import { mcpServerName } from './mcp-card';
-import { marketplacePathPrefix, MCP_PATH, PREVIEW_MCP_PATH } from './paths';
+import { mcpServerName } from '../mcp/server-identity';
+import { marketplacePathPrefix, MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
 import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../mcp/meta-keys';
 import { formatUsd } from '../util/money';
 
-export function buildLlmsTxt(s: GatewayServices): string {
+export function buildLlmsTxt(s: DiscoveryFacts): string {
   const base = s.config.baseUrl;
   const sold = s.registry.sold().map((p) => describeEndpoint(p, s.config));
   const example = examplePlugin(s.registry);
@@ -52,7 +52,7 @@ export function buildLlmsTxt(s: GatewayServices): string {
     '',
     `5. MCP server (Model Context Protocol, Streamable HTTP, stateless): ${base}${MCP_PATH}, one tool per endpoint named by its endpoint id.`,
     '   Pay with the API key of 2 (header X-API-Key on every request; each tool call is charged its price, as the broker):',
-    `   {"mcpServers": {"${mcpServerName(s)}": {"type": "http", "url": "${base}${MCP_PATH}", "headers": {"X-API-Key": "jpgw_..."}}}}`,
+    `   {"mcpServers": {"${mcpServerName(s.service.name)}": {"type": "http", "url": "${base}${MCP_PATH}", "headers": {"X-API-Key": "jpgw_..."}}}}`,
     ...(channels.x402 === 'open'
       ? [
           '   Or pay per call with x402: an unpaid tool call answers isError with an x402 PaymentRequired (structuredContent);',
@@ -99,7 +99,7 @@ export function buildLlmsTxt(s: GatewayServices): string {
 }
 
 /** Way 3: the x402 handshake where payments are configured; what a buyer gets instead where not. */
-function x402Section(s: GatewayServices, paidUrl: string | undefined): string[] {
+function x402Section(s: DiscoveryFacts, paidUrl: string | undefined): string[] {
   const base = s.config.baseUrl;
   const head = `3. Pay per call with x402 (USDC on ${s.config.x402.network}, scheme exact)`;
   if (channelStatuses(s.config).x402 !== 'open') {

@@ -6,7 +6,7 @@
  */
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { paymentsConfigured } from '../config';
-import type { GatewayServices } from '../services';
+import type { DiscoveryFacts } from './facts';
 import { X402_SWITCHES } from './channels';
 import {
   IDEMPOTENCY_META_KEY,
@@ -16,24 +16,17 @@ import {
 } from '../mcp/meta-keys';
 import { paymentTerms } from '../payments/requirements';
 import { formatUsd } from '../util/money';
+import { mcpAuthSchemes, mcpServerName } from '../mcp/server-identity';
 import { toolAnnotations } from '../mcp/tools';
 import { SERVER_JSON_PATH } from './mcp-registry';
-import { MCP_PATH, PREVIEW_MCP_PATH } from './paths';
-
-/** The server's programmatic name (MCP serverInfo.name): the service name as a slug. */
-export function mcpServerName(s: GatewayServices): string {
-  return s.service.name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
+import { MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
 
 /** A client configuration for Streamable HTTP with the API key header (the common `mcpServers` form). */
-export function mcpClientConfig(s: GatewayServices, apiKey = '<API_KEY>'): string {
+export function mcpClientConfig(s: DiscoveryFacts, apiKey = '<API_KEY>'): string {
   return JSON.stringify(
     {
       mcpServers: {
-        [mcpServerName(s)]: {
+        [mcpServerName(s.service.name)]: {
           type: 'http',
           url: `${s.config.baseUrl}${MCP_PATH}`,
           headers: { 'X-API-Key': apiKey },
@@ -45,13 +38,8 @@ export function mcpClientConfig(s: GatewayServices, apiKey = '<API_KEY>'): strin
   );
 }
 
-/** The ways a tool call on /mcp can be paid on this deployment. */
-export function mcpAuthSchemes(s: GatewayServices): Array<'api_key' | 'x402'> {
-  return paymentsConfigured(s.config) ? ['api_key', 'x402'] : ['api_key'];
-}
-
 /** How a tool call on /mcp is paid, for every discovery document. */
-export function mcpAuth(s: GatewayServices) {
+export function mcpAuth(s: DiscoveryFacts) {
   const terms = paymentTerms(s.config);
   const base = s.config.baseUrl;
   return {
@@ -85,22 +73,22 @@ export function mcpAuth(s: GatewayServices) {
   };
 }
 
-export function buildMcpServerCard(s: GatewayServices): Record<string, unknown> {
+export function buildMcpServerCard(s: DiscoveryFacts): Record<string, unknown> {
   const base = s.config.baseUrl;
   const now = s.clock.now();
   return {
     version: '1.0',
     protocolVersion: LATEST_PROTOCOL_VERSION,
     supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
-    serverInfo: { name: mcpServerName(s), title: s.service.name, version: s.config.version },
-    name: mcpServerName(s),
+    serverInfo: { name: mcpServerName(s.service.name), title: s.service.name, version: s.config.version },
+    name: mcpServerName(s.service.name),
     description: `${s.service.summary} ${s.service.disclaimer}`,
     documentationUrl: `${base}/portal`,
     transport: { type: 'streamable-http', endpoint: `${base}${MCP_PATH}`, stateless: true },
     capabilities: { tools: { listChanged: false } },
     authentication: {
       required: true,
-      schemes: mcpAuthSchemes(s),
+      schemes: mcpAuthSchemes(s.config),
       note: paymentsConfigured(s.config)
         ? 'tools/list needs no credential; each tool call is paid with API-key credit (X-API-Key header) or per call with x402.'
         : 'tools/list needs no credential; each tool call is paid with API-key credit (X-API-Key header). x402 per call is not configured on this deployment.',

@@ -8,9 +8,9 @@
  * knowing it); it is named in the publisher's metadata and in /.well-known/mcp.json.
  */
 import { paymentsConfigured } from '../config';
-import type { GatewayServices } from '../services';
-import { mcpServerName } from './mcp-card';
-import { MCP_PATH, PREVIEW_MCP_PATH } from './paths';
+import type { DiscoveryFacts } from './facts';
+import { mcpServerName } from '../mcp/server-identity';
+import { MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
 
 export const SERVER_JSON_PATH = '/.well-known/mcp/server.json';
 export const SERVER_JSON_SCHEMA =
@@ -29,12 +29,12 @@ export function registryNamespace(baseUrl: string): string {
   return host.split('.').filter(Boolean).reverse().join('.');
 }
 
-export function buildMcpRegistryServer(s: GatewayServices): Record<string, unknown> {
+export function buildMcpRegistryServer(s: DiscoveryFacts): Record<string, unknown> {
   const base = s.config.baseUrl;
   const x402 = paymentsConfigured(s.config);
   return {
     $schema: SERVER_JSON_SCHEMA,
-    name: `${registryNamespace(base)}/${mcpServerName(s)}`,
+    name: `${registryNamespace(base)}/${mcpServerName(s.service.name)}`,
     title: s.service.name,
     description: s.service.tagline,
     version: s.config.version,

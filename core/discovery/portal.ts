@@ -3,7 +3,7 @@
  * text. The HTML portal (GET /portal and its pages) is rendered in portal/pages.ts from the same
  * endpoint descriptions.
  */
-import type { GatewayServices } from '../services';
+import type { DiscoveryFacts, DiscoveryRoutesDeps } from './facts';
 import { ERROR_CATALOGUE, type ProblemType } from '../http/error-catalogue';
 import { examplePlugin } from '../plugins/example-plugin';
 import { brokerBodyExample } from '../surfaces/broker';
@@ -11,7 +11,7 @@ import { formatUsd } from '../util/money';
 import { marketplaceConfigured, type GatewayConfig } from '../config';
 import { channelStatuses, waysToBuyWithoutX402, X402_SWITCHES } from './channels';
 import { mcpClientConfig } from './mcp-card';
-import { MCP_PATH, PREVIEW_MCP_PATH } from './paths';
+import { MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
 import { mcpX402Markdown, x402GuideMarkdown } from './x402-guide';
 import { IDEMPOTENCY_META_KEY } from '../mcp/meta-keys';
 import {
@@ -38,7 +38,7 @@ export interface ErrorRow {
  * gateway answers is an anchor of it. Rows on payments and credit say what this deployment
  * answers: without x402 no paid path gives a 402.
  */
-export function errorRows(s: GatewayServices): ErrorRow[] {
+export function errorRows(s: Pick<DiscoveryRoutesDeps, 'config' | 'registry' | 'problems'>): ErrorRow[] {
   const notes = deploymentNotes(s.config);
   // Without x402 no paid path sends the challenge, so no answer names its type.
   const x402 = channelStatuses(s.config).x402 === 'open';
@@ -111,7 +111,7 @@ export function endpointHeading(e: EndpointDescription): string {
   return `${e.endpoint_id}: ${e.summary}`;
 }
 
-function endpointSection(s: GatewayServices, e: EndpointDescription): string[] {
+function endpointSection(s: DiscoveryFacts, e: EndpointDescription): string[] {
   const example = e.examples[0]?.query ?? {};
   const qs = queryString(example);
   return [
@@ -153,7 +153,7 @@ function endpointSection(s: GatewayServices, e: EndpointDescription): string[] {
   ];
 }
 
-export function buildPortalMarkdown(s: GatewayServices): string {
+export function buildPortalMarkdown(s: DiscoveryFacts & Pick<DiscoveryRoutesDeps, 'problems'>): string {
   const base = s.config.baseUrl;
   const channels = channelStatuses(s.config);
   const sold = s.registry.sold().map((p) => describeEndpoint(p, s.config));

@@ -10,31 +10,12 @@ import { isValidServiceName, sanitizeTags } from '@x402/extensions/bazaar';
 import { mount } from '../http/api-catalog';
 import { DiscoveryDocument } from '../http/discovery-document';
 import type { ProductDefinition } from '../plugins/products';
-import type { GatewayServices } from '../services';
+import type { DiscoveryRoutesDeps } from './facts';
+import { SERVICE_ICON_PATH } from '../payments/seller-metadata';
 import type { ServiceDescription } from './service';
 
-export const SERVICE_ICON_PATH = '/icon.svg';
 /** An icon is a small image; a larger document is a mistake in the configuration. */
 const MAX_ICON_BYTES = 16 * 1024;
-
-/** The seller fields of an x402 `resource` (ResourceInfo). */
-export interface SellerMetadata {
-  serviceName: string;
-  tags?: string[];
-  iconUrl: string;
-}
-
-export function sellerMetadata(
-  service: ServiceDescription,
-  product: ProductDefinition,
-  baseUrl: string,
-): SellerMetadata {
-  return {
-    serviceName: service.listing.serviceName,
-    ...(product.tags.length > 0 ? { tags: [...product.tags] } : {}),
-    iconUrl: `${baseUrl}${SERVICE_ICON_PATH}`,
-  };
-}
 
 /** What is wrong with the seller metadata, one line each (empty: nothing). */
 export function sellerListingProblems(
@@ -81,7 +62,7 @@ export function checkSellerListing(
 }
 
 /** GET /icon.svg: the service icon every 402 names in `resource.iconUrl`. */
-export function mountServiceIcon(router: Router, s: GatewayServices): void {
+export function mountServiceIcon(router: Router, s: Pick<DiscoveryRoutesDeps, 'service' | 'catalog'>): void {
   const icon = new DiscoveryDocument(s.service.listing.iconSvg, 'image/svg+xml');
   mount(
     router,

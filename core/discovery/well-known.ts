@@ -11,14 +11,14 @@
 import type { Router } from 'express';
 import { jsonResponse, mount } from '../http/api-catalog';
 import { DiscoveryDocument } from '../http/discovery-document';
-import type { GatewayServices } from '../services';
+import type { DiscoveryFacts, DiscoveryRoutesDeps } from './facts';
 import { PAYMENT_INFO_PATH } from '../payments/challenge';
 import { v1NameOf } from '../payments/networks';
 import { PAID_MIME_TYPE, paymentTerms, requirementV2, type PaymentTerms } from '../payments/requirements';
 import type { RegisteredPlugin } from '../plugins/registry';
-import { INTERFACE_VERSION } from '../surfaces/execute';
-import { previewPathOf } from './operations';
-import { PAID_PATH_PREFIX } from './paths';
+import { INTERFACE_VERSION } from '../http/answer-schemas';
+import { previewPathOf } from '../surfaces/operations';
+import { PAID_PATH_PREFIX } from '../http/paths';
 
 const OBJECT = { type: 'object' };
 
@@ -43,7 +43,9 @@ function instructions(terms: PaymentTerms): string {
   );
 }
 
-export function wellKnownX402(s: GatewayServices): Record<string, unknown> {
+export function wellKnownX402(
+  s: DiscoveryFacts & Pick<DiscoveryRoutesDeps, 'catalog' | 'startedAt'>,
+): Record<string, unknown> {
   const terms = paymentTerms(s.config);
   const base = s.config.baseUrl;
   const sold = s.registry.sold();
@@ -92,7 +94,9 @@ export function wellKnownX402(s: GatewayServices): Record<string, unknown> {
   };
 }
 
-export function supportedDocument(s: GatewayServices): Record<string, unknown> {
+export function supportedDocument(
+  s: DiscoveryFacts & Pick<DiscoveryRoutesDeps, 'startedAt'>,
+): Record<string, unknown> {
   const terms = paymentTerms(s.config);
   const base = s.config.baseUrl;
   const lastUpdated = s.startedAt.toISOString();
@@ -121,7 +125,7 @@ export function supportedDocument(s: GatewayServices): Record<string, unknown> {
   };
 }
 
-export function mountPaymentDiscovery(router: Router, s: GatewayServices): void {
+export function mountPaymentDiscovery(router: Router, s: DiscoveryRoutesDeps): void {
   // Built once: registry and configuration do not change while the process runs.
   const wellKnown = new DiscoveryDocument(
     JSON.stringify(wellKnownX402(s)),

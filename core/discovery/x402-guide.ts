@@ -5,12 +5,12 @@
  * meanwhile and which settings switch x402 on. One text, so the two never disagree.
  */
 import { marketplaceConfigured } from '../config';
-import type { GatewayServices } from '../services';
+import type { DiscoveryFacts } from './facts';
 import { PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../mcp/meta-keys';
 import { channelStatuses, X402_SWITCHES } from './channels';
-import { MCP_PATH, PREVIEW_MCP_PATH } from './paths';
+import { MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
 
-export function x402GuideMarkdown(s: GatewayServices): string[] {
+export function x402GuideMarkdown(s: DiscoveryFacts): string[] {
   const base = s.config.baseUrl;
   if (channelStatuses(s.config).x402 !== 'open') {
     return [
@@ -39,7 +39,7 @@ export function x402GuideMarkdown(s: GatewayServices): string[] {
 }
 
 /** The x402 way of paying an MCP tool call, one Markdown paragraph (the MCP sections of the portal). */
-export function mcpX402Markdown(s: GatewayServices): string {
+export function mcpX402Markdown(s: DiscoveryFacts): string {
   if (channelStatuses(s.config).x402 !== 'open') {
     return `**x402**: not configured on this deployment: a tool call without an API key answers \`isError: true\` with \`payments_not_configured\` (nothing charged) until the operator sets ${X402_SWITCHES.replace(/(X402_\w+)/g, '`$1`')}.`;
   }

@@ -1,18 +1,20 @@
 /** Anonymous feedback: GET /feedback/schema and POST /feedback. */
-import type { Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
+import { ERROR_REF, jsonResponse, mount, type ApiCatalog } from '../http/api-catalog';
+import type { ClientIdentity } from '../http/client-identity';
 import { DiscoveryDocument } from '../http/discovery-document';
-import { BodySpec, invalidBodyError } from '../http/json-body';
-import type { GatewayServices } from '../services';
-import { ref } from '../discovery/schemas';
+import { BodySpec, invalidBodyError } from '../plugins/json-body';
+import { ref } from '../http/schemas';
 import { Doc, Trim } from '../plugins/query-rules';
 import { examplePlugin } from '../plugins/example-plugin';
 import type { QueryParamSpec, QueryProblem } from '../plugins/query-spec';
 import type { PluginRegistry } from '../plugins/registry';
 import { randomId } from '../util/ids';
 import { findPersonalData } from './personal-data';
-import type { FeedbackRecord } from './feedback-repository';
+import type { FeedbackRecord, FeedbackRepository } from './feedback-repository';
+import type { RateLimiter } from '../ratelimit/rate-limiter';
+import type { Clock } from '../util/clock';
 
 export const FEEDBACK_CATEGORIES = [
   'bug',
@@ -104,8 +106,22 @@ export const PRIVACY_BOUNDARY = {
   ],
 };
 
-export function mountFeedbackRoutes(router: Router, s: GatewayServices): void {
-  const rule = { bucket: 'feedback', limit: s.config.limits.feedbackPerHour, windowSeconds: 3600 };
+/** What the feedback routes use. */
+export interface FeedbackRoutesDeps {
+  readonly registry: PluginRegistry;
+  readonly catalog: ApiCatalog;
+  readonly clock: Clock;
+  readonly feedback: FeedbackRepository;
+  readonly rateLimiter: RateLimiter;
+  readonly clientIdentity: ClientIdentity;
+  /** Feedback messages one client address may send per hour. */
+  readonly perHour: number;
+  /** The JSON body parser with the gateway's size limit. */
+  readonly jsonBody: RequestHandler;
+}
+
+export function mountFeedbackRoutes(router: Router, s: FeedbackRoutesDeps): void {
+  const rule = { bucket: 'feedback', limit: s.perHour, windowSeconds: 3600 };
   const example = feedbackExample(s.registry);
   const feedbackBody = new BodySpec(FeedbackBody, { example });
   const productIds = s.registry.products.map((x) => x.id);
@@ -183,7 +199,7 @@ export function mountFeedbackRoutes(router: Router, s: GatewayServices): void {
     s.jsonBody,
     async (req, res) => {
       const body = feedbackBody.parse(req);
-      const problems = checkFeedback(s, body);
+      const problems = checkFeedback(s.registry, body);
       if (problems.length > 0) throw invalidBodyError(problems);
       const client = s.clientIdentity.of(req);
       await s.rateLimiter.enforce(rule, client, res, 'feedback messages from this address');
@@ -198,7 +214,7 @@ export function mountFeedbackRoutes(router: Router, s: GatewayServices): void {
         clientHash: client,
       };
       // Committed (fsynced) before the 201: an acknowledged record survives a crash.
-      await s.store.feedback.add(record);
+      await s.feedback.add(record);
       res.status(201).json({
         feedback_id: record.id,
         status: 'stored',
@@ -209,9 +225,9 @@ export function mountFeedbackRoutes(router: Router, s: GatewayServices): void {
   );
 }
 
-function checkFeedback(s: GatewayServices, body: FeedbackBody): QueryProblem[] {
+function checkFeedback(registry: PluginRegistry, body: FeedbackBody): QueryProblem[] {
   const problems: QueryProblem[] = [];
-  const products = s.registry.products.map((p) => p.id);
+  const products = registry.products.map((p) => p.id);
   const problem = (
     parameter: string,
     code: string,
@@ -230,7 +246,7 @@ function checkFeedback(s: GatewayServices, body: FeedbackBody): QueryProblem[] {
       ),
     );
   } else if (body.endpoint_id !== undefined && body.endpoint_id !== null) {
-    const endpoints = s.registry.soldOfProduct(body.product_id).map((p) => p.endpointId);
+    const endpoints = registry.soldOfProduct(body.product_id).map((p) => p.endpointId);
     if (!endpoints.includes(body.endpoint_id)) {
       problems.push(
         problem(

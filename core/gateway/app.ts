@@ -16,7 +16,9 @@ import type { PluginRegistry } from '../plugins/registry';
 import { EndpointExecutor } from '../surfaces/execute';
 import { mountBrokerSurface } from '../surfaces/broker';
 import { mountPreviewSurface } from '../surfaces/preview';
+import { PREVIEW_POLICY, PreviewRate } from '../surfaces/preview-rate';
 import { mountPaidSurface } from '../surfaces/paid';
+import { buildX402Parts } from './x402-parts';
 import { mountMarketplaceSurface } from '../surfaces/marketplace';
 import { mountMcpSurface } from '../surfaces/mcp';
 import { mountPaymentDiscovery } from '../discovery/well-known';
@@ -24,6 +26,7 @@ import { mountFeedbackRoutes } from '../feedback/feedback-routes';
 import { IdempotencyStore } from '../keys/idempotency';
 import { KeyLedger } from '../keys/key-ledger';
 import { mountKeyRoutes } from '../keys/key-routes';
+import { mountWatchRoutes } from '../watches/watch-routes';
 import { RateLimiter } from '../ratelimit/rate-limiter';
 import { ClientIdentity } from '../http/client-identity';
 import { Drain } from '../http/drain';
@@ -33,7 +36,7 @@ import { compose } from '../http/compose';
 import { clientErrorAnswerer, urlLengthLimit } from '../http/client-errors';
 import { securityHeaderList } from '../http/security-headers';
 import { GatewayMetrics } from '../http/metrics';
-import { TOKEN_BUCKET_TABLES, tablesInThisProcess, type TokenBucketTables } from '../http/token-buckets';
+import { tablesInThisProcess, type TokenBucketTables } from '../http/token-buckets';
 import { mountDiscoveryRoutes } from '../discovery/discovery-routes';
 import { checkSellerListing, mountServiceIcon } from '../discovery/seller-listing';
 import { openGatewayStore } from '../store/open-gateway-store';
@@ -47,14 +50,15 @@ import { errorMiddleware } from '../http/errors';
 import { ProblemTypes } from '../http/problem-details';
 import { declaredProblems } from '../plugins/declared-problems';
 import { methodNotAllowedOrNotFound } from '../http/method-not-allowed';
-import { mountGatewayRoutes, type ClusterPlace } from './gateway-routes';
+import { mountGatewayRoutes, type ClusterPlace, type StoreHealth } from './gateway-routes';
 import { mountHealthProbes } from './health-routes';
 import { logChannels } from './startup-log';
 import { configuredSecrets, createLogger, redactorOf } from '../http/logging';
 import { frontDoor } from '../http/front-door';
 import type { AnswerCacheLimits } from '../surfaces/answer-cache';
-import type { GatewayServices, StoreHealth } from '../services';
 import { Watches, type WatchSettings } from '../watches/watches';
+import { WATCH_SOURCE, type WatchSourceFactory } from '../plugins/watch-source';
+import { watchRepositories } from '../store/watch-stores';
 
 /** Largest JSON body accepted on POST routes. */
 export const JSON_BODY_LIMIT = '16kb';
@@ -103,7 +107,16 @@ export interface BuildGatewayOptions {
 export interface Gateway {
   readonly app: Express;
   readonly registry: PluginRegistry;
-  readonly services: GatewayServices;
+  // The parts the composition root built, for tests and the cluster's worker to look at.
+  readonly config: GatewayConfig;
+  readonly clock: Clock;
+  /** The gateway's child container (the domain's services, resolved once). */
+  readonly container: DependencyContainer;
+  readonly executor: EndpointExecutor;
+  readonly store: GatewayStore;
+  readonly keys: KeyLedger;
+  readonly idempotency: IdempotencyStore;
+  readonly metrics: GatewayMetrics;
   readonly logger: Logger;
   /** Starts listening; resolves with the bound address. */
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
@@ -139,7 +152,6 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
     },
   });
   container.register(GATEWAY_STORE, { useValue: store });
-  container.register(TOKEN_BUCKET_TABLES, { useValue: options.tokenBuckets ?? tablesInThisProcess });
 
   let registry: PluginRegistry;
   try {
@@ -161,44 +173,45 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   // given back, here and every minute after.
   const sweep = new RetentionSweep(store, keys, idempotency, logger, config.limits.abandonedCallMs);
   await sweep.run(clock.now());
-  const watches = await Watches.open(container, store, clock, logger, {
-    allowLoopback: config.webhooks.allowLoopback,
-    userAgent: `jp-gateway-webhooks/${config.version}`,
-    metricsRegistry: metrics.registry,
-    ...options.watches,
-  });
-  const services: GatewayServices = {
-    config,
-    service: options.service,
-    registry,
-    container,
-    logger,
-    clock,
-    catalog: new ApiCatalog(),
-    executor: new EndpointExecutor(clock, options.answerCache),
-    startedAt,
-    store,
-    keys,
-    idempotency,
-    rateLimiter: new RateLimiter(store.rateWindows, clock),
-    clientIdentity: await ClientIdentity.open(store.meta),
-    metrics,
-    problems,
-    jsonBody: express.json({ limit: JSON_BODY_LIMIT, strict: true }),
-    ...(watches ? { watches } : {}),
-    storeHealth: async (): Promise<StoreHealth> => {
-      try {
-        await store.ping();
-      } catch (err) {
-        return { kind: store.kind, state: 'down', detail: redact((err as Error).message).slice(0, 200) };
-      }
-      if (lastFailure && Date.now() - lastFailure.at < FAILURE_MEMORY_MS) {
-        const { operation, message } = lastFailure;
-        return { kind: store.kind, state: 'down', detail: `${operation} failed: ${message}`.slice(0, 200) };
-      }
-      return { kind: store.kind, state: 'ok' };
-    },
+  // Watches exist when the domain registered a source of changes.
+  const watches = container.isRegistered(WATCH_SOURCE, true)
+    ? await Watches.open(
+        container.resolve<WatchSourceFactory>(WATCH_SOURCE),
+        watchRepositories,
+        store,
+        clock,
+        logger,
+        {
+          allowLoopback: config.webhooks.allowLoopback,
+          userAgent: `jp-gateway-webhooks/${config.version}`,
+          metricsRegistry: metrics.registry,
+          ...options.watches,
+        },
+      )
+    : undefined;
+  const catalog = new ApiCatalog();
+  const executor = new EndpointExecutor(clock, options.answerCache);
+  const rateLimiter = new RateLimiter(store.rateWindows, clock);
+  const clientIdentity = await ClientIdentity.open(store.meta);
+  // The JSON body parser with the gateway's size limit (mounted per route, after auth guards).
+  const jsonBody = express.json({ limit: JSON_BODY_LIMIT, strict: true });
+  const storeHealth = async (): Promise<StoreHealth> => {
+    try {
+      await store.ping();
+    } catch (err) {
+      return { kind: store.kind, state: 'down', detail: redact((err as Error).message).slice(0, 200) };
+    }
+    if (lastFailure && Date.now() - lastFailure.at < FAILURE_MEMORY_MS) {
+      const { operation, message } = lastFailure;
+      return { kind: store.kind, state: 'down', detail: `${operation} failed: ${message}`.slice(0, 200) };
+    }
+    return { kind: store.kind, state: 'ok' };
   };
+  const { service } = options;
+  const tokenBuckets = options.tokenBuckets ?? tablesInThisProcess;
+  const surface = { config, registry, catalog, executor };
+  const keyMetering = { config, clock, executor, idempotency, keys, rateLimiter, metrics, logger };
+  const discovery = { config, service, registry, clock, catalog, problems, executor, metrics, startedAt };
 
   const app = express();
   app.disable('x-powered-by');
@@ -225,22 +238,67 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   // Routes go straight on the app: a nested router would add a dispatch level to every request.
   const router: Router = app;
   // Data surfaces first: Express tries routes in order, and these carry the traffic.
-  const previewRate = mountPreviewSurface(router, services);
+  const perMinute = config.limits.previewPerMinute;
+  const previewRate = new PreviewRate(tokenBuckets(PREVIEW_POLICY, perMinute, 60_000), perMinute);
+  mountPreviewSurface(router, surface, previewRate);
   const cap = new ConcurrencyCap(config.limits.concurrentPerClient);
-  const paid = await mountPaidSurface(router, services, cap);
+  const paid = await buildX402Parts({
+    config,
+    registry,
+    executor,
+    clock,
+    logger,
+    serviceName: service.listing.serviceName,
+    payments: store.payments,
+    tokenBuckets,
+  });
+  mountPaidSurface(router, { ...surface, metrics, logger }, cap, paid);
   const { checkout } = paid;
-  mountMarketplaceSurface(router, services);
-  mountBrokerSurface(router, services, cap);
-  mountMcpSurface(router, services, cap, paid, previewRate);
-  mountGatewayRoutes(router, services, options.cluster);
-  mountHealthProbes(router, services);
-  mountKeyRoutes(router, services);
-  mountFeedbackRoutes(router, services);
-  mountDiscoveryRoutes(router, services);
-  mountServiceIcon(router, services);
-  mountPaymentDiscovery(router, services);
+  mountMarketplaceSurface(router, surface);
+  mountBrokerSurface(router, { ...surface, ...keyMetering, problems, jsonBody }, cap);
+  mountMcpSurface(router, { ...surface, ...keyMetering, service, jsonBody }, cap, paid, previewRate);
+  mountGatewayRoutes(
+    router,
+    {
+      config,
+      service,
+      registry,
+      clock,
+      catalog,
+      startedAt,
+      storeHealth,
+      ...(watches ? { watchSource: watches.source } : {}),
+    },
+    options.cluster,
+  );
+  mountHealthProbes(router, { catalog, registry, storeHealth });
+  mountKeyRoutes(router, {
+    config,
+    registry,
+    catalog,
+    clock,
+    keys,
+    trialBudget: store.trialBudget,
+    rateLimiter,
+    clientIdentity,
+    jsonBody,
+  });
+  if (watches) mountWatchRoutes(router, { catalog, clock, keys }, watches);
+  mountFeedbackRoutes(router, {
+    registry,
+    catalog,
+    clock,
+    feedback: store.feedback,
+    rateLimiter,
+    clientIdentity,
+    perHour: config.limits.feedbackPerHour,
+    jsonBody,
+  });
+  mountDiscoveryRoutes(router, discovery);
+  mountServiceIcon(router, { service, catalog });
+  mountPaymentDiscovery(router, discovery);
 
-  app.use(methodNotAllowedOrNotFound(services.catalog));
+  app.use(methodNotAllowedOrNotFound(catalog));
   app.use(errorMiddleware(problems));
   if (!options.cluster) logChannels(logger, config);
 
@@ -253,7 +311,14 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   return {
     app,
     registry,
-    services,
+    config,
+    clock,
+    container,
+    executor,
+    store,
+    keys,
+    idempotency,
+    metrics,
     logger,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {

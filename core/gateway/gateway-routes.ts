@@ -3,16 +3,18 @@ import type { Router } from 'express';
 import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
 import { documentOnce, sendDiscoveryJson } from '../http/discovery-document';
 import { HttpError } from '../http/errors';
-import type { GatewayServices } from '../services';
-import { channelViews, dataSummary, endpointCoverage } from '../discovery/channels';
+import type { DiscoveryRoutesDeps } from '../discovery/facts';
+import type { WatchSource } from '../plugins/watch-source';
+import { channelViews, dataSummary } from '../discovery/channels';
+import { endpointCoverage } from '../plugins/coverage';
 import { describeEndpoint } from '../discovery/describe';
 import { buildOpenApi } from '../discovery/openapi';
-import { ref } from '../discovery/schemas';
-import { marketplacePathPrefix, PAID_PATH_PREFIX } from '../discovery/paths';
+import { ref } from '../http/schemas';
+import { marketplacePathPrefix, PAID_PATH_PREFIX } from '../http/paths';
 import type { ProductDefinition } from '../plugins/products';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { formatUsd } from '../util/money';
-import { INTERFACE_VERSION } from '../surfaces/execute';
+import { INTERFACE_VERSION } from '../http/answer-schemas';
 
 /** Which worker of a cluster (WORKERS above 1) this gateway is, and of how many. */
 export interface ClusterPlace {
@@ -20,7 +22,24 @@ export interface ClusterPlace {
   workers: number;
 }
 
-export function mountGatewayRoutes(router: Router, s: GatewayServices, cluster?: ClusterPlace): void {
+/** The state of the store, for /health. */
+export interface StoreHealth {
+  kind: string;
+  state: 'ok' | 'down';
+  detail?: string;
+}
+
+/** What the gateway's own routes use. */
+export interface GatewayRoutesDeps extends Pick<
+  DiscoveryRoutesDeps,
+  'config' | 'service' | 'registry' | 'clock' | 'catalog' | 'startedAt'
+> {
+  storeHealth(): Promise<StoreHealth>;
+  /** The watch source, when the gateway offers watches (its event type and price, on /products). */
+  readonly watchSource?: WatchSource;
+}
+
+export function mountGatewayRoutes(router: Router, s: GatewayRoutesDeps, cluster?: ClusterPlace): void {
   const base = s.config.baseUrl;
   const mkt = marketplacePathPrefix(s.config.marketplace.segment);
 
@@ -60,13 +79,13 @@ export function mountGatewayRoutes(router: Router, s: GatewayServices, cluster?:
     interface_version: INTERFACE_VERSION,
     products: s.registry.products.map(productView),
     // Beside the products the spec lists: the price of watch events, a key-credit charge.
-    ...(s.watches
+    ...(s.watchSource
       ? {
           watches: {
-            event_type: s.watches.source.eventType,
+            event_type: s.watchSource.eventType,
             price_per_delivered_event: {
-              micro_usdc: s.watches.source.priceMicroUsdc,
-              usdc: formatUsd(s.watches.source.priceMicroUsdc),
+              micro_usdc: s.watchSource.priceMicroUsdc,
+              usdc: formatUsd(s.watchSource.priceMicroUsdc),
             },
             register: `${base}/keys/watches`,
             docs: `${base}/openapi.json`,

@@ -6,8 +6,9 @@
  * `/health` (gateway-routes.ts) stays the detailed report.
  */
 import type { Router } from 'express';
-import { jsonResponse, mount } from '../http/api-catalog';
-import type { GatewayServices } from '../services';
+import { jsonResponse, mount, type ApiCatalog } from '../http/api-catalog';
+import type { PluginRegistry } from '../plugins/registry';
+import type { StoreHealth } from './gateway-routes';
 
 const READINESS = {
   type: 'object',
@@ -34,7 +35,14 @@ const READINESS = {
   },
 };
 
-export function mountHealthProbes(router: Router, s: GatewayServices): void {
+/** What the probes read. */
+export interface HealthProbesDeps {
+  readonly catalog: ApiCatalog;
+  readonly registry: PluginRegistry;
+  storeHealth(): Promise<StoreHealth>;
+}
+
+export function mountHealthProbes(router: Router, s: HealthProbesDeps): void {
   mount(
     router,
     s.catalog,

@@ -5,7 +5,6 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Request } from 'express';
-import type { MetaRepository } from '../store/gateway-store';
 import { parseClientAddress } from './client-address';
 
 /** The hashed subjects a per-client limit counts under (see client-address.ts). */
@@ -16,10 +15,16 @@ export interface ClientSubjects {
   ipv6Prefix64?: string;
 }
 
+/** Where the salt is kept: the store's shared values (MetaRepository), shared by every process. */
+export interface SaltKeeper {
+  /** The value stored under `name`; when there is none, `fresh` is stored and returned (atomic). */
+  getOrCreate(name: string, fresh: string): Promise<string>;
+}
+
 export class ClientIdentity {
   private constructor(private readonly salt: Buffer) {}
 
-  static async open(meta: MetaRepository): Promise<ClientIdentity> {
+  static async open(meta: SaltKeeper): Promise<ClientIdentity> {
     const salt = await meta.getOrCreate('client_salt', randomBytes(32).toString('hex'));
     return new ClientIdentity(Buffer.from(salt, 'hex'));
   }

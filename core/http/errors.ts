@@ -4,10 +4,7 @@
  * code from the catalogue (core/http/error-catalogue.ts). The bodies the spec fixes stay as it
  * says: the 402 challenge (plain JSON) and the text-only 401 on /keys/status. No stack traces.
  */
-import { StoreUnavailableError } from '../store/store-errors';
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import type { QueryProblem } from '../plugins/query-spec';
-import type { RegisteredPlugin } from '../plugins/registry';
 import type { ErrorCode, PluginErrorCode } from './error-catalogue';
 import { PROBLEM_CONTENT_TYPE, type ProblemTypes } from './problem-details';
 
@@ -22,6 +19,24 @@ export class HttpError extends Error {
     super(message);
     this.name = 'HttpError';
   }
+}
+
+/**
+ * The gateway cannot record a call right now (its store cannot write): answered 503, never
+ * charged. The store throws a subclass (StoreUnavailableError); the error model answers it
+ * without depending on the store.
+ */
+export class RecordingUnavailableError extends Error {}
+
+/** One problem of a query or body, as `correction_hints` lists it (core/plugins/query-spec.ts finds them). */
+export interface QueryProblem {
+  parameter: string;
+  code: string;
+  problem: string;
+  received?: string;
+  accepted: string;
+  example?: string;
+  hint: string;
 }
 
 export function errorBody(req: Request, code: string, message: string, extra: Record<string, unknown> = {}) {
@@ -48,7 +63,10 @@ export function sendErrorBody(res: Response, status: number, body: ErrorBody, pr
 }
 
 /** The 422 every surface answers for an invalid query. */
-export function invalidQueryError(plugin: RegisteredPlugin, problems: readonly QueryProblem[]): HttpError {
+export function invalidQueryError(
+  plugin: { readonly endpointId: string },
+  problems: readonly QueryProblem[],
+): HttpError {
   const summary = problems.map((p) => `${p.parameter}: ${p.problem}`).join('; ');
   return new HttpError(422, 'invalid_query', `The query has ${problems.length} problem(s): ${summary}.`, {
     endpoint_id: plugin.endpointId,
@@ -95,7 +113,7 @@ export function errorMiddleware(problems: ProblemTypes): ErrorRequestHandler {
     if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
       return answer(req, res, new HttpError(e.status, 'bad_request', e.message));
     }
-    if (err instanceof StoreUnavailableError) {
+    if (err instanceof RecordingUnavailableError) {
       req.log?.error({ err }, 'store unavailable');
       return answer(
         req,

@@ -6,10 +6,9 @@
  *
  * The memory is one process's: a gateway of several processes (WORKERS) keeps its tables in the
  * cluster's primary instead (core/gateway/cluster/shared-buckets.ts), so that a client's limit is
- * the configured one whichever worker takes its requests. Route modules open their table with
- * `tokenBucketsOf(container)`, which gives either.
+ * the configured one whichever worker takes its requests. The composition root hands the
+ * surfaces one or the other as `TokenBucketTables`.
  */
-import type { DependencyContainer } from 'tsyringe';
 
 export interface BucketDecision {
   allowed: boolean;
@@ -29,18 +28,11 @@ export interface SharedTokenBuckets {
 /** Opens the table `name` (one per limit: every process opening it shares its buckets). */
 export type TokenBucketTables = (name: string, capacity: number, periodMs: number) => SharedTokenBuckets;
 
-/** Where the gateway's container says its tables are (registered by buildGateway). */
-export const TOKEN_BUCKET_TABLES = Symbol.for('jp-gateway:token-bucket-tables');
-
 /** A single process's tables: in its own memory. */
 export const tablesInThisProcess: TokenBucketTables = (_name, capacity, periodMs) => {
   const buckets = new TokenBuckets(capacity, periodMs);
   return { capacity, take: (client) => Promise.resolve(buckets.take(client)) };
 };
-
-export function tokenBucketsOf(container: DependencyContainer): TokenBucketTables {
-  return container.resolve<TokenBucketTables>(TOKEN_BUCKET_TABLES);
-}
 
 interface Bucket {
   tokens: number;

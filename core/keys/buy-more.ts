@@ -4,9 +4,8 @@
  * secret), never a planned one (card/fiat checkout is not wired). Used by the broker's
  * `insufficient_credit` and by `/keys/status` when the credit no longer buys a call.
  */
-import { marketplaceConfigured, paymentsConfigured } from '../config';
-import { marketplacePathPrefix, PAID_PATH_PREFIX, PREVIEW_PATH_PREFIX } from '../discovery/paths';
-import type { GatewayServices } from '../services';
+import { marketplaceConfigured, paymentsConfigured, type GatewayConfig } from '../config';
+import { marketplacePathPrefix, PAID_PATH_PREFIX, PREVIEW_PATH_PREFIX } from '../http/paths';
 import type { RegisteredPlugin } from '../plugins/registry';
 
 export interface PurchaseWays {
@@ -18,13 +17,13 @@ export interface PurchaseWays {
   hint: string;
 }
 
-export function purchaseWays(s: GatewayServices, plugin?: RegisteredPlugin): PurchaseWays {
-  const base = s.config.baseUrl;
+export function purchaseWays(config: GatewayConfig, plugin?: RegisteredPlugin): PurchaseWays {
+  const base = config.baseUrl;
   const tail = plugin ? plugin.tail : '{tail}';
   const buy: PurchaseWays['buy_more'] = {};
-  if (paymentsConfigured(s.config)) buy.x402 = `${base}${PAID_PATH_PREFIX}/${tail}`;
-  if (marketplaceConfigured(s.config))
-    buy.marketplace = `${base}${marketplacePathPrefix(s.config.marketplace.segment)}/${tail}`;
+  if (paymentsConfigured(config)) buy.x402 = `${base}${PAID_PATH_PREFIX}/${tail}`;
+  if (marketplaceConfigured(config))
+    buy.marketplace = `${base}${marketplacePathPrefix(config.marketplace.segment)}/${tail}`;
   const ways = [
     buy.x402 && 'pay per call with x402 (USDC) on the /v1/ path, no key needed',
     buy.marketplace && 'buy through the marketplace listing',

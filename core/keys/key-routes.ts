@@ -1,20 +1,23 @@
 /** POST /keys/create and GET /keys/status. */
-import type { Request, RequestHandler, Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { IsString, MaxLength, MinLength } from 'class-validator';
-import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
+import { ERROR_REF, jsonResponse, mount, type ApiCatalog } from '../http/api-catalog';
 import { clearRateLimitHeaders } from '../ratelimit/ratelimit-headers';
 import { HttpError } from '../http/errors';
-import { BodySpec } from '../http/json-body';
-import type { GatewayServices } from '../services';
-import { ref } from '../discovery/schemas';
+import { BodySpec } from '../plugins/json-body';
+import { ref } from '../http/schemas';
 import { Doc, Trim } from '../plugins/query-rules';
 import { formatUsd } from '../util/money';
-import type { KeyStatus } from './key-ledger';
-import type { RateCheck } from '../ratelimit/rate-limiter';
+import type { KeyLedger, KeyStatus } from './key-ledger';
+import type { RateCheck, RateLimiter } from '../ratelimit/rate-limiter';
 import { TrialBudget } from './trial-budget';
-import { paymentsConfigured } from '../config';
+import { paymentsConfigured, type GatewayConfig } from '../config';
+import type { ClientIdentity } from '../http/client-identity';
+import type { PluginRegistry } from '../plugins/registry';
+import type { Clock } from '../util/clock';
+import type { TrialBudgetRepository } from './trial-budget-repository';
 import { purchaseWays } from './buy-more';
-import { mountWatchRoutes } from '../watches/watch-routes';
+import { apiKeyOf, API_KEY_CHALLENGE } from './api-key-auth';
 
 export class CreateKeyBody {
   @Doc({
@@ -31,58 +34,13 @@ export class CreateKeyBody {
 const createKeyBody = new BodySpec(CreateKeyBody, { example: { owner_label: 'my agent' } });
 
 /**
- * The challenge of every 401 for a missing or invalid key (RFC 9110 asks a 401 to name its scheme):
- * the key goes in the X-API-Key header.
- */
-export const API_KEY_CHALLENGE = { 'WWW-Authenticate': 'ApiKey header="X-API-Key"' };
-
-function apiKeyOf(req: Request): string | undefined {
-  const v = req.headers['x-api-key'];
-  return typeof v === 'string' && v !== '' ? v : undefined;
-}
-
-/** Resolves X-API-Key into res.locals.key, or answers 401 (JSON on the broker). */
-export function requireApiKey(s: GatewayServices): RequestHandler {
-  return async (req, res, next) => {
-    const presented = apiKeyOf(req);
-    if (!presented) {
-      return next(
-        new HttpError(
-          401,
-          'api_key_required',
-          'This call needs an API key in the X-API-Key header.',
-          {
-            hint: 'Create one with POST /keys/create {"owner_label": "..."}; it comes with free trial credit.',
-          },
-          API_KEY_CHALLENGE,
-        ),
-      );
-    }
-    const key = await s.keys.authenticate(presented);
-    if (!key) {
-      return next(
-        new HttpError(
-          401,
-          'api_key_invalid',
-          'The X-API-Key header does not hold a valid API key.',
-          { hint: 'Check the key (it starts with jpgw_) or create a new one with POST /keys/create.' },
-          API_KEY_CHALLENGE,
-        ),
-      );
-    }
-    res.locals.key = key;
-    next();
-  };
-}
-
-/**
  * What the key's credit entitles it to, per product: `active` while the balance pays for at least
  * the product's cheapest endpoint, `insufficient_credit` once it does not (a zero balance is never
  * called active), `unavailable` for a product that sells no endpoint on this deployment.
  */
-export function entitlementsOf(s: GatewayServices, balanceMicro: number) {
-  return s.registry.products.map((p) => {
-    const prices = s.registry.soldOfProduct(p.id).map((e) => e.priceMicroUsdc);
+export function entitlementsOf(registry: PluginRegistry, balanceMicro: number) {
+  return registry.products.map((p) => {
+    const prices = registry.soldOfProduct(p.id).map((e) => e.priceMicroUsdc);
     const cheapest = prices.length > 0 ? Math.min(...prices) : undefined;
     const status =
       cheapest === undefined ? 'unavailable' : balanceMicro >= cheapest ? 'active' : 'insufficient_credit';
@@ -99,7 +57,21 @@ function money(micro: number) {
   return { micro_usdc: micro, usdc: formatUsd(micro) };
 }
 
-export function mountKeyRoutes(router: Router, s: GatewayServices): void {
+/** What the key routes use. */
+export interface KeyRoutesDeps {
+  readonly config: GatewayConfig;
+  readonly registry: PluginRegistry;
+  readonly catalog: ApiCatalog;
+  readonly clock: Clock;
+  readonly keys: KeyLedger;
+  readonly trialBudget: TrialBudgetRepository;
+  readonly rateLimiter: RateLimiter;
+  readonly clientIdentity: ClientIdentity;
+  /** The JSON body parser with the gateway's size limit. */
+  readonly jsonBody: RequestHandler;
+}
+
+export function mountKeyRoutes(router: Router, s: KeyRoutesDeps): void {
   // Sliding windows of an hour: per client address, and per IPv6 /64 (one subscriber's network,
   // whose 2^64 addresses would otherwise each get the per-address limit).
   const perAddress = { bucket: 'keys_create', limit: s.config.limits.keyCreatePerHour, windowSeconds: 3600 };
@@ -108,7 +80,7 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
     limit: s.config.limits.keyCreatePerHourPerIpv6Net64,
     windowSeconds: 3600,
   };
-  const budget = new TrialBudget(s.store.trialBudget, s.config.trialCreditDailyBudgetMicroUsdc);
+  const budget = new TrialBudget(s.trialBudget, s.config.trialCreditDailyBudgetMicroUsdc);
   let budgetWarnedFor: string | undefined;
 
   mount(
@@ -211,7 +183,7 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
         owner_label: key.ownerLabel,
         created_at: key.createdAt.toISOString(),
         trial_credit: money(key.trialGrantedMicro),
-        entitlements: entitlementsOf(s, key.balanceMicro),
+        entitlements: entitlementsOf(s.registry, key.balanceMicro),
         notice:
           'Store this key now: it is shown once and only its hash is kept. Send it in the X-API-Key header.',
         next: {
@@ -259,15 +231,13 @@ export function mountKeyRoutes(router: Router, s: GatewayServices): void {
       res.json(statusView(s, status));
     },
   );
-
-  if (s.watches) mountWatchRoutes(router, s, s.watches);
 }
 
-function statusView(s: GatewayServices, key: KeyStatus) {
+function statusView(s: KeyRoutesDeps, key: KeyStatus) {
   const reserved = key.holds.reduce((sum, h) => sum + h.amount, 0);
-  const entitlements = entitlementsOf(s, key.balanceMicro);
+  const entitlements = entitlementsOf(s.registry, key.balanceMicro);
   // When the credit no longer pays for some product, say how to buy more on this deployment.
-  const { buy_more, hint } = purchaseWays(s);
+  const { buy_more, hint } = purchaseWays(s.config);
   const exhausted = entitlements.some((e) => e.status === 'insufficient_credit');
   return {
     key_id: key.id,

@@ -19,9 +19,10 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { mcpServerName } from '../discovery/mcp-card';
+import { mcpServerName } from './server-identity';
 import { invalidQueryError } from '../http/errors';
-import type { GatewayServices } from '../services';
+import type { GatewayMetrics } from '../http/metrics';
+import type { Logger } from 'pino';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { closestMatches } from '../util/closest';
 import { checkExchange, ExchangeTransport, sendTransportError } from './exchange-transport';
@@ -47,6 +48,15 @@ export interface ToolCall {
   args: Record<string, unknown>;
   /** `params._meta` of the call (payment, idempotency key). */
   meta: Record<string, unknown>;
+}
+
+/** What an MCP endpoint uses of the gateway. */
+export interface McpEndpointDeps {
+  /** The service's name (MCP serverInfo) and the release version. */
+  readonly serviceName: string;
+  readonly version: string;
+  readonly logger: Logger;
+  readonly metrics: GatewayMetrics;
 }
 
 export interface McpEndpointOptions {
@@ -88,12 +98,12 @@ export class McpEndpoint {
   private readonly connected: Promise<void>;
 
   constructor(
-    private readonly s: GatewayServices,
+    private readonly s: McpEndpointDeps,
     private readonly tools: ToolCatalog,
     private readonly options: McpEndpointOptions,
   ) {
     const server = new Server(
-      { name: mcpServerName(s), title: s.service.name, version: s.config.version },
+      { name: mcpServerName(s.serviceName), title: s.serviceName, version: s.version },
       {
         capabilities: { tools: { listChanged: false } },
         instructions: options.instructions,

@@ -9,8 +9,8 @@
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchema } from '../plugins/contract';
 import type { PluginRegistry, RegisteredPlugin } from '../plugins/registry';
-import { endpointCoverage } from '../discovery/channels';
-import { COMMON_SCHEMAS, QUERY_PROBLEM } from '../discovery/openapi';
+import { endpointCoverage } from '../plugins/coverage';
+import { COMMON_SCHEMAS, QUERY_PROBLEM } from '../http/answer-schemas';
 
 /**
  * `structuredContent` of a tool result with `isError: true`: the gateway's error object, or the

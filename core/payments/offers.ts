@@ -10,12 +10,10 @@
  */
 import type { ResourceInfo } from '@x402/core/types';
 import type { Logger } from 'pino';
-import { PAID_PATH_PREFIX } from '../discovery/paths';
-import { RequestLog } from '../http/logging';
-import { sellerMetadata } from '../discovery/seller-listing';
+import { PAID_PATH_PREFIX } from '../http/paths';
+import { sellerMetadata } from './seller-metadata';
 import type { EndpointPayload } from '../plugins/contract';
-import type { RegisteredPlugin } from '../plugins/registry';
-import type { GatewayServices } from '../services';
+import type { PluginRegistry, RegisteredPlugin } from '../plugins/registry';
 import {
   httpBazaar,
   mcpBazaar,
@@ -73,11 +71,22 @@ interface EndpointOffers {
   mcp: PaymentOffer;
 }
 
+/** What building the offers uses. */
+export interface OffersDeps {
+  readonly baseUrl: string;
+  /** The listing's service name (the seller metadata of every resource). */
+  readonly serviceName: string;
+  readonly registry: PluginRegistry;
+  readonly logger: Logger;
+  /** Answers a query of an endpoint as its paid path would (read the query, then run), under `id`. */
+  answer(plugin: RegisteredPlugin, query: Record<string, string>, id: string): Promise<EndpointPayload>;
+}
+
 export class PaymentOffers {
   private readonly byPlugin = new Map<RegisteredPlugin, EndpointOffers>();
 
   constructor(
-    private readonly s: GatewayServices,
+    private readonly s: OffersDeps,
     private readonly terms: PaymentTerms,
   ) {}
 
@@ -100,7 +109,7 @@ export class PaymentOffers {
   /** Builds (or rebuilds, when its example answer came) the offers of one endpoint. */
   set(plugin: RegisteredPlugin, answer: EndpointPayload | undefined): void {
     const { s, terms } = this;
-    const seller = sellerMetadata(s.service, plugin.product, s.config.baseUrl);
+    const seller = sellerMetadata(s.serviceName, plugin.product, s.baseUrl);
     const description = resourceDescription(plugin);
     const path = `${PAID_PATH_PREFIX}/${plugin.tail}`;
     const offer = (url: string, bazaar: Record<string, unknown>): PaymentOffer => {
@@ -111,14 +120,14 @@ export class PaymentOffers {
       return deepFreeze({ ...parts, unpaid: { required, header: encodeHeaderJson(required) } });
     };
     this.byPlugin.set(plugin, {
-      http: offer(`${s.config.baseUrl}${path}`, httpBazaar(plugin, path, answer)),
+      http: offer(`${s.baseUrl}${path}`, httpBazaar(plugin, path, answer)),
       mcp: offer(toolResourceUrl(plugin), mcpBazaar(plugin, answer)),
     });
   }
 }
 
 /** The offers of every sold endpoint, with the example answers that came within the wait. */
-export async function buildPaymentOffers(s: GatewayServices, terms: PaymentTerms): Promise<PaymentOffers> {
+export async function buildPaymentOffers(s: OffersDeps, terms: PaymentTerms): Promise<PaymentOffers> {
   const offers = new PaymentOffers(s, terms);
   const log = s.logger.child({ component: 'x402-offers' });
   await Promise.all(
@@ -145,7 +154,7 @@ export async function buildPaymentOffers(s: GatewayServices, terms: PaymentTerms
 
 /** The endpoint's answer to its first example, or undefined (logged) when it has none now. */
 async function exampleAnswer(
-  s: GatewayServices,
+  s: OffersDeps,
   plugin: RegisteredPlugin,
   log: Logger,
 ): Promise<EndpointPayload | undefined> {
@@ -153,9 +162,7 @@ async function exampleAnswer(
   if (!example) return undefined;
   const query = Object.fromEntries(Object.entries(example.query).map(([k, v]) => [k, String(v)]));
   try {
-    const parsed = s.executor.parse(plugin, query);
-    const id = `x402-example:${plugin.endpointId}`;
-    return await s.executor.run(plugin, parsed, { id, log: new RequestLog(s.logger, id) });
+    return await s.answer(plugin, query, `x402-example:${plugin.endpointId}`);
   } catch (err) {
     log.warn(
       {

@@ -10,6 +10,7 @@ import type { JsonSchema, QueryClass } from './contract';
 import type { RuleContext } from './query-rules';
 import { closestMatches } from '../util/closest';
 import { CompiledDto } from './compiled-dto';
+import type { QueryProblem } from '../http/errors';
 
 export interface QueryParamSpec {
   name: string;
@@ -27,15 +28,8 @@ export interface QueryParamSpec {
   accepted: string;
 }
 
-export interface QueryProblem {
-  parameter: string;
-  code: string;
-  problem: string;
-  received?: string;
-  accepted: string;
-  example?: string;
-  hint: string;
-}
+// Declared by the error model that answers it (core/http/errors.ts).
+export type { QueryProblem };
 
 export type QueryParseResult<Q> = { ok: true; value: Q } | { ok: false; problems: QueryProblem[] };
 

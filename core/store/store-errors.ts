@@ -1,10 +1,12 @@
 /**
- * The store's failures, as the layers above it see them. A module of its own that imports
- * nothing, so the HTTP error model can answer them without depending on the store.
+ * The store's failures, as the layers above it see them. The HTTP error model answers the
+ * unavailable store through the class it declares (RecordingUnavailableError), so it does not
+ * depend on the store.
  */
+import { RecordingUnavailableError } from '../http/errors';
 
 /** Thrown when the store cannot be reached or cannot write; answered 503, never charged. */
-export class StoreUnavailableError extends Error {
+export class StoreUnavailableError extends RecordingUnavailableError {
   constructor(cause: unknown) {
     super(`the store is unavailable: ${String((cause as Error)?.message ?? cause).slice(0, 200)}`, { cause });
     this.name = 'StoreUnavailableError';

@@ -5,20 +5,21 @@
  * handler runs, and the reservation is committed on success or released if the handler fails
  * (core/surfaces/key-metering.ts, shared with the MCP tools).
  */
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { ERROR_REF, INVALID_QUERY_REF, jsonResponse, mount } from '../http/api-catalog';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError, sendErrorBody, type ErrorBody } from '../http/errors';
-import { BodySpec } from '../http/json-body';
-import type { GatewayServices } from '../services';
-import { requireApiKey } from '../keys/key-routes';
+import { BodySpec } from '../plugins/json-body';
+import type { ProblemTypes } from '../http/problem-details';
+import type { SurfaceDeps } from './surface-deps';
+import { requireApiKey } from '../keys/api-key-auth';
 import { IdempotencyStore, type StoredResponse } from '../keys/idempotency';
 import type { KeyIdentity } from '../keys/key-ledger';
 import { Doc } from '../plugins/query-rules';
 import { canonicalJson, sha256Hex } from '../util/canonical-json';
 import { closestMatches } from '../util/closest';
-import { meterKeyCall } from './key-metering';
+import { meterKeyCall, type KeyMeteringDeps } from './key-metering';
 import { sendAnswerJson } from './answer-http';
 import {
   BALANCE_HEADER,
@@ -73,7 +74,14 @@ function queryFieldProblem(problem: QueryProblem, example: Record<string, unknow
   };
 }
 
-export function mountBrokerSurface(router: Router, s: GatewayServices, cap: ConcurrencyCap): void {
+export interface BrokerSurfaceDeps extends SurfaceDeps, KeyMeteringDeps {
+  /** The problem type and title of each error code. */
+  readonly problems: ProblemTypes;
+  /** The JSON body parser with the gateway's size limit. */
+  readonly jsonBody: RequestHandler;
+}
+
+export function mountBrokerSurface(router: Router, s: BrokerSurfaceDeps, cap: ConcurrencyCap): void {
   const ids = () => s.registry.sold().map((p) => p.brokerId);
   // Examples name an endpoint this gateway sells (core/plugins/example-plugin.ts).
   const fallback = examplePlugin(s.registry);
@@ -170,7 +178,7 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
         '429': jsonResponse('Too many calls for this key (code `rate_limited`; see Retry-After).', ERROR_REF),
       },
     },
-    requireApiKey(s),
+    requireApiKey(s.keys),
     cap.admit,
     s.jsonBody,
     cap.work(async (req, res) => {
@@ -222,7 +230,7 @@ export function mountBrokerSurface(router: Router, s: GatewayServices, cap: Conc
   );
 }
 
-function send(s: GatewayServices, req: Request, res: Response, out: StoredResponse): void {
+function send(s: BrokerSurfaceDeps, req: Request, res: Response, out: StoredResponse): void {
   for (const [k, v] of Object.entries(out.headers)) res.setHeader(k, v);
   // A POST answer (it charged the key) is never reused: no ETag, no-store.
   res.setHeader('Cache-Control', 'no-store');

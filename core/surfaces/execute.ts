@@ -22,6 +22,7 @@ import {
 } from '../plugins/contract';
 import type { ParseOptions } from '../plugins/query-spec';
 import type { RegisteredPlugin } from '../plugins/registry';
+import { INTERFACE_VERSION } from '../http/answer-schemas';
 import { HttpError, invalidQueryError } from '../http/errors';
 import { pluginErrorCode } from '../http/error-catalogue';
 import type { Clock } from '../util/clock';
@@ -29,8 +30,6 @@ import { opaqueTagOf, weakTag } from '../http/entity-tags';
 import { AnswerCache, DEFAULT_ANSWER_CACHE, isSnapshotAnswer, type AnswerCacheLimits } from './answer-cache';
 
 export type SurfaceName = 'preview' | 'x402' | 'marketplace' | 'broker' | 'mcp';
-
-export const INTERFACE_VERSION = 'v1';
 
 export interface GatewayBlock {
   product_id: string;

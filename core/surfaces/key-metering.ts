@@ -9,13 +9,19 @@
 import type { Request, Response } from 'express';
 import { clientGone, clientGoneError } from '../http/client-gone';
 import { HttpError, errorBody } from '../http/errors';
-import type { GatewayServices } from '../services';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config';
+import type { GatewayMetrics } from '../http/metrics';
+import type { IdempotencyStore } from '../keys/idempotency';
+import type { RateLimiter } from '../ratelimit/rate-limiter';
+import type { Clock } from '../util/clock';
 import type { StoredResponse } from '../keys/idempotency';
 import {
   HoldClosedError,
   type AbandonedAttempt,
   type CallRecord,
   type KeyIdentity,
+  type KeyLedger,
 } from '../keys/key-ledger';
 import type { RegisteredPlugin } from '../plugins/registry';
 import type { RateLimitRule } from '../ratelimit/rate-limiter';
@@ -28,7 +34,19 @@ import {
   REPLAYED_HEADER,
 } from '../http/response-headers';
 import { purchaseWays } from '../keys/buy-more';
-import { toHttpError, type SurfaceName } from './execute';
+import { toHttpError, type EndpointExecutor, type SurfaceName } from './execute';
+
+/** What metering a call against a key's credit uses. */
+export interface KeyMeteringDeps {
+  readonly config: GatewayConfig;
+  readonly clock: Clock;
+  readonly executor: EndpointExecutor;
+  readonly idempotency: IdempotencyStore;
+  readonly keys: KeyLedger;
+  readonly rateLimiter: RateLimiter;
+  readonly metrics: GatewayMetrics;
+  readonly logger: Logger;
+}
 
 export interface KeyMeteredCall {
   req: Request;
@@ -62,11 +80,11 @@ export interface KeyMeteredResult {
 }
 
 /** Calls per minute per API key, counted across every surface that takes keys. */
-export function perKeyRule(s: GatewayServices): RateLimitRule {
+export function perKeyRule(s: KeyMeteringDeps): RateLimitRule {
   return { bucket: 'broker_key', limit: s.config.limits.brokerPerMinute, windowSeconds: 60 };
 }
 
-export async function meterKeyCall(s: GatewayServices, call: KeyMeteredCall): Promise<KeyMeteredResult> {
+export async function meterKeyCall(s: KeyMeteringDeps, call: KeyMeteredCall): Promise<KeyMeteredResult> {
   const { key } = call;
   await s.rateLimiter.enforce(perKeyRule(s), key.id, call.res, call.rateLimitWhat);
   if (!call.idempotency) return { response: await callCharged(s, call, undefined), replayed: false };
@@ -137,7 +155,7 @@ export async function meterKeyCall(s: GatewayServices, call: KeyMeteredCall): Pr
  * uncharged through the hold it names. Any other outcome charged nothing: its claim is dropped.
  */
 async function recordOutcome(
-  s: GatewayServices,
+  s: KeyMeteringDeps,
   call: KeyMeteredCall,
   claimId: string,
   out: StoredResponse,
@@ -162,7 +180,7 @@ async function recordOutcome(
  * and its request id, `Idempotent-Replayed`.
  */
 async function callPaidEarlier(
-  s: GatewayServices,
+  s: KeyMeteringDeps,
   call: KeyMeteredCall,
   original: CallRecord | null,
 ): Promise<StoredResponse> {
@@ -221,7 +239,7 @@ function failedCall(
  * hold to the idempotency record.
  */
 async function callCharged(
-  s: GatewayServices,
+  s: KeyMeteringDeps,
   call: KeyMeteredCall,
   idempotencyId: string | undefined,
 ): Promise<StoredResponse> {
@@ -293,7 +311,7 @@ async function callCharged(
 }
 
 /** The 402 of a key whose balance does not cover the call: its balance now, and the ways to buy more. */
-async function insufficientCredit(s: GatewayServices, call: KeyMeteredCall): Promise<StoredResponse> {
+async function insufficientCredit(s: KeyMeteringDeps, call: KeyMeteredCall): Promise<StoredResponse> {
   const { req, plugin } = call;
   const balance = (await s.keys.get(call.key.id))?.balanceMicro ?? 0;
   return {
@@ -307,7 +325,7 @@ async function insufficientCredit(s: GatewayServices, call: KeyMeteredCall): Pro
         balance: { micro_usdc: balance, usdc: formatUsd(balance) },
         price: { micro_usdc: plugin.priceMicroUsdc, usdc: plugin.priceUsd },
         // Only the ways to buy that this deployment has configured.
-        ...purchaseWays(s, plugin),
+        ...purchaseWays(s.config, plugin),
       },
     ),
   };
@@ -320,7 +338,7 @@ interface OriginalCharge {
 }
 
 function ok(
-  s: GatewayServices,
+  s: KeyMeteringDeps,
   call: KeyMeteredCall,
   payload: object,
   charged: number,

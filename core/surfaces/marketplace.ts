@@ -8,9 +8,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, Router } from 'express';
 import { HttpError } from '../http/errors';
-import type { GatewayServices } from '../services';
-import { dataOperationDoc } from '../discovery/operations';
-import { marketplacePathPrefix } from '../discovery/paths';
+import type { SurfaceDeps } from './surface-deps';
+import { dataOperationDoc } from './operations';
+import { marketplacePathPrefix } from '../http/paths';
 import { paymentTerms } from '../payments/requirements';
 import { soldPluginFor } from './lookup';
 import { answerCaching, answeredNotModified, sendAnswerJson } from './answer-http';
@@ -85,7 +85,7 @@ export class MarketplaceSecretGuard {
   }
 }
 
-export function mountMarketplaceSurface(router: Router, s: GatewayServices): void {
+export function mountMarketplaceSurface(router: Router, s: SurfaceDeps): void {
   const segment = s.config.marketplace.segment;
   const prefix = marketplacePathPrefix(segment);
   const terms = paymentTerms(s.config);

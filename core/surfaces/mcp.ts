@@ -14,28 +14,36 @@ import type { RequestHandler, Router } from 'express';
 import { ERROR_REF, jsonResponse, mount, type OperationDoc } from '../http/api-catalog';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError } from '../http/errors';
-import type { GatewayServices } from '../services';
 import { paymentsConfigured } from '../config';
-import { mcpAuthSchemes } from '../discovery/mcp-card';
-import type { KeyIdentity } from '../keys/key-ledger';
-import { API_KEY_CHALLENGE } from '../keys/key-routes';
-import { MCP_PATH, PREVIEW_MCP_PATH } from '../discovery/paths';
-import { callWithKeyCredit } from '../mcp/key-credit-binding';
+import { mcpAuthSchemes } from '../mcp/server-identity';
+import type { KeyIdentity, KeyLedger } from '../keys/key-ledger';
+import { API_KEY_CHALLENGE } from '../keys/api-key-auth';
+import { MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
+import type { KeyMeteringDeps } from './key-metering';
+import { callWithKeyCredit } from './mcp-key-credit-binding';
 import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../mcp/meta-keys';
 import { toolResult } from '../mcp/results';
 import { McpEndpoint } from '../mcp/server';
 import { ToolCatalog } from '../mcp/tools';
-import { X402ToolBinding } from '../mcp/x402-binding';
+import { X402ToolBinding } from './mcp-x402-binding';
+import type { SurfaceDeps } from './surface-deps';
 import type { PaidSurface } from './paid';
 import { previewGatewayExtras } from './preview';
 import type { PreviewRate } from './preview-rate';
 
+export interface McpSurfaceDeps extends SurfaceDeps, KeyMeteringDeps {
+  /** The service as the MCP instructions and serverInfo name it. */
+  readonly service: { readonly name: string; readonly summary: string; readonly disclaimer: string };
+  /** The JSON body parser with the gateway's size limit. */
+  readonly jsonBody: RequestHandler;
+}
+
 /** Resolves an X-API-Key when one is sent (401 if it is not a key); absent is fine. */
-function optionalApiKey(s: GatewayServices): RequestHandler {
+function optionalApiKey(keys: KeyLedger): RequestHandler {
   return async (req, res, next) => {
     const presented = req.headers['x-api-key'];
     if (typeof presented !== 'string' || presented === '') return next();
-    const key = await s.keys.authenticate(presented);
+    const key = await keys.authenticate(presented);
     if (!key) {
       res.locals.surface = 'mcp';
       return next(
@@ -76,7 +84,7 @@ const JSON_RPC_RESPONSE = {
   properties: { jsonrpc: { const: '2.0' }, id: {}, result: { type: 'object' }, error: { type: 'object' } },
 };
 
-function operationDoc(s: GatewayServices, tools: ToolCatalog, preview: boolean): OperationDoc {
+function operationDoc(s: McpSurfaceDeps, tools: ToolCatalog, preview: boolean): OperationDoc {
   const base = s.config.baseUrl;
   const headers: unknown[] = [
     {
@@ -170,7 +178,7 @@ function operationDoc(s: GatewayServices, tools: ToolCatalog, preview: boolean):
         stateless: true,
         url: `${base}${preview ? PREVIEW_MCP_PATH : MCP_PATH}`,
         tools: tools.names(),
-        auth: preview ? ['none'] : mcpAuthSchemes(s),
+        auth: preview ? ['none'] : mcpAuthSchemes(s.config),
       },
     },
   };
@@ -185,7 +193,7 @@ const GET_DOC = (path: string): OperationDoc => ({
   },
 });
 
-export function instructionsOf(s: GatewayServices, preview: boolean): string {
+export function instructionsOf(s: McpSurfaceDeps, preview: boolean): string {
   const base = s.config.baseUrl;
   const how = preview
     ? `Free preview of every tool, for evaluation only; answers say _gateway.preview = true. For production use ${base}${MCP_PATH}.`
@@ -199,7 +207,7 @@ export function instructionsOf(s: GatewayServices, preview: boolean): string {
 
 export function mountMcpSurface(
   router: Router,
-  s: GatewayServices,
+  s: McpSurfaceDeps,
   cap: ConcurrencyCap,
   paid: PaidSurface,
   previewRate: PreviewRate,
@@ -208,9 +216,15 @@ export function mountMcpSurface(
   const x402 = new X402ToolBinding(s, paid);
 
   const previewExtras = new Map(
-    s.registry.sold().map((p) => [p.endpointId, { ...previewGatewayExtras(s, p), transport: 'mcp' }]),
+    s.registry.sold().map((p) => [p.endpointId, { ...previewGatewayExtras(s.config, p), transport: 'mcp' }]),
   );
-  const preview = new McpEndpoint(s, tools, {
+  const endpoint = {
+    serviceName: s.service.name,
+    version: s.config.version,
+    logger: s.logger,
+    metrics: s.metrics,
+  };
+  const preview = new McpEndpoint(endpoint, tools, {
     label: 'mcp_preview',
     instructions: instructionsOf(s, true),
     async call({ req, plugin, query }) {
@@ -226,7 +240,7 @@ export function mountMcpSurface(
     },
   });
 
-  const paidEndpoint = new McpEndpoint(s, tools, {
+  const paidEndpoint = new McpEndpoint(endpoint, tools, {
     label: 'mcp',
     instructions: instructionsOf(s, false),
     call({ req, res, plugin, query, args, meta }) {
@@ -258,7 +272,7 @@ export function mountMcpSurface(
     'post',
     MCP_PATH,
     operationDoc(s, tools, false),
-    optionalApiKey(s),
+    optionalApiKey(s.keys),
     cap.admit,
     s.jsonBody,
     cap.work((req, res) => paidEndpoint.handle(req, res)),

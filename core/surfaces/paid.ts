@@ -12,27 +12,24 @@
  * cap holds its slot until the checkout ends, also when the client went away.
  */
 import type { Request, Router } from 'express';
-import type { PaymentOutcome } from '../http/metrics';
-import type { GatewayServices } from '../services';
+import type { Logger } from 'pino';
+import type { GatewayMetrics, PaymentOutcome } from '../http/metrics';
+import type { SurfaceDeps } from './surface-deps';
 import { parseClientAddress } from '../http/client-address';
 import { clientGone } from '../http/client-gone';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError, invalidQueryError } from '../http/errors';
-import { tokenBucketsOf, type BucketDecision, type SharedTokenBuckets } from '../http/token-buckets';
+import type { BucketDecision, SharedTokenBuckets } from '../http/token-buckets';
 import { setRateLimitHeaders, type RateLimitState } from '../ratelimit/ratelimit-headers';
-import { dataOperationDoc, previewPathOf } from '../discovery/operations';
-import { PAID_PATH_PREFIX } from '../discovery/paths';
+import { dataOperationDoc, previewPathOf } from './operations';
+import { PAID_PATH_PREFIX } from '../http/paths';
 import type { HandlerLogger } from '../plugins/contract';
 import { paymentChallenge } from '../payments/challenge';
-import { REDEMPTION_TICKET_HEADER, requestFingerprint, X402Checkout } from '../payments/checkout';
-import { TransferSignatureVerifier } from '../payments/eip3009-signature';
-import { createFacilitator } from '../payments/facilitator-selection';
-import { NonceLedger } from '../payments/nonce-ledger';
-import { buildPaymentOffers, type PaymentOffers } from '../payments/offers';
+import { REDEMPTION_TICKET_HEADER, requestFingerprint, type X402Checkout } from '../payments/checkout';
+import type { PaymentOffers } from '../payments/offers';
 import { readPayment } from '../payments/payment-header';
 import { PAYER_PROOF_HEADER } from '../payments/payer-proof';
-import { SettlementAudit } from '../payments/settlement-audit';
-import { paymentTerms, type PaymentTerms } from '../payments/requirements';
+import { paymentTerms } from '../payments/requirements';
 import { paymentsNotConfiguredError } from '../payments/runbook';
 import { soldPluginFor, tailOf } from './lookup';
 import {
@@ -43,8 +40,6 @@ import {
   sendAnswerJson,
   setAnswerCaching,
 } from './answer-http';
-
-export const DEFAULT_FACILITATOR_TIMEOUT_MS = 30_000;
 
 /** What the paid surface shares with the other surfaces that take x402 payments (MCP). */
 export interface PaidSurface {
@@ -62,23 +57,26 @@ export function paymentRateSubject(req: Request): string {
   return client.prefix64 ?? client.address;
 }
 
-/** Mounts the paid surface; returns its checkout and its per-client payment rate. */
-export async function mountPaidSurface(
+export interface PaidSurfaceDeps extends SurfaceDeps {
+  readonly metrics: GatewayMetrics;
+  readonly logger: Logger;
+}
+
+/**
+ * Mounts the paid surface on the checkout, offers and payment rate the composition root built
+ * (core/gateway/x402-parts.ts), which the MCP tools' x402 binding shares.
+ */
+export function mountPaidSurface(
   router: Router,
-  s: GatewayServices,
+  s: PaidSurfaceDeps,
   cap: ConcurrencyCap,
-): Promise<PaidSurface> {
+  paid: PaidSurface,
+): void {
   const terms = paymentTerms(s.config);
   for (const plugin of s.registry.sold()) {
     s.catalog.add('get', `${PAID_PATH_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'x402', { terms }));
   }
-  const checkout = terms.configured ? await createCheckout(s, terms) : undefined;
-  const offers = terms.configured ? await buildPaymentOffers(s, terms) : undefined;
-  const paymentRate = tokenBucketsOf(s.container)(
-    'paid_payments',
-    s.config.limits.paidPaymentsPerMinute,
-    60_000,
-  );
+  const { checkout, offers, paymentRate } = paid;
 
   router.get(
     `${PAID_PATH_PREFIX}/*tail`,
@@ -190,7 +188,6 @@ export async function mountPaidSurface(
       );
     }),
   );
-  return { checkout, paymentRate, offers };
 }
 
 export function paymentRateLimited(perMinute: number, retryAfterSeconds: number): HttpError {
@@ -227,28 +224,4 @@ export function paymentOutcomeOf(err: unknown, handlerFailed: boolean): PaymentO
   if (code === 'settlement_pending') return 'settle_unknown';
   if (code === 'facilitator_unavailable') return 'settle_failed';
   return 'refused';
-}
-
-async function createCheckout(s: GatewayServices, terms: PaymentTerms): Promise<X402Checkout> {
-  const x = s.config.x402;
-  const timeoutMs = x.facilitatorTimeoutMs ?? DEFAULT_FACILITATOR_TIMEOUT_MS;
-  const timeoutSeconds = Math.ceil(timeoutMs / 1000);
-  const claimLeaseSeconds = 2 * timeoutSeconds + 60;
-  const ledger = new NonceLedger(s.store.payments, s.clock, claimLeaseSeconds);
-  return new X402Checkout({
-    terms,
-    facilitator: await createFacilitator(s.config, terms, ledger, timeoutMs, s.logger),
-    ledger,
-    clock: s.clock,
-    verifier: new TransferSignatureVerifier({
-      name: terms.assetName,
-      version: terms.assetVersion,
-      chainId: terms.chainId,
-      verifyingContract: terms.asset,
-    }),
-    claimLeaseSeconds,
-    settleLeaseSeconds: timeoutSeconds + 60,
-    origin: s.config.baseUrl,
-    ...(x.rpcUrl ? { chain: new SettlementAudit(x.rpcUrl) } : {}),
-  });
 }

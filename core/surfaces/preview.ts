@@ -3,15 +3,15 @@
  * production, and a body that says plainly it is a preview for evaluation only.
  */
 import type { Router } from 'express';
-import type { GatewayServices } from '../services';
+import type { GatewayConfig } from '../config';
 import { soldPluginFor } from './lookup';
-import { PREVIEW_POLICY, PreviewRate } from './preview-rate';
-import { tokenBucketsOf } from '../http/token-buckets';
-import { dataOperationDoc } from '../discovery/operations';
+import type { PreviewRate } from './preview-rate';
+import type { SurfaceDeps } from './surface-deps';
+import { dataOperationDoc } from './operations';
 import { paymentTerms } from '../payments/requirements';
 import { answerCaching, answeredNotModified, sendAnswerJson } from './answer-http';
 
-import { MCP_PATH, PREVIEW_PATH_PREFIX as PREVIEW_PREFIX } from '../discovery/paths';
+import { MCP_PATH, PREVIEW_PATH_PREFIX as PREVIEW_PREFIX } from '../http/paths';
 import type { RegisteredPlugin } from '../plugins/registry';
 
 const NOTICE =
@@ -19,28 +19,32 @@ const NOTICE =
   'For production use call the paid path (x402), the marketplace listing, the key-metered broker, or the MCP tools on /mcp.';
 
 /** The `_gateway` fields that mark an answer as a preview (on /preview/v1 and /preview/mcp alike). */
-export function previewGatewayExtras(s: GatewayServices, plugin: RegisteredPlugin): Record<string, unknown> {
+export function previewGatewayExtras(
+  config: GatewayConfig,
+  plugin: RegisteredPlugin,
+): Record<string, unknown> {
   return {
     preview: true,
     notice: NOTICE,
     production: {
-      x402_url: `${s.config.baseUrl}/v1/${plugin.tail}`,
+      x402_url: `${config.baseUrl}/v1/${plugin.tail}`,
       broker: { call: 'POST /broker/call', product_id: plugin.brokerId },
-      mcp: { url: `${s.config.baseUrl}${MCP_PATH}`, tool: plugin.endpointId },
+      mcp: { url: `${config.baseUrl}${MCP_PATH}`, tool: plugin.endpointId },
     },
   };
 }
 
-/** Mounts the preview surface; returns its rate limit, which /preview/mcp shares. */
-export function mountPreviewSurface(router: Router, s: GatewayServices): PreviewRate {
-  const perMinute = s.config.limits.previewPerMinute;
-  const rate = new PreviewRate(tokenBucketsOf(s.container)(PREVIEW_POLICY, perMinute, 60_000), perMinute);
+/**
+ * Mounts the preview surface behind its per-client rate (`rate`, which /preview/mcp shares; built
+ * by the composition root).
+ */
+export function mountPreviewSurface(router: Router, s: SurfaceDeps, rate: PreviewRate): void {
   // The preview's extra _gateway fields are constant per endpoint: built once.
   const extras = new Map<string, Record<string, unknown>>();
   const terms = paymentTerms(s.config);
   for (const plugin of s.registry.sold()) {
     s.catalog.add('get', `${PREVIEW_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'preview', { terms }));
-    extras.set(plugin.endpointId, previewGatewayExtras(s, plugin));
+    extras.set(plugin.endpointId, previewGatewayExtras(s.config, plugin));
   }
   router.get(`${PREVIEW_PREFIX}/*tail`, rate.admit, async (req, res) => {
     const plugin = soldPluginFor(s.registry, req, PREVIEW_PREFIX);
@@ -55,5 +59,4 @@ export function mountPreviewSurface(router: Router, s: GatewayServices): Preview
       s.executor.json(plugin, payload, 'preview', req, extras.get(plugin.endpointId), true),
     );
   });
-  return rate;
 }

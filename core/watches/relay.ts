@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { DroppedEvent, NewEvent, WatchRepository } from './watch-repository';
-import type { WatchChange, WatchSource } from './watch-source';
+import type { WatchChange, WatchSource } from '../plugins/watch-source';
 
 /** Changes read per batch: a full batch is followed by the next at once. */
 export const RELAY_BATCH = 500;

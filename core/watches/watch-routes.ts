@@ -4,13 +4,13 @@
  * signing secret is answered once, at creation; it is in no list, log line or error.
  */
 import express, { type Request, type Router } from 'express';
-import type { GatewayServices } from '../services';
-import { ERROR_REF, jsonResponse, mount } from '../http/api-catalog';
+import { ERROR_REF, jsonResponse, mount, type ApiCatalog } from '../http/api-catalog';
 import { HttpError } from '../http/errors';
-import { invalidBodyError, jsonObjectBody } from '../http/json-body';
+import { invalidBodyError, jsonObjectBody } from '../plugins/json-body';
 import type { QueryProblem } from '../plugins/query-spec';
-import { requireApiKey } from '../keys/key-routes';
-import type { KeyIdentity } from '../keys/key-ledger';
+import { requireApiKey } from '../keys/api-key-auth';
+import type { KeyIdentity, KeyLedger } from '../keys/key-ledger';
+import type { Clock } from '../util/clock';
 import { randomId } from '../util/ids';
 import { formatUsd } from '../util/money';
 import { checkUrlForm, hostOf, resolvePublic } from './address-guard';
@@ -25,13 +25,20 @@ const MAX_SHOWN_PROBLEMS = 20;
 /** 1,000 identifiers and a URL need more than the gateway's usual 16 kB. */
 const WATCH_BODY_LIMIT = '64kb';
 
-export function mountWatchRoutes(router: Router, s: GatewayServices, w: Watches): void {
+/** What the watch routes use besides the watches. */
+export interface WatchRoutesDeps {
+  readonly catalog: ApiCatalog;
+  readonly clock: Clock;
+  readonly keys: KeyLedger;
+}
+
+export function mountWatchRoutes(router: Router, s: WatchRoutesDeps, w: Watches): void {
   const src = w.source;
   const field = src.subjectsField;
   const example = { [field]: [src.exampleSubject], url: 'https://example.com/webhooks/jp-gateway' };
   const keyHeader = { name: 'X-API-Key', in: 'header', required: true, schema: { type: 'string' } };
   const price = { micro_usdc: src.priceMicroUsdc, usdc: formatUsd(src.priceMicroUsdc) };
-  const auth = requireApiKey(s);
+  const auth = requireApiKey(s.keys);
   const keyOf = (res: { locals: Record<string, unknown> }) => res.locals.key as KeyIdentity;
 
   mount(

@@ -7,8 +7,8 @@
  */
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { DependencyContainer } from 'tsyringe';
-import type { GatewayStore } from '../store/gateway-store';
+import type { KeyCreditRepository } from '../keys/key-credit-repository';
+import type { PluginStore, RepositoryFactory } from '../plugins/storage';
 import type { Clock } from '../util/clock';
 import type { Lookup } from './address-guard';
 import { DeliveryWorker } from './delivery-worker';
@@ -17,8 +17,12 @@ import { relayOnce } from './relay';
 import { RETRY_WINDOW_MS } from './retry-schedule';
 import { WatchMetrics } from './watch-metrics';
 import type { WatchRepository } from './watch-repository';
-import { WATCH_SOURCE, type WatchSource, type WatchSourceFactory } from './watch-source';
-import { watchRepositories } from './watch-stores';
+import type { WatchSource, WatchSourceFactory } from '../plugins/watch-source';
+
+/** What watches keep and debit: their repository and the domain's, and the keys' credit. */
+export interface WatchStore extends PluginStore {
+  readonly keys: KeyCreditRepository;
+}
 
 export interface WatchSettings {
   allowLoopback: boolean;
@@ -66,7 +70,7 @@ export class Watches {
     readonly source: WatchSource,
     readonly repo: WatchRepository,
     readonly settings: WatchSettings,
-    store: GatewayStore,
+    store: WatchStore,
     private readonly clock: Clock,
     private readonly log: Logger,
   ) {
@@ -100,17 +104,19 @@ export class Watches {
     this.deliveryLoop = new PollLoop(() => this.deliver(), pollMs);
   }
 
-  /** The watches of this gateway, or undefined when the domain registered no source. */
+  /**
+   * The watches of this gateway, on the domain's source (`factory`) and the watch repository the
+   * store opens with `repositories` (core/store/watch-stores.ts).
+   */
   static async open(
-    container: DependencyContainer,
-    store: GatewayStore,
+    factory: WatchSourceFactory,
+    repositories: RepositoryFactory<WatchRepository>,
+    store: WatchStore,
     clock: Clock,
     log: Logger,
     settings: WatchSettings,
-  ): Promise<Watches | undefined> {
-    if (!container.isRegistered(WATCH_SOURCE, true)) return undefined;
-    const factory = container.resolve<WatchSourceFactory>(WATCH_SOURCE);
-    const [source, repo] = await Promise.all([factory(store), store.open(watchRepositories)]);
+  ): Promise<Watches> {
+    const [source, repo] = await Promise.all([factory(store), store.open(repositories)]);
     return new Watches(source, repo, settings, store, clock, log);
   }
 

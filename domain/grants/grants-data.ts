@@ -6,7 +6,7 @@
  * listing is never silently replaced by the 21-grant snapshot.
  */
 import { inject, Lifecycle, scoped } from 'tsyringe';
-import type { UpstreamConfig } from '../../config/env';
+import type { UpstreamConfig } from '../shared/tokens';
 import { SourceUnavailableError } from '../../core/plugins/errors';
 import { UPSTREAM_CONFIG } from '../shared/tokens';
 import {

@@ -6,7 +6,7 @@
  * Bodies are read with a size limit and only the documented fields are kept (Base64
  * attachments are dropped before caching).
  */
-import { outboundTraceHeaders } from '../../core/http/trace-context';
+import { outboundTraceHeaders } from '../../core/plugins/upstream-trace';
 import { readJgrantsResponse, type JgrantsSubsidy } from './jgrants-wire';
 import { UpstreamUnavailableError } from './grants-source';
 import { ResponseCache } from './response-cache';

@@ -5,8 +5,8 @@
  * event is `corporation.changed` with the change's number, date, process code, the fields
  * changed and the states before and after.
  */
-import type { GatewayStore } from '../../core/store/gateway-store';
-import type { WatchChange, WatchSource, WatchSourceFactory } from '../../core/watches/watch-source';
+import type { PluginStore } from '../../core/plugins/storage';
+import type { WatchChange, WatchSource, WatchSourceFactory } from '../../core/plugins/watch-source';
 import { isValidCorporateNumber } from './corporate-number';
 import type { CorporateRegistryRepository } from './stores/registry-repository';
 import { corporateRegistryRepositories } from './stores/registry-stores';
@@ -57,6 +57,6 @@ export function corporateRegisterWatchSource(feed: CorporationChangeFeed): Watch
 }
 
 /** The source on a gateway's store: the registry repository the store opens. */
-export const corporateRegisterWatches: WatchSourceFactory = async (store: GatewayStore) => {
+export const corporateRegisterWatches: WatchSourceFactory = async (store: PluginStore) => {
   return corporateRegisterWatchSource(await store.open(corporateRegistryRepositories));
 };

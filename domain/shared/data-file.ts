@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../config/paths';
+import { PROJECT_ROOT } from '../../core/plugins/project-root';
 import type { DataProvenance } from '../../core/plugins/contract';
 
 /** A document a table cites; `periods` when it is about some of the table's periods only (their labels). */

@@ -26,9 +26,9 @@ export async function expectLlmsTxtListsEverySold(gw: TestGateway): Promise<void
 /** portal.md documents every sold endpoint: parameters, price, source, freshness, examples per surface. */
 export async function expectPortalMdDocumentsEverySold(gw: TestGateway): Promise<void> {
   const md = (await gw.get('/portal.md')).text;
-  const base = gw.gateway.services.config.baseUrl;
+  const base = gw.gateway.config.baseUrl;
   for (const p of gw.gateway.registry.sold()) {
-    const e = describeEndpoint(p, gw.gateway.services.config);
+    const e = describeEndpoint(p, gw.gateway.config);
     const qs = queryString(e.examples[0].query);
     expect(md).to.include(`#### ${p.endpointId}: ${p.manifest.summary}`);
     expect(md).to.include(`| Price | ${p.priceUsd} USD (${p.priceMicroUsdc} micro-USDC) per call |`);
@@ -58,7 +58,7 @@ export async function expectPortalPageForEverySold(gw: TestGateway): Promise<voi
     const page = res.text;
     expect(page, path).to.not.match(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
     expect(page, path).to.not.match(/ style=/); // no inline style
-    const e = describeEndpoint(p, gw.gateway.services.config);
+    const e = describeEndpoint(p, gw.gateway.config);
     expect(page.match(/<form\s+class="try-it"/g)?.length, path).to.equal(1);
     expect(page).to.include(`action="/portal/try/${p.endpointId}"`);
     expect(page).to.include(`data-broker-id="${p.brokerId}"`);

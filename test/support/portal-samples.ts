@@ -48,7 +48,7 @@ export function samplesOf(page: string): Samples {
  * base URL; the samples are rewritten to the test gateway's loopback address.
  */
 export async function samplesOfEverySold(gw: TestGateway): Promise<Map<string, Samples>> {
-  const base = gw.gateway.services.config.baseUrl;
+  const base = gw.gateway.config.baseUrl;
   const pages = new Map<string, Samples>();
   for (const p of gw.gateway.registry.sold()) {
     const page = (await gw.get(`/portal/endpoints/${p.endpointId}`)).text;

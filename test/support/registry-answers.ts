@@ -48,12 +48,12 @@ export class RegistryAnswers {
       env: { DATA_DIR: dataDir, ...storeEnv },
       clock,
     });
-    const c = gw.gateway.services.container;
+    const c = gw.gateway.container;
     return new RegistryAnswers(gw, c.resolve(CorporateRegistry), c.resolve(InvoiceRegister));
   }
 
   private now(): Date {
-    return this.gw.gateway.services.clock.now();
+    return this.gw.gateway.clock.now();
   }
 
   async byNumber(corporateNumber: string): Promise<NumberAnswer> {

@@ -6,7 +6,7 @@
  * and the key panel. No page lists an endpoint by hand.
  */
 import { Marked } from 'marked';
-import type { GatewayServices } from '../../services';
+import type { DiscoveryFacts } from '../facts';
 import { examplePlugin } from '../../plugins/example-plugin';
 import { formatUsd } from '../../util/money';
 import { channelStatuses, waysToBuyWithoutX402, X402_SWITCHES } from '../channels';
@@ -17,7 +17,7 @@ import {
   type ParameterDescription,
 } from '../describe';
 import { mcpClientConfig } from '../mcp-card';
-import { MCP_PATH, PREVIEW_MCP_PATH } from '../paths';
+import { MCP_PATH, PREVIEW_MCP_PATH } from '../../http/paths';
 import { IDEMPOTENCY_META_KEY } from '../../mcp/meta-keys';
 import { mcpX402Markdown, x402GuideMarkdown } from '../x402-guide';
 import { codeSamples, LANGUAGE_LABELS, SURFACE_LABELS, type SampleSurface } from './code-samples';
@@ -55,7 +55,7 @@ export class PortalPages {
   readonly endpoints: EndpointDescription[];
 
   constructor(
-    private readonly s: GatewayServices,
+    private readonly s: DiscoveryFacts,
     private readonly errors: ErrorRow[],
   ) {
     this.endpoints = s.registry.sold().map((p) => describeEndpoint(p, s.config));

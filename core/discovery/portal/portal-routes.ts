@@ -10,7 +10,7 @@ import type { Request, Response, Router } from 'express';
 import { ERROR_REF, mount } from '../../http/api-catalog';
 import { documentOnce, DiscoveryDocument } from '../../http/discovery-document';
 import { HttpError } from '../../http/errors';
-import type { GatewayServices } from '../../services';
+import type { DiscoveryRoutesDeps } from '../facts';
 import { examplePlugin } from '../../plugins/example-plugin';
 import { describeEndpoint } from '../describe';
 import { errorRows } from '../portal';
@@ -51,7 +51,7 @@ function idParam(name: string, example: string | undefined) {
   };
 }
 
-export function mountPortalRoutes(router: Router, s: GatewayServices): void {
+export function mountPortalRoutes(router: Router, s: DiscoveryRoutesDeps): void {
   // Path examples name what this gateway sells (core/plugins/example-plugin.ts).
   const example = examplePlugin(s.registry);
   const exampleProduct = example?.product.id ?? s.registry.products[0]?.id;
@@ -318,7 +318,7 @@ function jsonResponseError(description: string) {
  * cannot be had now (a live source down): the page then shows the payload schema's shape.
  */
 async function exampleAnswer(
-  s: GatewayServices,
+  s: DiscoveryRoutesDeps,
   id: string,
   req: Request,
 ): Promise<ExampleAnswer | undefined> {
@@ -331,7 +331,7 @@ async function exampleAnswer(
   try {
     const payload = await s.executor.run(plugin, parsed.value, req);
     return {
-      body: s.executor.envelope(plugin, payload, 'preview', req, previewGatewayExtras(s, plugin)),
+      body: s.executor.envelope(plugin, payload, 'preview', req, previewGatewayExtras(s.config, plugin)),
       at: s.clock.now().toISOString(),
     };
   } catch {

@@ -53,8 +53,8 @@ export async function serveAsWorker(start: (shared: SharedWithWorkers) => Promis
   let started: Gateway | undefined;
   try {
     started = await start({ tokenBuckets: buckets.tables });
-    AggregatorRegistry.setRegistries([started.services.metrics.registry]);
-    started.services.metrics.readFrom(() => metrics.ask());
+    AggregatorRegistry.setRegistries([started.metrics.registry]);
+    started.metrics.readFrom(() => metrics.ask());
     const { url } = await started.listen();
     gateway = started;
     send({ type: 'jpgw:ready', url, plugins: started.registry.sold().length });

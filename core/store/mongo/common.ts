@@ -1,6 +1,9 @@
 /** What every MongoDB repository shares: the time bound, integer amounts, duplicate-key errors. */
 import { Long, MongoServerError, type WriteConcernSettings } from 'mongodb';
 
+// Declared in the plugin contract (a domain's repositories use it too).
+export { duplicatesOf } from '../../plugins/storage';
+
 /**
  * The server-side bound on every query a buyer can trigger (milliseconds; MongoContext.maxTimeMS).
  * Maintenance (the retention prunes, the outbox sweeps, recovery's holdsBefore) runs unbounded:
@@ -25,18 +28,4 @@ export const toNumber = (v: Int64): number => (typeof v === 'number' ? v : v.toN
 
 export function isDuplicateKey(err: unknown): boolean {
   return err instanceof MongoServerError && err.code === 11000;
-}
-
-/**
- * The documents an unordered insertMany refused as duplicate keys (each already held), from its
- * error; the error itself when anything else failed.
- */
-export function duplicatesOf<T>(err: unknown, docs: readonly T[]): T[] {
-  const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
-  const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as Array<{
-    index: number;
-    code?: number;
-  }>;
-  if (list.length === 0 || list.some((e) => e.code !== 11000)) throw err;
-  return list.map((e) => docs[e.index]);
 }

@@ -7,17 +7,12 @@
  * it, and a statement that fails (disk full, constraint) rolls the whole change back.
  */
 import Database from 'better-sqlite3';
+import { writeTransaction, type Migration, type SqliteDatabase } from '../../plugins/storage';
 import { registerSqlFunctions } from './sql-functions';
 
-export type SqliteDatabase = Database.Database;
-
-/** A schema step; applied once, in order, recorded in PRAGMA user_version. */
-export interface Migration {
-  version: number;
-  /** What the step creates, for the error message if it fails. */
-  description: string;
-  sql: string;
-}
+// Declared in the plugin contract (a domain's repositories use them too); the store's own modules
+// keep importing them from here.
+export { writeTransaction, type Migration, type SqliteDatabase };
 
 export interface OpenOptions {
   /** Milliseconds a writer waits for another process's write lock before SQLITE_BUSY. */
@@ -189,17 +184,4 @@ export function migrate(db: SqliteDatabase, migrations: readonly Migration[]): v
       });
     }
   }
-}
-
-/**
- * Runs `fn` in one IMMEDIATE transaction: the write lock is taken first, so the reads inside see
- * the latest committed state and no other process can commit in between. On any error nothing
- * of `fn` is kept.
- */
-export function writeTransaction<A extends unknown[], R>(
-  db: SqliteDatabase,
-  fn: (...args: A) => R,
-): (...args: A) => R {
-  const tx = db.transaction(fn);
-  return (...args: A) => tx.immediate(...args);
 }

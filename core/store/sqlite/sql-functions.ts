@@ -5,7 +5,7 @@
  * repairing a record in that shell reseals with (docs/operations.md); node:crypto computes it.
  */
 import { hash } from 'node:crypto';
-import type { SqliteDatabase } from './database';
+import type { SqliteDatabase } from '../../plugins/storage';
 
 export function registerSqlFunctions(db: SqliteDatabase): void {
   db.function('sha3', { deterministic: true }, (value: unknown, bits: unknown) => {

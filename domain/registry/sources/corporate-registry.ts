@@ -10,9 +10,9 @@
  * refreshed in the background, so the endpoints can state their coverage without any I/O.
  */
 import { inject, Lifecycle, scoped } from 'tsyringe';
-import type { UpstreamConfig } from '../../../config/env';
+import type { UpstreamConfig } from '../../shared/tokens';
 import type { DataCoverage, DataProvenance, SearchedData } from '../../../core/plugins/contract';
-import { GATEWAY_STORE, type GatewayStore } from '../../../core/store/gateway-store';
+import { PLUGIN_STORE, type PluginStore } from '../../../core/plugins/storage';
 import { UPSTREAM_CONFIG } from '../../shared/tokens';
 import { prefectureOf, registryProvenance, requireSearchableName } from '../answers/answers';
 import { BrandAliasMap } from '../search/brand-aliases';
@@ -48,7 +48,7 @@ export class CorporateRegistry {
 
   constructor(
     @inject(UPSTREAM_CONFIG) upstream: UpstreamConfig,
-    @inject(GATEWAY_STORE) private readonly store: GatewayStore,
+    @inject(PLUGIN_STORE) private readonly store: PluginStore,
     readonly snapshot: SnapshotRegistry,
     private readonly aliases: BrandAliasMap,
   ) {

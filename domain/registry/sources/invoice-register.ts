@@ -9,8 +9,8 @@
  * https://www.invoice-kohyo.nta.go.jp/web-api/index.html.
  */
 import { inject, Lifecycle, scoped } from 'tsyringe';
-import { GATEWAY_STORE, type GatewayStore } from '../../../core/store/gateway-store';
-import type { UpstreamConfig } from '../../../config/env';
+import { PLUGIN_STORE, type PluginStore } from '../../../core/plugins/storage';
+import type { UpstreamConfig } from '../../shared/tokens';
 import type {
   DataCoverage,
   DataProvenance,
@@ -211,7 +211,7 @@ export class InvoiceRegister {
 
   constructor(
     @inject(UPSTREAM_CONFIG) upstream: UpstreamConfig,
-    @inject(GATEWAY_STORE) private readonly gatewayStore: GatewayStore,
+    @inject(PLUGIN_STORE) private readonly gatewayStore: PluginStore,
   ) {
     const file = loadDataFile<{ registrations: SnapshotRow[] }>(INVOICE_TABLE);
     this.tableProvenance = file.provenance;

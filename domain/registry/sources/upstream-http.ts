@@ -5,10 +5,10 @@
  * implementation reports that the NTA answers 403 to requests without one). The application id is
  * a query parameter; it never appears in errors or logs.
  */
-import { outboundTraceHeaders } from '../../../core/http/trace-context';
+import { outboundTraceHeaders } from '../../../core/plugins/upstream-trace';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../../config/paths';
+import { PROJECT_ROOT } from '../../../core/plugins/project-root';
 import { SourceUnavailableError } from '../../../core/plugins/errors';
 
 export interface UpstreamHttpOptions {

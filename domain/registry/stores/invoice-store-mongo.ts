@@ -8,8 +8,8 @@
  * the current documents: an import cut between the two is completed by running it again.
  */
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
-import type { MongoContext } from '../../../core/store/gateway-store';
-import { duplicatesOf } from '../../../core/store/mongo/common';
+import type { MongoContext } from '../../../core/plugins/storage';
+import { duplicatesOf } from '../../../core/plugins/storage';
 import type { InvoiceRow } from '../files/invoice-file';
 import { identityOf, orderedStates, stateOf, type InvoiceState } from './invoice-history';
 import type { InvoiceImport, InvoiceRegisterStore } from './invoice-store';

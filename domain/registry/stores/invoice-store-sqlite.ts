@@ -4,7 +4,7 @@
  * transaction per batch.
  */
 import type { Statement } from 'better-sqlite3';
-import { writeTransaction, type Migration, type SqliteDatabase } from '../../../core/store/sqlite/database';
+import { writeTransaction, type Migration, type SqliteDatabase } from '../../../core/plugins/storage';
 import type { InvoiceRow } from '../files/invoice-file';
 import { identityOf, orderedStates, stateOf, type InvoiceState } from './invoice-history';
 import type { InvoiceImport, InvoiceRegisterStore } from './invoice-store';

@@ -3,7 +3,7 @@
  * Beside the interface (invoice-store.ts), not inside it, so the interface depends on no
  * implementation.
  */
-import type { RepositoryFactory } from '../../../core/store/gateway-store';
+import type { RepositoryFactory } from '../../../core/plugins/storage';
 import type { InvoiceRegisterStore } from './invoice-store';
 import { MongoInvoiceStore } from './invoice-store-mongo';
 import { SqliteInvoiceStore } from './invoice-store-sqlite';

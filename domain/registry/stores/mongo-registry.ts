@@ -23,8 +23,8 @@
  * and found by searches once imported again (docs/storage-mongodb.md).
  */
 import { ObjectId, type Collection, type Filter } from 'mongodb';
-import type { MongoContext } from '../../../core/store/gateway-store';
-import { duplicatesOf } from '../../../core/store/mongo/common';
+import type { MongoContext } from '../../../core/plugins/storage';
+import { duplicatesOf } from '../../../core/plugins/storage';
 import type { Corporation } from '../corporation';
 import type { CorporationChange, CorporationState, NewCorporationChange } from '../corporation-change';
 import { byEdinetCode, edinetEnglishKey, type EdinetFiler } from '../files/edinet-code-list';

@@ -3,7 +3,7 @@
  * Beside the interface (registry-repository.ts), not inside it, so the interface depends on no
  * implementation.
  */
-import type { RepositoryFactory } from '../../../core/store/gateway-store';
+import type { RepositoryFactory } from '../../../core/plugins/storage';
 import { MongoRegistry } from './mongo-registry';
 import type { CorporateRegistryRepository } from './registry-repository';
 import { SqliteRegistry } from './sqlite-registry';

@@ -30,8 +30,8 @@
  * by name after the settle, so a half-imported file is not found by name.
  */
 import type { Statement } from 'better-sqlite3';
-import type { SqliteContext } from '../../../core/store/gateway-store';
-import { writeTransaction, type Migration, type SqliteDatabase } from '../../../core/store/sqlite/database';
+import type { SqliteContext } from '../../../core/plugins/storage';
+import { writeTransaction, type Migration, type SqliteDatabase } from '../../../core/plugins/storage';
 import type { Corporation } from '../corporation';
 import type { ChangeField, CorporationChange, CorporationState } from '../corporation-change';
 import { byEdinetCode, edinetEnglishKey, type EdinetFiler } from '../files/edinet-code-list';

@@ -149,7 +149,7 @@ describe('feedback', () => {
     // A gateway of its own, so its feedback repository holds only what this test sends.
     const fresh = await startTestGateway({ pluginDirs: [FIXTURE_PLUGINS_DIR], plugins: ['local-fx-echo'] });
     try {
-      const repository = fresh.gateway.services.store.feedback;
+      const repository = fresh.gateway.store.feedback;
       const secrets = [
         ['taro\u200B.yamada@\u200Dexample.com', 'an e-mail address'],
         ['4242-4242-4242-4242', 'a payment card number'],
@@ -210,14 +210,14 @@ describe('feedback', () => {
         expect(findPersonalData(message)?.kind, what).to.equal(kind);
       }
       expect(accepted, `${accepted.length} of ${shapes.length} shapes accepted`).to.deep.equal([]);
-      expect(await fresh.gateway.services.store.feedback.recent(1000)).to.deep.equal([]);
+      expect(await fresh.gateway.store.feedback.recent(1000)).to.deep.equal([]);
 
       // Ordinary text written with the same separators and groups is stored.
       for (const message of ordinaryLookalikes) {
         const res = await fresh.post('/feedback', { product_id: 'jp-local-pack', message });
         expect(res.status, `${message}: ${res.text}`).to.equal(201);
       }
-      const stored = (await fresh.gateway.services.store.feedback.recent(1000)).map((r) => r.message);
+      const stored = (await fresh.gateway.store.feedback.recent(1000)).map((r) => r.message);
       expect(stored).to.have.members(ordinaryLookalikes);
     } finally {
       await fresh.close();

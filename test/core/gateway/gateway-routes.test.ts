@@ -14,7 +14,7 @@ describe('gateway endpoints', () => {
   it('GET /health reports status, version, uptime, store, plugin counts and the one process serving', async () => {
     const res = await gw.get('/health');
     expect(res.status).to.equal(200);
-    expect(res.body).to.include({ status: 'ok', version: gw.gateway.services.config.version });
+    expect(res.body).to.include({ status: 'ok', version: gw.gateway.config.version });
     expect(res.body.uptime_seconds).to.be.a('number');
     expect(res.body.store).to.have.property('state', 'ok');
     expect(res.body.plugins.sold).to.equal(gw.gateway.registry.sold().length).and.be.greaterThan(0);
@@ -80,14 +80,14 @@ describe('gateway endpoints', () => {
     const res = await gw.get('/product-status.json');
     expect(res.status).to.equal(200);
     expect(res.body.release).to.include({
-      version: gw.gateway.services.config.version,
+      version: gw.gateway.config.version,
       interface_version: 'v1',
     });
     const local = res.body.products.find((p: { product_id: string }) => p.product_id === 'jp-local-pack');
     expect(local.channels.card_fiat).to.deep.equal({ status: 'planned', data: null });
     expect(local.channels.preview.status).to.equal('open');
     // Every sold endpoint states its data.
-    const ids = gw.gateway.services.registry.sold().map((p) => p.endpointId);
+    const ids = gw.gateway.registry.sold().map((p) => p.endpointId);
     expect(res.body.endpoints.map((e: { endpoint_id: string }) => e.endpoint_id)).to.have.members(ids);
     for (const e of res.body.endpoints)
       expect(e.data.summary, e.endpoint_id).to.be.a('string').and.not.equal('');

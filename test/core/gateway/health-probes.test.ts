@@ -25,7 +25,7 @@ describe('health probes: /health/live and /health/ready', () => {
   });
 
   it('ready is 503 while the store does not answer; live stays 200', async () => {
-    const store = gw.gateway.services.store as { ping(): Promise<void> };
+    const store = gw.gateway.store as { ping(): Promise<void> };
     const ping = store.ping;
     store.ping = () => Promise.reject(new Error('connection refused'));
     try {

@@ -362,7 +362,7 @@ describe('key creation against trial-credit farming (issue 15)', () => {
         expect(r.status).to.equal(429);
         expect(r.body.error).to.equal('trial_budget_exhausted');
       }
-      expect(await gw.gateway.services.store.trialBudget.spent('2026-11-23')).to.equal(10_000);
+      expect(await gw.gateway.store.trialBudget.spent('2026-11-23')).to.equal(10_000);
     } finally {
       await gw.close();
     }

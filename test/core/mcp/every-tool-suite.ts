@@ -230,7 +230,7 @@ function describeMcpDiscoveryWith(set: PluginSet, x402: boolean): void {
       const { tools } = await client.listTools();
       await client.close();
       expect(card.serverInfo).to.deep.equal({ name: info.name, title: info.title, version: info.version });
-      expect(card.serverInfo.version).to.equal(gw.gateway.services.config.version);
+      expect(card.serverInfo.version).to.equal(gw.gateway.config.version);
       expect(card.transport).to.deep.equal({
         type: 'streamable-http',
         endpoint: 'http://gateway.test/mcp',

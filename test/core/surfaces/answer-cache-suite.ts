@@ -59,9 +59,9 @@ export function describeAnswerCache(set: PluginSet, more?: (gateways: () => Cach
     });
 
     it('keeps answers of the plugins that opted in, and of no other', () => {
-      const answers = cached.gateway.services.executor.answers!;
+      const answers = cached.gateway.executor.answers!;
       expect(answers.size).to.be.above(0);
-      expect(uncached.gateway.services.executor.answers).to.equal(undefined);
+      expect(uncached.gateway.executor.answers).to.equal(undefined);
       const optedIn = cached.gateway.registry
         .sold()
         .filter((p) => p.manifest.cacheableAnswers === true)
@@ -95,7 +95,7 @@ export function describeAnswerCache(set: PluginSet, more?: (gateways: () => Cach
 
     for (const [surface, call] of Object.entries(http)) {
       it(`${surface}: every example answers the same bytes with and without the cache`, async () => {
-        const answers = cached.gateway.services.executor.answers!;
+        const answers = cached.gateway.executor.answers!;
         const hitsBefore = answers.hits;
         let n = 0;
         for (const p of cached.gateway.registry.sold()) {
@@ -141,8 +141,8 @@ export function describeAnswerCache(set: PluginSet, more?: (gateways: () => Cach
     }
 
     it('every surface: the body built from the cache equals JSON.stringify of the envelope', async () => {
-      const executor = cached.gateway.services.executor;
-      const plain = uncached.gateway.services.executor;
+      const executor = cached.gateway.executor;
+      const plain = uncached.gateway.executor;
       const extras: Record<SurfaceName, Record<string, unknown>> = {
         preview: { preview: true, notice: 'n', production: { x402_url: 'u', mcp: { tool: 't' } } },
         marketplace: { marketplace: { segment: 'partner' } },

@@ -13,14 +13,14 @@ import { describeAnswerCache } from './answer-cache-suite';
 describeAnswerCache(FIXTURE_PLUGINS, (gateways) => {
   it('keeps the answers of every cacheable fixture example, and none of the endpoints that did not opt in', () => {
     const { cached } = gateways();
-    const kept = new Set([...cached.gateway.services.executor.answers!.keys()].map((k) => k.split('\n')[0]));
+    const kept = new Set([...cached.gateway.executor.answers!.keys()].map((k) => k.split('\n')[0]));
     expect([...kept]).to.include.members([ECHO, PRICED, ITEM, DATED].map((e) => e.endpointId));
     for (const e of [SLOW, FAILING]) expect(kept.has(e.endpointId), e.endpointId).to.equal(false);
   });
 
   it('does not keep an answer whose handler read the clock (a year left to today)', async () => {
     const { cached } = gateways();
-    const answers = cached.gateway.services.executor.answers!;
+    const answers = cached.gateway.executor.answers!;
     const res = await cached.get(`/preview/v1/${DATED.tail}`);
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ year: 2026, year_source: 'clock' });
@@ -32,7 +32,7 @@ describeAnswerCache(FIXTURE_PLUGINS, (gateways) => {
 
   it('keeps cached payloads frozen, so that no surface can change what later calls get', async () => {
     const { cached } = gateways();
-    const executor = cached.gateway.services.executor;
+    const executor = cached.gateway.executor;
     const p = cached.gateway.registry.sold().find((x) => x.endpointId === DATED.endpointId)!;
     const req = { id: 'x' } as unknown as Request;
     const payload = await executor.run(p, executor.parse(p, { year: '2027' }), req);

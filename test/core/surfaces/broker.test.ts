@@ -267,7 +267,7 @@ describe('broker: concurrency and rate limits', () => {
       expect(status.balance.micro_usdc).to.equal(0);
       expect(status.reserved_in_flight.micro_usdc).to.equal(0);
       expect(status.spent).to.include({ micro_usdc: K * 1000, calls: K });
-      const usage = await gw.gateway.services.keys.usageOf(keyId);
+      const usage = await gw.gateway.keys.usageOf(keyId);
       expect(usage.length).to.equal(K);
       expect(usage.every((u) => u.priceMicro === 1000 && u.status === 200)).to.equal(true);
     } finally {
@@ -284,7 +284,7 @@ describe('broker: concurrency and rate limits', () => {
     try {
       // The preview puts the answer for n=3 in the cache; the broker then knows it before charging.
       expect((await gw.get(`/preview/v1/${ECHO.tail}?n=3`)).status).to.equal(200);
-      const ledger = gw.gateway.services.keys;
+      const ledger = gw.gateway.keys;
       const steps = { reserve: 0, charge: 0 };
       const reserve = ledger.reserve.bind(ledger);
       const charge = ledger.charge.bind(ledger);

@@ -27,7 +27,7 @@ const ECHO_BODY =
 
 /** Makes the gateway's idempotency record writes fail while `failing()` says so. */
 function refuseRecords(gw: TestGateway, failing: () => boolean): { refused: number } {
-  const idem = gw.gateway.services.idempotency;
+  const idem = gw.gateway.idempotency;
   const real = idem.complete.bind(idem);
   const seen = { refused: 0 };
   idem.complete = (id, response) => {

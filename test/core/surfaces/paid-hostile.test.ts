@@ -44,7 +44,7 @@ describe('paid surface against a hostile buyer', function () {
   const payTo = randomAddress();
   const terms = usdcOnBase(payTo);
   const entryOf = (signed: SignedAuthorization) =>
-    gw.gateway.services.store.payments.get(
+    gw.gateway.store.payments.get(
       ledgerId({
         chainId: 8453,
         asset: USDC_ON_BASE,
@@ -122,7 +122,7 @@ describe('paid surface against a hostile buyer', function () {
 
     it('the reconciliation list names every unknown settlement with payer, nonce and transaction', async () => {
       const { signed } = await unknownSettlement();
-      const unresolved = await gw.gateway.services.store.payments.listUnresolved(new Date(NOW * 1000));
+      const unresolved = await gw.gateway.store.payments.listUnresolved(new Date(NOW * 1000));
       const mine = unresolved.find((e) => e.nonce === signed.authorization.nonce.toLowerCase());
       expect(mine).to.deep.include({ payer: buyer.address.toLowerCase(), state: 'settle_unknown' });
       expect(mine!.transaction).to.equal(standin.transfersFrom(buyer.address)[0].transaction);
@@ -468,7 +468,7 @@ describe('paid surface: a gateway killed mid-settle (issue 34, items 1 and 3; fa
       const withOwnKey = await gw.get(ECHO_3, { 'X-PAYMENT': copied, 'SIGN-IN-WITH-X': own.header });
       expect(withOwnKey.body).to.include({ reason: 'payer_proof_invalid' });
       expect(standin.calls.settle, 'the stranger caused no settlement').to.equal(settles);
-      const entry = await gw.gateway.services.store.payments.get(
+      const entry = await gw.gateway.store.payments.get(
         ledgerId({
           chainId: 8453,
           asset: USDC_ON_BASE,
@@ -514,9 +514,7 @@ describe('paid surface: a gateway killed mid-settle (issue 34, items 1 and 3; fa
         redeem_with: 'operator_reconciliation',
       });
       expect(JSON.stringify(late.body)).to.not.match(/sign a (new|fresh)|Nothing was charged/i);
-      const unresolved = await gw.gateway.services.store.payments.listUnresolved(
-        new Date(nowSeconds() * 1000),
-      );
+      const unresolved = await gw.gateway.store.payments.listUnresolved(new Date(nowSeconds() * 1000));
       expect(unresolved.map((e) => e.payer)).to.include(buyer.address.toLowerCase());
       expect(standin.transfersFrom(buyer.address)).to.have.length(1);
     } finally {

@@ -272,7 +272,7 @@ describe('paid surface: failures, lost answers, restarts and shared stores', () 
         neverAsksAnew(late.body);
         expect(late.body).to.not.have.property('n');
         expect(standin.calls.settle, 'no settlement is attempted after expiry').to.equal(settles);
-        const unresolved = await gw.gateway.services.store.payments.listUnresolved(new Date(at * 1000));
+        const unresolved = await gw.gateway.store.payments.listUnresolved(new Date(at * 1000));
         expect(unresolved.map((e) => e.transaction)).to.include(transfer.transaction);
       });
     }

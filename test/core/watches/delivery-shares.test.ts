@@ -12,7 +12,7 @@ import type { GatewayStore } from '../../../core/store/gateway-store';
 import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
 import { DeliveryWorker, type WorkerOptions } from '../../../core/watches/delivery-worker';
 import type { WatchRepository } from '../../../core/watches/watch-repository';
-import { watchRepositories } from '../../../core/watches/watch-stores';
+import { watchRepositories } from '../../../core/store/watch-stores';
 import { eventually, MovableClock, startReceiver, type Receiver } from './watch-gateway';
 
 describe('delivery worker: shares of the keys', () => {

@@ -13,7 +13,7 @@ import type { GatewayStore } from '../../../core/store/gateway-store';
 import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
 import { DeliveryWorker, WATCH_BROKER_ID } from '../../../core/watches/delivery-worker';
 import type { WatchRepository } from '../../../core/watches/watch-repository';
-import { watchRepositories } from '../../../core/watches/watch-stores';
+import { watchRepositories } from '../../../core/store/watch-stores';
 import { MovableClock, startReceiver, type Receiver } from './watch-gateway';
 
 const PRICE = 2_000;

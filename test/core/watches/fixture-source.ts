@@ -4,7 +4,7 @@
  * is Japanese: the kernel's tests never use the domain's source.
  */
 import Database from 'better-sqlite3';
-import type { WatchChange, WatchSource, WatchSourceFactory } from '../../../core/watches/watch-source';
+import type { WatchChange, WatchSource, WatchSourceFactory } from '../../../core/plugins/watch-source';
 
 export const FIXTURE_EVENT_TYPE = 'thing.changed';
 export const FIXTURE_PRICE = 3_000;

@@ -142,7 +142,7 @@ for (const [storeName, mongodbUri] of legs) {
       const ms = await otherKeyDelivery(healthy);
       expect(ms, `the other key's event took ${ms} ms`).to.be.below(5_000);
 
-      const metrics = await gw.gateway.services.metrics.text();
+      const metrics = await gw.gateway.metrics.text();
       expect(metrics).to.match(/gateway_watch_events_total\{outcome="dropped"\} 4000\b/);
 
       // 72 hours on, and the grace after them: the waiting events fail, counted.
@@ -159,7 +159,7 @@ for (const [storeName, mongodbUri] of legs) {
       expect(after).to.include({ waiting: 0, dropped: 4_000, expired: 1_000 });
       const ended = await storedEvents(key);
       expect(ended.filter((e) => e.status === 'failed')).to.have.length(1_000);
-      expect(await gw.gateway.services.metrics.text()).to.match(
+      expect(await gw.gateway.metrics.text()).to.match(
         /gateway_watch_events_total\{outcome="expired"\} 1000\b/,
       );
       expect(broke.received).to.have.length(2); // nothing delivered unpaid

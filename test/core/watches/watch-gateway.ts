@@ -13,7 +13,7 @@ import { MongoClient } from 'mongodb';
 import { container } from 'tsyringe';
 import { buildGateway, type Gateway } from '../../../core/gateway/app';
 import type { Clock } from '../../../core/util/clock';
-import { WATCH_SOURCE } from '../../../core/watches/watch-source';
+import { WATCH_SOURCE } from '../../../core/plugins/watch-source';
 import type { WatchSettings } from '../../../core/watches/watches';
 import { loadConfig } from '../../../config/env';
 import { PRODUCTS } from '../../../config/products';

@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { container } from 'tsyringe';
 import { buildGateway } from '../../../core/gateway/app';
-import { WATCH_SOURCE } from '../../../core/watches/watch-source';
+import { WATCH_SOURCE } from '../../../core/plugins/watch-source';
 import { loadConfig } from '../../../config/env';
 import { PRODUCTS } from '../../../config/products';
 import { SERVICE } from '../../../config/service';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connectMongoStore } from '../../../core/store/mongo/mongo-store';
 import { openSqliteStore } from '../../../core/store/sqlite/sqlite-store';
-import { watchRepositories } from '../../../core/watches/watch-stores';
+import { watchRepositories } from '../../../core/store/watch-stores';
 import { watchRepositoryContract } from './watch-repository-contract';
 
 describe('watch repository (SQLite)', () => {

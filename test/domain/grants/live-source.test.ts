@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { SourceUnavailableError } from '../../../core/plugins/errors';
-import type { UpstreamConfig } from '../../../config/env';
+import type { UpstreamConfig } from '../../../domain/shared/tokens';
 import { GrantsData } from '../../../domain/grants/grants-data';
 import { JgrantsClient } from '../../../domain/grants/jgrants-client';
 import { LiveGrantsSource } from '../../../domain/grants/live-source';

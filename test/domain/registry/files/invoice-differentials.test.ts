@@ -39,8 +39,8 @@ async function answersOn(leg: StoreLeg) {
     clock: TODAY,
   });
   try {
-    const register = gw.gateway.services.container.resolve(InvoiceRegister);
-    const now = gw.gateway.services.clock.now();
+    const register = gw.gateway.container.resolve(InvoiceRegister);
+    const now = gw.gateway.clock.now();
     const out: Record<string, Record<string, RegistrationAnswer>> = {};
     for (const date of ['today', ...DATES]) {
       const got = await register.lookupMany(NUMBERS, now, undefined, date === 'today' ? undefined : date);

@@ -5,10 +5,10 @@
 import type { RegisteredPlugin } from '../plugins/registry';
 import type { OperationDoc } from '../http/api-catalog';
 import { ERROR_REF, INVALID_QUERY_REF, jsonResponse } from '../http/api-catalog';
-import type { SurfaceName } from '../surfaces/execute';
+import type { SurfaceName } from './execute';
 import type { PaymentTerms } from '../payments/requirements';
-import { X402_SWITCHES } from './channels';
-import { PAID_PATH_PREFIX, PREVIEW_PATH_PREFIX } from './paths';
+import { X402_SWITCHES } from '../config';
+import { PAID_PATH_PREFIX, PREVIEW_PATH_PREFIX } from '../http/paths';
 
 export function payloadSchemaName(plugin: RegisteredPlugin): string {
   return `Payload_${plugin.endpointId.replace(/-/g, '_')}`;

@@ -12,7 +12,7 @@
  */
 import type { Request, Response } from 'express';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { previewPathOf } from '../discovery/operations';
+import { previewPathOf } from './operations';
 import { PaymentChallenge, paymentChallenge } from '../payments/challenge';
 import { requestFingerprint } from '../payments/checkout';
 import { toolResourceUrl, type PaymentOffer } from '../payments/offers';
@@ -24,22 +24,33 @@ import type { HandlerLogger } from '../plugins/contract';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { clientGone } from '../http/client-gone';
 import { HttpError, errorBody } from '../http/errors';
-import type { GatewayServices } from '../services';
-import { paymentOutcomeOf, paymentRateLimited, paymentRateSubject, type PaidSurface } from '../surfaces/paid';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config';
+import type { GatewayMetrics } from '../http/metrics';
+import type { EndpointExecutor } from './execute';
+import { paymentOutcomeOf, paymentRateLimited, paymentRateSubject, type PaidSurface } from './paid';
 import {
   PAYER_PROOF_META_KEY,
   PAYMENT_META_KEY,
   PAYMENT_RESPONSE_META_KEY,
   REDEMPTION_TICKET_META_KEY,
   REPLAYED_META_KEY,
-} from './meta-keys';
-import { toolError, toolErrorOf, toolResult } from './results';
+} from '../mcp/meta-keys';
+import { toolError, toolErrorOf, toolResult } from '../mcp/results';
+
+/** What paying a tool call with x402 uses besides the paid surface's checkout. */
+export interface X402ToolBindingDeps {
+  readonly config: GatewayConfig;
+  readonly executor: EndpointExecutor;
+  readonly metrics: GatewayMetrics;
+  readonly logger: Logger;
+}
 
 export class X402ToolBinding {
   readonly terms: PaymentTerms;
 
   constructor(
-    private readonly s: GatewayServices,
+    private readonly s: X402ToolBindingDeps,
     private readonly paid: PaidSurface,
   ) {
     this.terms = paymentTerms(s.config);

@@ -4,7 +4,7 @@
  * what a subject is (a corporate number, a grant id): it folds duplicates, stores, matches and
  * delivers.
  */
-import type { GatewayStore } from '../store/gateway-store';
+import type { PluginStore } from './storage';
 
 /** One change of one subject, as the domain's change feed holds it. */
 export interface WatchChange {
@@ -46,4 +46,4 @@ export interface WatchSource {
  * (the source reads the domain's own repository): unset, the gateway offers no watches.
  */
 export const WATCH_SOURCE = Symbol.for('jp-gateway:watch-source');
-export type WatchSourceFactory = (store: GatewayStore) => Promise<WatchSource>;
+export type WatchSourceFactory = (store: PluginStore) => Promise<WatchSource>;

@@ -10,15 +10,14 @@
 import type { Request, Response } from 'express';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorBody } from '../http/errors';
-import type { GatewayServices } from '../services';
 import { IdempotencyStore } from '../keys/idempotency';
 import type { KeyIdentity } from '../keys/key-ledger';
 import type { RegisteredPlugin } from '../plugins/registry';
-import { meterKeyCall } from '../surfaces/key-metering';
+import { meterKeyCall, type KeyMeteringDeps } from './key-metering';
 import { canonicalJson, sha256Hex } from '../util/canonical-json';
-import { toolError, toolErrorOf, toolResult } from './results';
-import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, REPLAYED_META_KEY } from './meta-keys';
-import type { X402ToolBinding } from './x402-binding';
+import { toolError, toolErrorOf, toolResult } from '../mcp/results';
+import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, REPLAYED_META_KEY } from '../mcp/meta-keys';
+import type { X402ToolBinding } from './mcp-x402-binding';
 
 export interface KeyCreditCall {
   req: Request;
@@ -32,7 +31,7 @@ export interface KeyCreditCall {
 }
 
 export async function callWithKeyCredit(
-  s: GatewayServices,
+  s: KeyMeteringDeps,
   call: KeyCreditCall,
   x402: X402ToolBinding,
 ): Promise<CallToolResult> {

@@ -1,8 +1,8 @@
 /** The watch repository on each store: the factory a GatewayStore opens it with. */
-import type { RepositoryFactory } from '../store/gateway-store';
-import { MongoWatches } from '../store/mongo/watches';
-import { SqliteWatches } from '../store/sqlite/watches';
-import type { WatchRepository } from './watch-repository';
+import type { RepositoryFactory } from './gateway-store';
+import { MongoWatches } from './mongo/watches';
+import { SqliteWatches } from './sqlite/watches';
+import type { WatchRepository } from '../watches/watch-repository';
 
 export const watchRepositories: RepositoryFactory<WatchRepository> = {
   name: 'watches',

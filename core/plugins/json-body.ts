@@ -7,9 +7,9 @@
  * "invalid_body is 400 everywhere").
  */
 import type { Request } from 'express';
-import type { QueryClass } from '../plugins/contract';
-import { QuerySpec, type QueryProblem } from '../plugins/query-spec';
-import { HttpError, unsupportedMediaType } from './errors';
+import type { QueryClass } from './contract';
+import { QuerySpec, type QueryProblem } from './query-spec';
+import { HttpError, unsupportedMediaType } from '../http/errors';
 
 /** The status of every `invalid_body`: the spec keeps 422 for invalid query parameters. */
 export const INVALID_BODY_STATUS = 400;

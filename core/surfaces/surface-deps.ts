@@ -1,0 +1,14 @@
+/** What every surface is mounted with (each surface's own dependencies extend it). */
+import type { GatewayConfig } from '../config';
+import type { ApiCatalog } from '../http/api-catalog';
+import type { PluginRegistry } from '../plugins/registry';
+import type { EndpointExecutor } from './execute';
+
+export interface SurfaceDeps {
+  readonly config: GatewayConfig;
+  /** The sold endpoints. */
+  readonly registry: PluginRegistry;
+  /** Where the surface records its operations (openapi.json, 405 answers). */
+  readonly catalog: ApiCatalog;
+  readonly executor: EndpointExecutor;
+}
