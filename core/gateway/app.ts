@@ -16,6 +16,7 @@ import type { PluginRegistry } from '../plugins/registry';
 import { EndpointExecutor } from '../surfaces/execute';
 import { mountBrokerSurface } from '../surfaces/broker';
 import { mountPreviewSurface } from '../surfaces/preview';
+import { RequestPipeline } from '../surfaces/pipeline';
 import { PREVIEW_POLICY, PreviewRate } from '../surfaces/preview-rate';
 import { mountPaidSurface } from '../surfaces/paid';
 import { buildX402Parts } from './x402-parts';
@@ -209,7 +210,8 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   };
   const { service } = options;
   const tokenBuckets = options.tokenBuckets ?? tablesInThisProcess;
-  const surface = { config, registry, catalog, executor };
+  const pipeline = new RequestPipeline({ executor });
+  const surface = { config, registry, catalog, executor, pipeline };
   const keyMetering = { config, clock, executor, idempotency, keys, rateLimiter, metrics, logger };
   const discovery = { config, service, registry, clock, catalog, problems, executor, metrics, startedAt };
 

@@ -4,9 +4,10 @@
  * through core/mcp/exchange-transport.ts, which keeps each exchange's request id apart and answers
  * every request in bounded time. A handler finds its HTTP request by the server-side request id.
  * Nothing is kept between requests but the tool list, the instructions and the server's JSON
- * Schema validator. `tools/call` validates the arguments with the plugin's DTO (a tool error with
- * the 422's correction_hints, nothing charged), then hands the call to the endpoint's binding
- * (free preview, or key credit / x402).
+ * Schema validator. `tools/call` finds the tool's endpoint (an unknown tool is a JSON-RPC error)
+ * and reads the arguments with its DTO, then hands the call to the surface's pipeline
+ * (core/surfaces/pipeline.ts: an invalid reading is a tool error with the 422's correction_hints,
+ * nothing charged; then free preview, or key credit / x402).
  */
 import type { Request, Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -20,9 +21,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { mcpServerName } from './server-identity';
-import { invalidQueryError } from '../http/errors';
 import type { GatewayMetrics } from '../http/metrics';
 import type { Logger } from 'pino';
+import type { QueryParseResult } from '../plugins/query-spec';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { closestMatches } from '../util/closest';
 import { checkExchange, ExchangeTransport, sendTransportError } from './exchange-transport';
@@ -42,8 +43,11 @@ export interface ToolCall {
   req: Request;
   res: Response;
   plugin: RegisteredPlugin;
-  /** The validated query. */
-  query: object;
+  /**
+   * The arguments read with the endpoint's DTO, valid or with their problems: the surface's
+   * pipeline refuses an invalid reading (a tool error with correction_hints, nothing charged).
+   */
+  reading: QueryParseResult<object>;
   /** The arguments as sent. */
   args: Record<string, unknown>;
   /** `params._meta` of the call (payment, idempotency key). */
@@ -62,7 +66,7 @@ export interface McpEndpointDeps {
 export interface McpEndpointOptions {
   label: McpSurfaceLabel;
   instructions: string;
-  /** Runs a call whose arguments are valid; may throw (mapped to a tool error). */
+  /** Runs a call (the surface's pipeline); may throw (mapped to a tool error). */
   call(call: ToolCall): Promise<CallToolResult>;
   /** Log fields of a finished call (how it was paid). */
   describe?(call: ToolCall, result: CallToolResult): Record<string, unknown>;
@@ -178,16 +182,12 @@ export class McpEndpoint {
     const meta = (request.params._meta ?? {}) as Record<string, unknown>;
     // Arguments are a JSON object: hints show them as the client writes them ("arguments": {...}).
     const parsed = plugin.query.parse(args, { jsonHints: true, field: 'arguments' });
-    const call: ToolCall = { req, res, plugin, query: parsed.ok ? parsed.value : {}, args, meta };
+    const call: ToolCall = { req, res, plugin, reading: parsed, args, meta };
     let result: CallToolResult;
-    if (!parsed.ok) {
-      result = toolErrorOf(invalidQueryError(plugin, parsed.problems), req);
-    } else {
-      try {
-        result = await this.options.call(call);
-      } catch (err) {
-        result = toolErrorOf(err, req);
-      }
+    try {
+      result = await this.options.call(call);
+    } catch (err) {
+      result = toolErrorOf(err, req);
     }
     const outcome = outcomeOf(result);
     this.s.metrics.mcpToolCall(this.options.label, plugin.endpointId, outcome);

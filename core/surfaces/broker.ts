@@ -28,6 +28,7 @@ import {
   REPLAYED_HEADER,
 } from '../http/response-headers';
 import { BROKER_ID_PLACEHOLDER, examplePlugin } from '../plugins/example-plugin';
+import type { Exchange, SurfacePlan } from './pipeline';
 import type { RegisteredPlugin } from '../plugins/registry';
 import type { QueryProblem } from '../plugins/query-spec';
 
@@ -178,25 +179,53 @@ export function mountBrokerSurface(router: Router, s: BrokerSurfaceDeps, cap: Co
         '429': jsonResponse('Too many calls for this key (code `rate_limited`; see Retry-After).', ERROR_REF),
       },
     },
-    requireApiKey(s.keys),
-    cap.admit,
-    s.jsonBody,
-    cap.work(async (req, res) => {
-      const key = res.locals.key as KeyIdentity;
+    ...s.pipeline.route(brokerPlan(s, cap, brokerBody, fallback), (h) => cap.work(h)),
+  );
+}
+
+/** The broker's exchange: the body its resolve phase read. */
+type BrokerExchange = Exchange & { body?: BrokerCallBody };
+
+/** What the broker's authorize phase grants: the key's credit, and the idempotency of the call. */
+interface BrokerGrant {
+  key: KeyIdentity;
+  idempotency?: { key: string; fingerprint: string };
+}
+
+/**
+ * The broker's choices: admitted by its API key (401), a concurrency slot and the JSON body;
+ * resolved by the body's product_id; authorized by the key's credit with an optional
+ * Idempotency-Key; settled by the key ledger around the run (reserve → run → commit or release).
+ */
+export function brokerPlan(
+  s: BrokerSurfaceDeps,
+  cap: ConcurrencyCap,
+  brokerBody: BodySpec<BrokerCallBody>,
+  fallback: RegisteredPlugin | undefined,
+): SurfacePlan<BrokerExchange, BrokerGrant, StoredResponse, void> {
+  const ids = () => s.registry.sold().map((p) => p.brokerId);
+  return {
+    label: 'broker',
+    noStore: false,
+    admitHandlers: [requireApiKey(s.keys), cap.admit, s.jsonBody],
+    resolve(x) {
       const named = (raw: Record<string, unknown>) =>
         typeof raw.product_id === 'string' ? s.registry.soldByBrokerId(raw.product_id) : undefined;
-      const body = brokerBody.parse(req, (problem, raw) =>
+      const body = brokerBody.parse(x.req, (problem, raw) =>
         queryFieldProblem(problem, brokerBodyExample(named(raw) ?? fallback)),
       );
+      x.body = body;
       const plugin = s.registry.soldByBrokerId(body.product_id);
       if (!plugin) throw unknownProductId(body.product_id, ids());
-      res.locals.surface = 'broker';
-      res.locals.endpointId = plugin.endpointId;
-      // The parameters came as members of the JSON `query` object: hints show them that way.
-      const query = s.executor.parse(plugin, body.query ?? {}, { jsonHints: true, field: 'query' });
-
-      const idemKey = req.headers['idempotency-key'];
-      if (idemKey !== undefined && (typeof idemKey !== 'string' || !IdempotencyStore.isValidKey(idemKey))) {
+      return plugin;
+    },
+    // The parameters came as members of the JSON `query` object: hints show them that way.
+    read: (x, plugin) => plugin.query.parse(x.body?.query ?? {}, { jsonHints: true, field: 'query' }),
+    authorize({ x }) {
+      const key = x.res.locals.key as KeyIdentity;
+      const idemKey = x.req.headers['idempotency-key'];
+      if (idemKey === undefined) return { key };
+      if (typeof idemKey !== 'string' || !IdempotencyStore.isValidKey(idemKey)) {
         throw new HttpError(
           400,
           'invalid_idempotency_key',
@@ -206,28 +235,27 @@ export function mountBrokerSurface(router: Router, s: BrokerSurfaceDeps, cap: Co
           },
         );
       }
+      const fingerprint = sha256Hex(
+        canonicalJson({ product_id: x.body!.product_id, query: x.body!.query ?? {} }),
+      );
+      return { key, idempotency: { key: idemKey, fingerprint } };
+    },
+    async settle({ x: { req, res }, plugin, query, grant }, run) {
       const out = await meterKeyCall(s, {
         req,
         res,
-        key,
+        key: grant.key,
         plugin,
         query,
+        run,
         surface: 'broker',
         rateLimitWhat: 'broker calls for this API key',
-        ...(idemKey === undefined
-          ? {}
-          : {
-              idempotency: {
-                key: idemKey,
-                fingerprint: sha256Hex(
-                  canonicalJson({ product_id: body.product_id, query: body.query ?? {} }),
-                ),
-              },
-            }),
+        ...(grant.idempotency ? { idempotency: grant.idempotency } : {}),
       });
-      send(s, req, res, out.response);
-    }),
-  );
+      return out.response;
+    },
+    answer: ({ x: { req, res } }, out) => send(s, req, res, out),
+  };
 }
 
 function send(s: BrokerSurfaceDeps, req: Request, res: Response, out: StoredResponse): void {

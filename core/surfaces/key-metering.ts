@@ -35,6 +35,7 @@ import {
 } from '../http/response-headers';
 import { purchaseWays } from '../keys/buy-more';
 import { toHttpError, type EndpointExecutor, type SurfaceName } from './execute';
+import type { Run } from './pipeline';
 
 /** What metering a call against a key's credit uses. */
 export interface KeyMeteringDeps {
@@ -56,6 +57,8 @@ export interface KeyMeteredCall {
   plugin: RegisteredPlugin;
   /** The validated query. */
   query: object;
+  /** The run phase (core/surfaces/pipeline.ts): the handler for this query. */
+  run: Run;
   surface: SurfaceName;
   /** `_gateway` fields of a successful answer besides `credit`. */
   gatewayExtra?: Record<string, unknown>;
@@ -184,12 +187,12 @@ async function callPaidEarlier(
   call: KeyMeteredCall,
   original: CallRecord | null,
 ): Promise<StoredResponse> {
-  const { req, key, plugin, query } = call;
+  const { req, key, plugin } = call;
   const paid = original ? { micro: original.priceMicro, requestId: original.requestId } : undefined;
   const balance = async () => (await s.keys.get(key.id))?.balanceMicro ?? 0;
   let payload;
   try {
-    payload = await s.executor.run(plugin, query, req);
+    payload = await call.run();
   } catch (err) {
     req.log?.info(
       { key_id: key.id, broker_id: plugin.brokerId },
@@ -267,7 +270,7 @@ async function callCharged(
   if (idempotencyId) await s.idempotency.attachHold(idempotencyId, hold.id);
   let payload;
   try {
-    payload = await s.executor.run(plugin, query, req, cached);
+    payload = await call.run(cached);
   } catch (err) {
     const mapped = toHttpError(plugin, err);
     const status = mapped instanceof HttpError ? mapped.status : 500;

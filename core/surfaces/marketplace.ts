@@ -14,6 +14,8 @@ import { marketplacePathPrefix } from '../http/paths';
 import { paymentTerms } from '../payments/requirements';
 import { soldPluginFor } from './lookup';
 import { answerCaching, answeredNotModified, sendAnswerJson } from './answer-http';
+import type { EndpointPayload } from '../plugins/contract';
+import { NOTHING_TO_AUTHORIZE, RUN_UNCHARGED, type Exchange, type SurfacePlan } from './pipeline';
 
 export const MARKETPLACE_SECRET_HEADERS = [
   'x-marketplace-proxy-secret',
@@ -85,26 +87,34 @@ export class MarketplaceSecretGuard {
   }
 }
 
+/** The marketplace's choices: admitted by its shared secret, billed by the marketplace, answered privately. */
+export function marketplacePlan(s: SurfaceDeps): SurfacePlan<Exchange, undefined, EndpointPayload, void> {
+  const prefix = marketplacePathPrefix(s.config.marketplace.segment);
+  const guard = new MarketplaceSecretGuard(s.config.marketplace.secrets);
+  // The same `_gateway` extra on every answer: its JSON around the request id is kept.
+  const extra = Object.freeze({ marketplace: Object.freeze({ segment: s.config.marketplace.segment }) });
+  return {
+    label: 'marketplace',
+    noStore: true,
+    // Refusals of the secret come before anything else (no endpoint is named to a stranger).
+    admit: ({ req }) => guard.check(req),
+    resolve: ({ req }) => soldPluginFor(s.registry, req, prefix),
+    read: ({ req }, plugin) => plugin.query.parse(req.query),
+    authorize: NOTHING_TO_AUTHORIZE,
+    settle: RUN_UNCHARGED,
+    answer({ x: { req, res }, plugin }, payload) {
+      // The marketplace bills its buyers; a 304 carries no data, whatever it bills for one.
+      if (answeredNotModified(req, res, answerCaching(s.executor, plugin, payload, 'private'))) return;
+      sendAnswerJson(req, res, s.executor.json(plugin, payload, 'marketplace', req, extra, true));
+    },
+  };
+}
+
 export function mountMarketplaceSurface(router: Router, s: SurfaceDeps): void {
-  const segment = s.config.marketplace.segment;
-  const prefix = marketplacePathPrefix(segment);
+  const prefix = marketplacePathPrefix(s.config.marketplace.segment);
   const terms = paymentTerms(s.config);
   for (const plugin of s.registry.sold()) {
     s.catalog.add('get', `${prefix}/${plugin.tail}`, dataOperationDoc(plugin, 'marketplace', { terms }));
   }
-  const guard = new MarketplaceSecretGuard(s.config.marketplace.secrets);
-  // The same `_gateway` extra on every answer: its JSON around the request id is kept.
-  const extra = Object.freeze({ marketplace: Object.freeze({ segment }) });
-  router.get(`${prefix}/*tail`, async (req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.locals.surface = 'marketplace';
-    guard.check(req);
-    const plugin = soldPluginFor(s.registry, req, prefix);
-    res.locals.endpointId = plugin.endpointId;
-    const query = s.executor.parse(plugin, req.query);
-    const payload = await s.executor.run(plugin, query, req);
-    // The marketplace bills its buyers; a 304 carries no data, whatever it bills for one.
-    if (answeredNotModified(req, res, answerCaching(s.executor, plugin, payload, 'private'))) return;
-    sendAnswerJson(req, res, s.executor.json(plugin, payload, 'marketplace', req, extra, true));
-  });
+  router.get(`${prefix}/*tail`, ...s.pipeline.route(marketplacePlan(s)));
 }

@@ -18,13 +18,17 @@ import { canonicalJson, sha256Hex } from '../util/canonical-json';
 import { toolError, toolErrorOf, toolResult } from '../mcp/results';
 import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, REPLAYED_META_KEY } from '../mcp/meta-keys';
 import type { X402ToolBinding } from './mcp-x402-binding';
+import type { Run } from './pipeline';
 
 export interface KeyCreditCall {
   req: Request;
   res: Response;
   key: KeyIdentity;
   plugin: RegisteredPlugin;
+  /** The validated query. */
   query: object;
+  /** The run phase (core/surfaces/pipeline.ts). */
+  run: Run;
   /** The tool's arguments as sent (the idempotency fingerprint). */
   args: Record<string, unknown>;
   meta: Record<string, unknown>;
@@ -55,6 +59,7 @@ export async function callWithKeyCredit(
       key: call.key,
       plugin,
       query: call.query,
+      run: call.run,
       surface: 'mcp',
       gatewayExtra: { transport: 'mcp', paid_by: 'api_key' },
       rateLimitWhat: 'calls for this API key (broker and MCP together)',

@@ -28,6 +28,7 @@ import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config';
 import type { GatewayMetrics } from '../http/metrics';
 import type { EndpointExecutor } from './execute';
+import type { Run } from './pipeline';
 import { paymentOutcomeOf, paymentRateLimited, paymentRateSubject, type PaidSurface } from './paid';
 import {
   PAYER_PROOF_META_KEY,
@@ -140,6 +141,7 @@ export class X402ToolBinding {
     plugin: RegisteredPlugin,
     query: object,
     meta: Record<string, unknown>,
+    run: Run,
   ): Promise<CallToolResult> {
     const { checkout } = this.paid;
     if (!checkout) return this.unpaid(req, plugin);
@@ -182,7 +184,7 @@ export class X402ToolBinding {
         log,
         clientGone: () => clientGone(res),
         run: () =>
-          this.s.executor.run(plugin, query, req).catch((err: unknown) => {
+          run().catch((err: unknown) => {
             handlerFailed = true;
             throw err;
           }),

@@ -10,7 +10,10 @@
  * holds a concurrency slot per client like the paid and broker paths. GET answers 405: a
  * stateless server offers no server-initiated stream (clients handle 405 as "no stream").
  */
-import type { RequestHandler, Router } from 'express';
+import type { RequestHandler, Response, Router } from 'express';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { EndpointPayload } from '../plugins/contract';
+import { NOTHING_TO_AUTHORIZE, RUN_UNCHARGED, type SurfacePlan } from './pipeline';
 import { ERROR_REF, jsonResponse, mount, type OperationDoc } from '../http/api-catalog';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError } from '../http/errors';
@@ -23,7 +26,7 @@ import type { KeyMeteringDeps } from './key-metering';
 import { callWithKeyCredit } from './mcp-key-credit-binding';
 import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../mcp/meta-keys';
 import { toolResult } from '../mcp/results';
-import { McpEndpoint } from '../mcp/server';
+import { McpEndpoint, type ToolCall } from '../mcp/server';
 import { ToolCatalog } from '../mcp/tools';
 import { X402ToolBinding } from './mcp-x402-binding';
 import type { SurfaceDeps } from './surface-deps';
@@ -205,6 +208,15 @@ export function instructionsOf(s: McpSurfaceDeps, preview: boolean): string {
   return `${s.service.summary} ${how} Invalid arguments answer isError with correction_hints and cost nothing. ${s.service.disclaimer}`;
 }
 
+/** Who pays an MCP tool call: a payment in `_meta` first (also with a key), else the key, else nobody yet. */
+type McpPayer = { by: 'x402' } | { by: 'api_key'; key: KeyIdentity } | { by: 'none' };
+
+function payerOf(res: Response, meta: Record<string, unknown>): McpPayer {
+  if (meta[PAYMENT_META_KEY] !== undefined) return { by: 'x402' };
+  const key = res.locals.key as KeyIdentity | undefined;
+  return key ? { by: 'api_key', key } : { by: 'none' };
+}
+
 export function mountMcpSurface(
   router: Router,
   s: McpSurfaceDeps,
@@ -224,11 +236,16 @@ export function mountMcpSurface(
     logger: s.logger,
     metrics: s.metrics,
   };
-  const preview = new McpEndpoint(endpoint, tools, {
+  const previewPlan: SurfacePlan<ToolCall, undefined, EndpointPayload, CallToolResult> = {
     label: 'mcp_preview',
-    instructions: instructionsOf(s, true),
-    async call({ req, plugin, query }) {
-      const payload = await s.executor.run(plugin, query, req);
+    noStore: true,
+    // Admitted on the HTTP request (the preview's rate, the JSON body); the tool's name resolves
+    // the endpoint and the MCP endpoint read its arguments.
+    resolve: (call) => call.plugin,
+    read: (call) => call.reading,
+    authorize: NOTHING_TO_AUTHORIZE,
+    settle: RUN_UNCHARGED,
+    answer({ x: { req }, plugin }, payload) {
       const body = s.executor.frozenEnvelope(
         plugin,
         payload,
@@ -238,21 +255,37 @@ export function mountMcpSurface(
       );
       return toolResult(body, undefined, s.executor.jsonOf(body));
     },
+  };
+  const preview = new McpEndpoint(endpoint, tools, {
+    label: 'mcp_preview',
+    instructions: instructionsOf(s, true),
+    call: (call) => s.pipeline.call(previewPlan, call),
   });
 
+  const paidPlan: SurfacePlan<ToolCall, McpPayer, CallToolResult, CallToolResult> = {
+    label: 'mcp',
+    noStore: true,
+    // Admitted on the HTTP request (an X-API-Key that is not a key is 401, the concurrency slot).
+    resolve: (call) => call.plugin,
+    read: (call) => call.reading,
+    authorize: ({ x: { res, meta } }) => payerOf(res, meta),
+    // The bindings settle around the run and shape the tool result (settlement or credit in it).
+    settle({ x: { req, res, args, meta }, plugin, query, grant }, run) {
+      if (grant.by === 'x402') return x402.pay(req, res, plugin, query, meta, run);
+      if (grant.by === 'api_key') {
+        return callWithKeyCredit(s, { req, res, key: grant.key, plugin, query, run, args, meta }, x402);
+      }
+      return Promise.resolve(x402.unpaid(req, plugin));
+    },
+    answer: (_call, result) => result,
+  };
   const paidEndpoint = new McpEndpoint(endpoint, tools, {
     label: 'mcp',
     instructions: instructionsOf(s, false),
-    call({ req, res, plugin, query, args, meta }) {
-      if (meta[PAYMENT_META_KEY] !== undefined) return x402.pay(req, res, plugin, query, meta);
-      const key = res.locals.key as KeyIdentity | undefined;
-      if (key) return callWithKeyCredit(s, { req, res, key, plugin, query, args, meta }, x402);
-      return Promise.resolve(x402.unpaid(req, plugin));
-    },
+    call: (call) => s.pipeline.call(paidPlan, call),
     describe({ res, meta }) {
-      if (meta[PAYMENT_META_KEY] !== undefined) return { paid_by: 'x402' };
-      const key = res.locals.key as KeyIdentity | undefined;
-      return key ? { paid_by: 'api_key', key_id: key.id } : { paid_by: 'none' };
+      const payer = payerOf(res, meta);
+      return payer.by === 'api_key' ? { paid_by: 'api_key', key_id: payer.key.id } : { paid_by: payer.by };
     },
   });
 

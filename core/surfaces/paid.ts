@@ -18,14 +18,22 @@ import type { SurfaceDeps } from './surface-deps';
 import { parseClientAddress } from '../http/client-address';
 import { clientGone } from '../http/client-gone';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
-import { HttpError, invalidQueryError } from '../http/errors';
+import { HttpError } from '../http/errors';
 import type { BucketDecision, SharedTokenBuckets } from '../http/token-buckets';
 import { setRateLimitHeaders, type RateLimitState } from '../ratelimit/ratelimit-headers';
 import { dataOperationDoc, previewPathOf } from './operations';
 import { PAID_PATH_PREFIX } from '../http/paths';
 import type { HandlerLogger } from '../plugins/contract';
 import { paymentChallenge } from '../payments/challenge';
-import { REDEMPTION_TICKET_HEADER, requestFingerprint, type X402Checkout } from '../payments/checkout';
+import {
+  REDEMPTION_TICKET_HEADER,
+  requestFingerprint,
+  type PaidCall,
+  type PaidResult,
+  type X402Checkout,
+} from '../payments/checkout';
+import type { PaymentAttempt } from '../payments/payment-header';
+import { validQuery, type Exchange, type SurfacePlan } from './pipeline';
 import type { PaymentOffers } from '../payments/offers';
 import { readPayment } from '../payments/payment-header';
 import { PAYER_PROOF_HEADER } from '../payments/payer-proof';
@@ -34,6 +42,7 @@ import { paymentsNotConfiguredError } from '../payments/runbook';
 import { soldPluginFor, tailOf } from './lookup';
 import {
   AnswerNotModified,
+  type AnswerCaching,
   answerCaching,
   answeredNotModified,
   buyerHoldsAnswer,
@@ -62,33 +71,42 @@ export interface PaidSurfaceDeps extends SurfaceDeps {
   readonly logger: Logger;
 }
 
+/** What the paid surface's authorize phase grants: the payment attempt and what it pays for. */
+interface PaidGrant {
+  attempt: PaymentAttempt;
+  resource: Omit<PaidCall, 'attempt' | 'requestHash' | 'log' | 'run' | 'clientGone'>;
+  log: HandlerLogger;
+}
+
+/** What the paid surface's settle phase ends with: data settled (or given again), or a 304 unsettled. */
+type PaidSettled = { notModified: AnswerCaching } | { result: PaidResult };
+
 /**
- * Mounts the paid surface on the checkout, offers and payment rate the composition root built
- * (core/gateway/x402-parts.ts), which the MCP tools' x402 binding shares.
+ * The x402 surface's choices: admitted when payments are configured (and a concurrency slot),
+ * authorized by a payment (the challenge before the query is judged), settled by the checkout
+ * around the run, answered privately with the settlement headers.
  */
-export function mountPaidSurface(
-  router: Router,
+export function paidPlan(
   s: PaidSurfaceDeps,
   cap: ConcurrencyCap,
   paid: PaidSurface,
-): void {
+): SurfacePlan<Exchange, PaidGrant, PaidSettled, void> {
   const terms = paymentTerms(s.config);
-  for (const plugin of s.registry.sold()) {
-    s.catalog.add('get', `${PAID_PATH_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'x402', { terms }));
-  }
   const { checkout, offers, paymentRate } = paid;
-
-  router.get(
-    `${PAID_PATH_PREFIX}/*tail`,
-    ...cap.guard(async (req, res) => {
-      res.setHeader('Cache-Control', 'no-store');
-      res.locals.surface = 'x402';
-      if (!checkout || !offers) {
-        const plugin = s.registry.soldByTail(tailOf(req));
-        throw paymentsNotConfiguredError(s.config, plugin, plugin && previewPathOf(plugin));
-      }
-      const plugin = soldPluginFor(s.registry, req, PAID_PATH_PREFIX);
-      res.locals.endpointId = plugin.endpointId;
+  return {
+    label: 'x402',
+    noStore: true,
+    admitHandlers: [cap.admit],
+    admit({ req }) {
+      if (checkout && offers) return;
+      const plugin = s.registry.soldByTail(tailOf(req));
+      throw paymentsNotConfiguredError(s.config, plugin, plugin && previewPathOf(plugin));
+    },
+    resolve: ({ req }) => soldPluginFor(s.registry, req, PAID_PATH_PREFIX),
+    read: ({ req }, plugin) => plugin.query.parse(req.query),
+    // The challenge comes first (listing the query's problems), then the rate, then the 422.
+    authorizeJudgesQuery: true,
+    async authorize({ x: { req, res }, plugin, reading }) {
       const resourcePath = `${PAID_PATH_PREFIX}/${plugin.tail}`;
       const resource = {
         terms,
@@ -96,15 +114,14 @@ export function mountPaidSurface(
         resourcePath,
         resourceUrl: `${s.config.baseUrl}${resourcePath}`,
         previewPath: previewPathOf(plugin),
-        offer: offers.http(plugin),
+        offer: offers!.http(plugin),
       };
       const log = (req.log as HandlerLogger | undefined) ?? s.logger;
-      const parsed = plugin.query.parse(req.query);
       // A HEAD answer has no body to pay for: it always gets the challenge, and a payment is never used.
       const payment = req.method === 'HEAD' ? ({ kind: 'none' } as const) : readPayment(req.headers);
       if (payment.kind === 'none') {
         s.metrics.payment('challenged');
-        throw paymentChallenge({ ...resource, ...(parsed.ok ? {} : { queryProblems: parsed.problems }) });
+        throw paymentChallenge({ ...resource, ...(reading.ok ? {} : { queryProblems: reading.problems }) });
       }
       // An IPv6 client counts by its /64, where one subscriber can pick any address.
       const rate = await paymentRate.take(paymentRateSubject(req));
@@ -113,7 +130,7 @@ export function mountPaidSurface(
         s.metrics.payment('refused');
         throw paymentRateLimited(s.config.limits.paidPaymentsPerMinute, rate.retryAfterSeconds);
       }
-      if (!parsed.ok) {
+      if (!reading.ok) {
         if (payment.kind === 'attempt') {
           const a = payment.attempt.authorization;
           log.info(
@@ -128,7 +145,7 @@ export function mountPaidSurface(
             'x402 payment not_used_invalid_query',
           );
         }
-        throw invalidQueryError(plugin, parsed.problems);
+        validQuery(plugin, reading); // the 422, the payment untouched
       }
       if (payment.kind === 'refused') {
         log.info(
@@ -138,21 +155,23 @@ export function mountPaidSurface(
         s.metrics.payment('refused');
         throw paymentChallenge({ ...resource, refusal: payment.refusal });
       }
+      return { attempt: payment.attempt, resource, log };
+    },
+    async settle({ x: { req, res }, plugin, query, grant }, run) {
       let handlerFailed = false;
-      let result;
       try {
         const ticket = req.headers[REDEMPTION_TICKET_HEADER.toLowerCase()];
         const proof = req.headers[PAYER_PROOF_HEADER.toLowerCase()];
-        result = await checkout.process({
-          ...resource,
-          attempt: payment.attempt,
-          requestHash: requestFingerprint(resourcePath, parsed.value),
+        const result = await checkout!.process({
+          ...grant.resource,
+          attempt: grant.attempt,
+          requestHash: requestFingerprint(grant.resource.resourcePath, query),
           ...(typeof ticket === 'string' && ticket !== '' ? { redemptionTicket: ticket } : {}),
           ...(typeof proof === 'string' && proof !== '' ? { payerProof: proof } : {}),
-          log,
+          log: grant.log,
           clientGone: () => clientGone(res),
           run: (nothingSettled) =>
-            s.executor.run(plugin, parsed.value, req).then(
+            run().then(
               (payload) => {
                 // The buyer holds this answer: a 304 without data, and the payment is not settled.
                 // Never once an earlier settle call may have moved the money: that buyer gets the data.
@@ -166,16 +185,23 @@ export function mountPaidSurface(
               },
             ),
         });
+        s.metrics.payment(result.replayed ? 'replayed' : 'settled');
+        return { result };
       } catch (err) {
         if (err instanceof AnswerNotModified) {
           s.metrics.payment('not_settled_not_modified');
-          answeredNotModified(req, res, err.caching);
-          return;
+          return { notModified: err.caching };
         }
         s.metrics.payment(paymentOutcomeOf(err, handlerFailed));
         throw err;
       }
-      s.metrics.payment(result.replayed ? 'replayed' : 'settled');
+    },
+    answer({ x: { req, res }, plugin }, settled) {
+      if ('notModified' in settled) {
+        answeredNotModified(req, res, settled.notModified);
+        return;
+      }
+      const { result } = settled;
       res.setHeader('PAYMENT-RESPONSE', result.settlementHeader);
       res.setHeader('X-PAYMENT-RESPONSE', result.settlementHeader);
       if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
@@ -186,8 +212,26 @@ export function mountPaidSurface(
         res,
         s.executor.json(plugin, result.payload, 'x402', req, { payment: result.receipt }),
       );
-    }),
-  );
+    },
+  };
+}
+
+/**
+ * Mounts the paid surface on the checkout, offers and payment rate the composition root built
+ * (core/gateway/x402-parts.ts), which the MCP tools' x402 binding shares.
+ */
+export function mountPaidSurface(
+  router: Router,
+  s: PaidSurfaceDeps,
+  cap: ConcurrencyCap,
+  paid: PaidSurface,
+): void {
+  const terms = paymentTerms(s.config);
+  for (const plugin of s.registry.sold()) {
+    s.catalog.add('get', `${PAID_PATH_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'x402', { terms }));
+  }
+  // The concurrency slot is held until the checkout ends, also when the client went away.
+  router.get(`${PAID_PATH_PREFIX}/*tail`, ...s.pipeline.route(paidPlan(s, cap, paid), (h) => cap.work(h)));
 }
 
 export function paymentRateLimited(perMinute: number, retryAfterSeconds: number): HttpError {

@@ -13,6 +13,8 @@ import { answerCaching, answeredNotModified, sendAnswerJson } from './answer-htt
 
 import { MCP_PATH, PREVIEW_PATH_PREFIX as PREVIEW_PREFIX } from '../http/paths';
 import type { RegisteredPlugin } from '../plugins/registry';
+import type { EndpointPayload } from '../plugins/contract';
+import { NOTHING_TO_AUTHORIZE, RUN_UNCHARGED, type Exchange, type SurfacePlan } from './pipeline';
 
 const NOTICE =
   'Free preview for evaluation only: the same handler and JSON shape as production, without a service commitment. ' +
@@ -34,29 +36,40 @@ export function previewGatewayExtras(
   };
 }
 
+/** The preview's choices: admitted by its per-client rate, free, answered with the preview's marks. */
+export function previewPlan(
+  s: SurfaceDeps,
+  rate: PreviewRate,
+): SurfacePlan<Exchange, undefined, EndpointPayload, void> {
+  // The preview's extra _gateway fields are constant per endpoint: built once.
+  const extras = new Map(s.registry.sold().map((p) => [p.endpointId, previewGatewayExtras(s.config, p)]));
+  return {
+    label: 'preview',
+    noStore: false,
+    admitHandlers: [rate.admit],
+    resolve: ({ req }) => soldPluginFor(s.registry, req, PREVIEW_PREFIX),
+    read: ({ req }, plugin) => plugin.query.parse(req.query),
+    authorize: NOTHING_TO_AUTHORIZE,
+    settle: RUN_UNCHARGED,
+    answer({ x: { req, res }, plugin }, payload) {
+      if (answeredNotModified(req, res, answerCaching(s.executor, plugin, payload, 'public'))) return;
+      sendAnswerJson(
+        req,
+        res,
+        s.executor.json(plugin, payload, 'preview', req, extras.get(plugin.endpointId), true),
+      );
+    },
+  };
+}
+
 /**
  * Mounts the preview surface behind its per-client rate (`rate`, which /preview/mcp shares; built
  * by the composition root).
  */
 export function mountPreviewSurface(router: Router, s: SurfaceDeps, rate: PreviewRate): void {
-  // The preview's extra _gateway fields are constant per endpoint: built once.
-  const extras = new Map<string, Record<string, unknown>>();
   const terms = paymentTerms(s.config);
   for (const plugin of s.registry.sold()) {
     s.catalog.add('get', `${PREVIEW_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'preview', { terms }));
-    extras.set(plugin.endpointId, previewGatewayExtras(s.config, plugin));
   }
-  router.get(`${PREVIEW_PREFIX}/*tail`, rate.admit, async (req, res) => {
-    const plugin = soldPluginFor(s.registry, req, PREVIEW_PREFIX);
-    res.locals.surface = 'preview';
-    res.locals.endpointId = plugin.endpointId;
-    const query = s.executor.parse(plugin, req.query);
-    const payload = await s.executor.run(plugin, query, req);
-    if (answeredNotModified(req, res, answerCaching(s.executor, plugin, payload, 'public'))) return;
-    sendAnswerJson(
-      req,
-      res,
-      s.executor.json(plugin, payload, 'preview', req, extras.get(plugin.endpointId), true),
-    );
-  });
+  router.get(`${PREVIEW_PREFIX}/*tail`, ...s.pipeline.route(previewPlan(s, rate)));
 }

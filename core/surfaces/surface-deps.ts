@@ -3,6 +3,7 @@ import type { GatewayConfig } from '../config';
 import type { ApiCatalog } from '../http/api-catalog';
 import type { PluginRegistry } from '../plugins/registry';
 import type { EndpointExecutor } from './execute';
+import type { RequestPipeline } from './pipeline';
 
 export interface SurfaceDeps {
   readonly config: GatewayConfig;
@@ -11,4 +12,6 @@ export interface SurfaceDeps {
   /** Where the surface records its operations (openapi.json, 405 answers). */
   readonly catalog: ApiCatalog;
   readonly executor: EndpointExecutor;
+  /** The phases every data call passes (core/surfaces/pipeline.ts). */
+  readonly pipeline: RequestPipeline;
 }
