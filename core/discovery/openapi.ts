@@ -4,7 +4,7 @@
  */
 import type { DiscoveryRoutesDeps } from './facts';
 import { paymentsConfigured } from '../config';
-import { payloadSchemaName } from '../surfaces/operations';
+import { payloadSchemaName } from './operations';
 import { GATEWAY_SCHEMAS } from '../http/schemas';
 import { COMMON_SCHEMAS, INTERFACE_VERSION } from '../http/answer-schemas';
 

@@ -17,7 +17,7 @@ import { v1NameOf } from '../payments/networks';
 import { PAID_MIME_TYPE, paymentTerms, requirementV2, type PaymentTerms } from '../payments/requirements';
 import type { RegisteredPlugin } from '../plugins/registry';
 import { INTERFACE_VERSION } from '../http/answer-schemas';
-import { previewPathOf } from '../surfaces/operations';
+import { previewPathOf } from '../surfaces/lookup';
 import { PAID_PATH_PREFIX } from '../http/paths';
 
 const OBJECT = { type: 'object' };

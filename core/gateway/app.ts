@@ -17,6 +17,7 @@ import { EndpointExecutor } from '../surfaces/execute';
 import { mountBrokerSurface } from '../surfaces/broker';
 import { mountPreviewSurface } from '../surfaces/preview';
 import { RequestPipeline } from '../surfaces/pipeline';
+import { describeSurfaces } from '../discovery/surface-operations';
 import { PREVIEW_POLICY, PreviewRate } from '../surfaces/preview-rate';
 import { mountPaidSurface } from '../surfaces/paid';
 import { buildX402Parts } from './x402-parts';
@@ -211,7 +212,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   const { service } = options;
   const tokenBuckets = options.tokenBuckets ?? tablesInThisProcess;
   const pipeline = new RequestPipeline({ executor });
-  const surface = { config, registry, catalog, executor, pipeline };
+  const surface = { config, registry, executor, pipeline };
   const keyMetering = { config, clock, executor, idempotency, keys, rateLimiter, metrics, logger };
   const discovery = { config, service, registry, clock, catalog, problems, executor, metrics, startedAt };
 
@@ -242,6 +243,7 @@ export async function buildGateway(options: BuildGatewayOptions): Promise<Gatewa
   // Data surfaces first: Express tries routes in order, and these carry the traffic.
   const perMinute = config.limits.previewPerMinute;
   const previewRate = new PreviewRate(tokenBuckets(PREVIEW_POLICY, perMinute, 60_000), perMinute);
+  describeSurfaces({ config, registry, catalog });
   mountPreviewSurface(router, surface, previewRate);
   const cap = new ConcurrencyCap(config.limits.concurrentPerClient);
   const paid = await buildX402Parts({

@@ -7,7 +7,6 @@
  */
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { ERROR_REF, INVALID_QUERY_REF, jsonResponse, mount } from '../http/api-catalog';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError, sendErrorBody, type ErrorBody } from '../http/errors';
 import { BodySpec } from '../plugins/json-body';
@@ -21,15 +20,9 @@ import { canonicalJson, sha256Hex } from '../util/canonical-json';
 import { closestMatches } from '../util/closest';
 import { meterKeyCall, type KeyMeteringDeps } from './key-metering';
 import { sendAnswerJson } from './answer-http';
-import {
-  BALANCE_HEADER,
-  CHARGED_HEADER,
-  ORIGINAL_CHARGE_HEADER,
-  REPLAYED_HEADER,
-} from '../http/response-headers';
 import { BROKER_ID_PLACEHOLDER, examplePlugin } from '../plugins/example-plugin';
 import type { Exchange, SurfacePlan } from './pipeline';
-import type { RegisteredPlugin } from '../plugins/registry';
+import type { PluginRegistry, RegisteredPlugin } from '../plugins/registry';
 import type { QueryProblem } from '../plugins/query-spec';
 
 export class BrokerCallBody {
@@ -82,103 +75,29 @@ export interface BrokerSurfaceDeps extends SurfaceDeps, KeyMeteringDeps {
   readonly jsonBody: RequestHandler;
 }
 
-export function mountBrokerSurface(router: Router, s: BrokerSurfaceDeps, cap: ConcurrencyCap): void {
-  const ids = () => s.registry.sold().map((p) => p.brokerId);
-  // Examples name an endpoint this gateway sells (core/plugins/example-plugin.ts).
-  const fallback = examplePlugin(s.registry);
-  const example = brokerBodyExample(fallback);
-  const brokerBody = new BodySpec(BrokerCallBody, { example });
+/** The broker's one route. */
+export const BROKER_CALL_PATH = '/broker/call';
 
-  mount(
-    router,
-    s.catalog,
-    'post',
-    '/broker/call',
-    {
-      operationId: 'brokerCall',
-      summary: "Call any sold endpoint with an API key; its price is taken from the key's credit",
-      description:
-        'The query is validated as on the other surfaces before any credit is touched. An optional Idempotency-Key makes retries safe: ' +
-        'the same key and body within 24 hours return the first response and are charged once.',
-      tags: ['broker'],
-      parameters: [
-        { name: 'X-API-Key', in: 'header', required: true, schema: { type: 'string' } },
-        {
-          name: 'Idempotency-Key',
-          in: 'header',
-          required: false,
-          schema: { type: 'string', maxLength: 255 },
-        },
-      ],
-      requestBody: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: {
-              ...brokerBody.spec.objectSchema(),
-              properties: {
-                product_id: {
-                  type: 'string',
-                  enum: ids(),
-                  description: 'Endpoint-level id <product_id>-v1-<slug>.',
-                },
-                query: { type: 'object', description: "The endpoint's query parameters." },
-              },
-            },
-            example,
-          },
-        },
-      },
-      responses: {
-        '200': jsonResponse(
-          'The endpoint payload with `_gateway` (surface broker); headers carry the charge and remaining balance. A replay for a repeated Idempotency-Key charges nothing: X-Credit-Charged-Micro-USDC is 0 and X-Credit-Original-Charge-Micro-USDC (and `_gateway.credit.original_charge`) names what the original call charged.',
-          {
-            type: 'object',
-            required: ['_gateway'],
-          },
-          {
-            headers: {
-              [CHARGED_HEADER]: {
-                description: 'What this response charged, in USDC base units (0 on a replay).',
-                schema: { type: 'integer' },
-              },
-              [BALANCE_HEADER]: {
-                description: "The key's balance now, in USDC base units.",
-                schema: { type: 'integer' },
-              },
-              [ORIGINAL_CHARGE_HEADER]: {
-                description: 'On a replay only: what the original call charged, in USDC base units.',
-                schema: { type: 'integer' },
-              },
-              [REPLAYED_HEADER]: {
-                description: '`true` on a replay for a repeated Idempotency-Key.',
-                schema: { const: 'true' },
-              },
-            },
-          },
-        ),
-        '400': jsonResponse(
-          "Malformed body: not JSON, a field of the wrong type, a `query` that is not an object of parameters (code `invalid_body` / `invalid_json`, with correction_hints showing the body expected, built from the endpoint's first example).",
-          ERROR_REF,
-        ),
-        '401': jsonResponse(
-          'Missing or invalid X-API-Key (codes `api_key_required`, `api_key_invalid`).',
-          ERROR_REF,
-        ),
-        '402': jsonResponse(
-          'Not enough credit (code `insufficient_credit`): balance, price, and the ways to buy more that this deployment has configured (`buy_more`: x402 when payments are configured, marketplace when a marketplace secret is).',
-          ERROR_REF,
-        ),
-        '404': jsonResponse(
-          'Unknown product_id (code `unknown_product_id`, with the closest valid ids).',
-          ERROR_REF,
-        ),
-        '409': jsonResponse('Idempotency-Key reused with another body, or still in progress.', ERROR_REF),
-        '413': jsonResponse('Body too large (code `body_too_large`).', ERROR_REF),
-        '422': jsonResponse('Invalid query parameter; see correction_hints.', INVALID_QUERY_REF),
-        '429': jsonResponse('Too many calls for this key (code `rate_limited`; see Retry-After).', ERROR_REF),
-      },
-    },
+/**
+ * The broker's body as the route reads it: its example names an endpoint this gateway sells
+ * (core/plugins/example-plugin.ts), or a placeholder id when it sells nothing (`fallback`).
+ */
+export function brokerBodySpec(registry: PluginRegistry): {
+  spec: BodySpec<BrokerCallBody>;
+  example: Record<string, unknown>;
+  fallback: RegisteredPlugin | undefined;
+} {
+  const fallback = examplePlugin(registry);
+  const example = brokerBodyExample(fallback);
+  return { spec: new BodySpec(BrokerCallBody, { example }), example, fallback };
+}
+
+/** Mounts `POST /broker/call` (its OpenAPI operation: core/discovery/surface-operations.ts). */
+export function mountBrokerSurface(router: Router, s: BrokerSurfaceDeps, cap: ConcurrencyCap): void {
+  const { spec: brokerBody, fallback } = brokerBodySpec(s.registry);
+
+  router.post(
+    BROKER_CALL_PATH,
     ...s.pipeline.route(brokerPlan(s, cap, brokerBody, fallback), (h) => cap.work(h)),
   );
 }

@@ -3,6 +3,12 @@ import type { Request } from 'express';
 import { HttpError } from '../http/errors';
 import type { PluginRegistry, RegisteredPlugin } from '../plugins/registry';
 import { closestMatches } from '../util/closest';
+import { PREVIEW_PATH_PREFIX } from '../http/paths';
+
+/** The free preview's path of an endpoint (where refusals and challenges point buyers to try it). */
+export function previewPathOf(plugin: RegisteredPlugin): string {
+  return `${PREVIEW_PATH_PREFIX}/${plugin.tail}`;
+}
 
 /** Express 5 gives a `*tail` wildcard as its segments. */
 export function tailOf(req: Request): string {

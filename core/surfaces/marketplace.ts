@@ -9,9 +9,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, Router } from 'express';
 import { HttpError } from '../http/errors';
 import type { SurfaceDeps } from './surface-deps';
-import { dataOperationDoc } from './operations';
 import { marketplacePathPrefix } from '../http/paths';
-import { paymentTerms } from '../payments/requirements';
 import { soldPluginFor } from './lookup';
 import { answerCaching, answeredNotModified, sendAnswerJson } from './answer-http';
 import type { EndpointPayload } from '../plugins/contract';
@@ -112,9 +110,5 @@ export function marketplacePlan(s: SurfaceDeps): SurfacePlan<Exchange, undefined
 
 export function mountMarketplaceSurface(router: Router, s: SurfaceDeps): void {
   const prefix = marketplacePathPrefix(s.config.marketplace.segment);
-  const terms = paymentTerms(s.config);
-  for (const plugin of s.registry.sold()) {
-    s.catalog.add('get', `${prefix}/${plugin.tail}`, dataOperationDoc(plugin, 'marketplace', { terms }));
-  }
   router.get(`${prefix}/*tail`, ...s.pipeline.route(marketplacePlan(s)));
 }

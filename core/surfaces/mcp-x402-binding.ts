@@ -12,7 +12,7 @@
  */
 import type { Request, Response } from 'express';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { previewPathOf } from './operations';
+import { previewPathOf } from './lookup';
 import { PaymentChallenge, paymentChallenge } from '../payments/challenge';
 import { requestFingerprint } from '../payments/checkout';
 import { toolResourceUrl, type PaymentOffer } from '../payments/offers';

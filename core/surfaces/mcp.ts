@@ -14,17 +14,15 @@ import type { RequestHandler, Response, Router } from 'express';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { EndpointPayload } from '../plugins/contract';
 import { NOTHING_TO_AUTHORIZE, RUN_UNCHARGED, type SurfacePlan } from './pipeline';
-import { ERROR_REF, jsonResponse, mount, type OperationDoc } from '../http/api-catalog';
 import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError } from '../http/errors';
 import { paymentsConfigured } from '../config';
-import { mcpAuthSchemes } from '../mcp/server-identity';
 import type { KeyIdentity, KeyLedger } from '../keys/key-ledger';
 import { API_KEY_CHALLENGE } from '../keys/api-key-auth';
 import { MCP_PATH, PREVIEW_MCP_PATH } from '../http/paths';
 import type { KeyMeteringDeps } from './key-metering';
 import { callWithKeyCredit } from './mcp-key-credit-binding';
-import { IDEMPOTENCY_META_KEY, PAYMENT_META_KEY, PAYMENT_RESPONSE_META_KEY } from '../mcp/meta-keys';
+import { PAYMENT_META_KEY } from '../mcp/meta-keys';
 import { toolResult } from '../mcp/results';
 import { McpEndpoint, type ToolCall } from '../mcp/server';
 import { ToolCatalog } from '../mcp/tools';
@@ -65,136 +63,6 @@ function optionalApiKey(keys: KeyLedger): RequestHandler {
     next();
   };
 }
-
-const JSON_RPC_BODY = {
-  type: 'object',
-  required: ['jsonrpc', 'method'],
-  description: 'One JSON-RPC 2.0 message of the Model Context Protocol (batches are refused).',
-  properties: {
-    jsonrpc: { const: '2.0' },
-    id: { type: ['string', 'integer'] },
-    method: {
-      type: 'string',
-      description: 'initialize, notifications/initialized, ping, tools/list or tools/call.',
-    },
-    params: { type: 'object' },
-  },
-};
-
-const JSON_RPC_RESPONSE = {
-  type: 'object',
-  required: ['jsonrpc'],
-  properties: { jsonrpc: { const: '2.0' }, id: {}, result: { type: 'object' }, error: { type: 'object' } },
-};
-
-function operationDoc(s: McpSurfaceDeps, tools: ToolCatalog, preview: boolean): OperationDoc {
-  const base = s.config.baseUrl;
-  const headers: unknown[] = [
-    {
-      name: 'Accept',
-      in: 'header',
-      required: true,
-      description:
-        'Must list both application/json and text/event-stream (Streamable HTTP); answers are application/json.',
-      schema: { type: 'string' },
-    },
-    {
-      name: 'Mcp-Protocol-Version',
-      in: 'header',
-      required: false,
-      description: 'The negotiated MCP revision, sent by clients after initialize.',
-      schema: { type: 'string' },
-    },
-  ];
-  if (!preview) {
-    headers.unshift({
-      name: 'X-API-Key',
-      in: 'header',
-      required: false,
-      description: paymentsConfigured(s.config)
-        ? "An API key: tool calls are charged to its credit. Without it, tool calls are paid per call with x402 (PaymentRequired in the tool result, payment in params._meta['x402/payment'])."
-        : 'An API key: tool calls are charged to its credit. Without it, tool calls answer payments_not_configured: x402 is not configured on this deployment.',
-      schema: { type: 'string' },
-    });
-  }
-  const responses: Record<string, unknown> = {
-    '200': jsonResponse(
-      'The JSON-RPC response. A tool result carries the answer as structuredContent and as JSON text; an error is a result with isError: true (nothing charged).',
-      JSON_RPC_RESPONSE,
-    ),
-    '202': { description: 'A notification was accepted (no body).' },
-    '400': jsonResponse(
-      'Not a JSON-RPC message, a batch, or an unsupported protocol version.',
-      JSON_RPC_RESPONSE,
-    ),
-    '406': jsonResponse('Accept does not list application/json and text/event-stream.', JSON_RPC_RESPONSE),
-    '413': jsonResponse('Body too large (code `body_too_large`).', ERROR_REF),
-    '415': jsonResponse('Content-Type is not application/json.', JSON_RPC_RESPONSE),
-  };
-  if (!preview) {
-    responses['401'] = jsonResponse('X-API-Key is not a valid API key (code `api_key_invalid`).', ERROR_REF);
-    responses['429'] = jsonResponse(
-      'Too many requests of this client in progress (code `too_many_concurrent_requests`).',
-      ERROR_REF,
-    );
-  }
-  return {
-    operationId: preview ? 'previewMcp' : 'mcp',
-    summary: preview
-      ? 'MCP server (Streamable HTTP), free preview: every sold endpoint as a tool, answers marked as previews'
-      : 'MCP server (Streamable HTTP): every sold endpoint as a tool, paid from API-key credit or per call with x402',
-    description: preview
-      ? `The same tools as ${MCP_PATH}, free and without a credential, for evaluation: answers carry _gateway.preview = true as on /preview/v1.`
-      : [
-          'One tool per sold endpoint, named by its endpoint id; arguments are its query parameters (the same JSON Schema as the GET operation), results its payload with the _gateway block.',
-          'With X-API-Key each tool call is charged to the key (as POST /broker/call; idempotent retries with params._meta["' +
-            IDEMPOTENCY_META_KEY +
-            '"]). ' +
-            (paymentsConfigured(s.config)
-              ? 'Without a key, an unpaid tool call answers isError with an x402 v2 PaymentRequired; repeat it with the PaymentPayload in params._meta["' +
-                PAYMENT_META_KEY +
-                '"]. The settlement comes back in result._meta["' +
-                PAYMENT_RESPONSE_META_KEY +
-                '"].'
-              : 'Without a key, a tool call answers isError with payments_not_configured: x402 is not configured on this deployment.'),
-        ].join('\n\n'),
-    tags: ['mcp'],
-    parameters: headers,
-    requestBody: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: JSON_RPC_BODY,
-          example: {
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'tools/call',
-            params: { name: tools.tools[0]?.name ?? 'tool', arguments: {} },
-          },
-        },
-      },
-    },
-    responses,
-    extensions: {
-      'x-mcp': {
-        transport: 'streamable-http',
-        stateless: true,
-        url: `${base}${preview ? PREVIEW_MCP_PATH : MCP_PATH}`,
-        tools: tools.names(),
-        auth: preview ? ['none'] : mcpAuthSchemes(s.config),
-      },
-    },
-  };
-}
-
-const GET_DOC = (path: string): OperationDoc => ({
-  operationId: path === MCP_PATH ? 'mcpStream' : 'previewMcpStream',
-  summary: 'Not offered: the MCP server is stateless and opens no server-initiated stream',
-  tags: ['mcp'],
-  responses: {
-    '405': { description: 'Method not allowed (Allow: POST); MCP clients read this as "no stream".' },
-  },
-});
 
 export function instructionsOf(s: McpSurfaceDeps, preview: boolean): string {
   const base = s.config.baseUrl;
@@ -289,29 +157,16 @@ export function mountMcpSurface(
     },
   });
 
-  mount(
-    router,
-    s.catalog,
-    'post',
-    PREVIEW_MCP_PATH,
-    operationDoc(s, tools, true),
-    previewRate.admit,
-    s.jsonBody,
-    (req, res) => preview.handle(req, res),
-  );
-  mount(
-    router,
-    s.catalog,
-    'post',
+  router.post(PREVIEW_MCP_PATH, previewRate.admit, s.jsonBody, (req, res) => preview.handle(req, res));
+  router.post(
     MCP_PATH,
-    operationDoc(s, tools, false),
     optionalApiKey(s.keys),
     cap.admit,
     s.jsonBody,
     cap.work((req, res) => paidEndpoint.handle(req, res)),
   );
   for (const path of [PREVIEW_MCP_PATH, MCP_PATH]) {
-    mount(router, s.catalog, 'get', path, GET_DOC(path), (_req, res) => {
+    router.get(path, (_req, res) => {
       res.locals.surface = path === MCP_PATH ? 'mcp' : 'mcp_preview';
       res.setHeader('Allow', 'POST');
       res.status(405).json({

@@ -21,7 +21,6 @@ import type { ConcurrencyCap } from '../http/concurrency-cap';
 import { HttpError } from '../http/errors';
 import type { BucketDecision, SharedTokenBuckets } from '../http/token-buckets';
 import { setRateLimitHeaders, type RateLimitState } from '../ratelimit/ratelimit-headers';
-import { dataOperationDoc, previewPathOf } from './operations';
 import { PAID_PATH_PREFIX } from '../http/paths';
 import type { HandlerLogger } from '../plugins/contract';
 import { paymentChallenge } from '../payments/challenge';
@@ -39,7 +38,7 @@ import { readPayment } from '../payments/payment-header';
 import { PAYER_PROOF_HEADER } from '../payments/payer-proof';
 import { paymentTerms } from '../payments/requirements';
 import { paymentsNotConfiguredError } from '../payments/runbook';
-import { soldPluginFor, tailOf } from './lookup';
+import { previewPathOf, soldPluginFor, tailOf } from './lookup';
 import {
   AnswerNotModified,
   type AnswerCaching,
@@ -226,10 +225,6 @@ export function mountPaidSurface(
   cap: ConcurrencyCap,
   paid: PaidSurface,
 ): void {
-  const terms = paymentTerms(s.config);
-  for (const plugin of s.registry.sold()) {
-    s.catalog.add('get', `${PAID_PATH_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'x402', { terms }));
-  }
   // The concurrency slot is held until the checkout ends, also when the client went away.
   router.get(`${PAID_PATH_PREFIX}/*tail`, ...s.pipeline.route(paidPlan(s, cap, paid), (h) => cap.work(h)));
 }

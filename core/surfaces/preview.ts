@@ -7,8 +7,6 @@ import type { GatewayConfig } from '../config';
 import { soldPluginFor } from './lookup';
 import type { PreviewRate } from './preview-rate';
 import type { SurfaceDeps } from './surface-deps';
-import { dataOperationDoc } from './operations';
-import { paymentTerms } from '../payments/requirements';
 import { answerCaching, answeredNotModified, sendAnswerJson } from './answer-http';
 
 import { MCP_PATH, PREVIEW_PATH_PREFIX as PREVIEW_PREFIX } from '../http/paths';
@@ -64,12 +62,8 @@ export function previewPlan(
 
 /**
  * Mounts the preview surface behind its per-client rate (`rate`, which /preview/mcp shares; built
- * by the composition root).
+ * by the composition root). Its operations: core/discovery/surface-operations.ts.
  */
 export function mountPreviewSurface(router: Router, s: SurfaceDeps, rate: PreviewRate): void {
-  const terms = paymentTerms(s.config);
-  for (const plugin of s.registry.sold()) {
-    s.catalog.add('get', `${PREVIEW_PREFIX}/${plugin.tail}`, dataOperationDoc(plugin, 'preview', { terms }));
-  }
   router.get(`${PREVIEW_PREFIX}/*tail`, ...s.pipeline.route(previewPlan(s, rate)));
 }

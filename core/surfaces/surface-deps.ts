@@ -1,6 +1,8 @@
-/** What every surface is mounted with (each surface's own dependencies extend it). */
+/**
+ * What every surface is mounted with (each surface's own dependencies extend it). Their operations
+ * in openapi.json are described by core/discovery/surface-operations.ts, not by the routes.
+ */
 import type { GatewayConfig } from '../config';
-import type { ApiCatalog } from '../http/api-catalog';
 import type { PluginRegistry } from '../plugins/registry';
 import type { EndpointExecutor } from './execute';
 import type { RequestPipeline } from './pipeline';
@@ -9,8 +11,6 @@ export interface SurfaceDeps {
   readonly config: GatewayConfig;
   /** The sold endpoints. */
   readonly registry: PluginRegistry;
-  /** Where the surface records its operations (openapi.json, 405 answers). */
-  readonly catalog: ApiCatalog;
   readonly executor: EndpointExecutor;
   /** The phases every data call passes (core/surfaces/pipeline.ts). */
   readonly pipeline: RequestPipeline;

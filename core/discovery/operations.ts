@@ -5,17 +5,14 @@
 import type { RegisteredPlugin } from '../plugins/registry';
 import type { OperationDoc } from '../http/api-catalog';
 import { ERROR_REF, INVALID_QUERY_REF, jsonResponse } from '../http/api-catalog';
-import type { SurfaceName } from './execute';
+import type { SurfaceName } from '../surfaces/execute';
+import { previewPathOf } from '../surfaces/lookup';
 import type { PaymentTerms } from '../payments/requirements';
 import { X402_SWITCHES } from '../config';
-import { PAID_PATH_PREFIX, PREVIEW_PATH_PREFIX } from '../http/paths';
+import { PAID_PATH_PREFIX } from '../http/paths';
 
 export function payloadSchemaName(plugin: RegisteredPlugin): string {
   return `Payload_${plugin.endpointId.replace(/-/g, '_')}`;
-}
-
-export function previewPathOf(plugin: RegisteredPlugin): string {
-  return `${PREVIEW_PATH_PREFIX}/${plugin.tail}`;
 }
 
 export function queryParameters(plugin: RegisteredPlugin): unknown[] {
