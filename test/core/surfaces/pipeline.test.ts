@@ -14,6 +14,8 @@ import type { EndpointPayload } from '../../../core/plugins/contract';
 import { loadPlugins } from '../../../core/plugins/load-plugins';
 import type { PluginRegistry, RegisteredPlugin } from '../../../core/plugins/registry';
 import type { CacheLookup } from '../../../core/surfaces/execute';
+import { brokerBodySpec, brokerPlan, type BrokerSurfaceDeps } from '../../../core/surfaces/broker';
+import type { ConcurrencyCap } from '../../../core/http/concurrency-cap';
 import { marketplacePlan } from '../../../core/surfaces/marketplace';
 import {
   NOTHING_TO_AUTHORIZE,
@@ -246,14 +248,14 @@ describe('the request pipeline, in process (core/surfaces/pipeline.ts)', () => {
         worked.push('slot released');
       },
     );
-    expect(handlers).to.have.length(3);
+    // The label rides on the first admission handler: as many dispatch steps as without it.
+    expect(handlers).to.have.length(2);
     const x = fakeExchange({ n: '2' });
     const headers = (x.res as unknown as { headersSet: Record<string, string> }).headersSet;
     handlers[0]!(x.req, x.res, () => undefined);
     expect(x.res.locals.surface).to.equal('x402');
     expect(headers['Cache-Control']).to.equal('no-store');
-    handlers[1]!(x.req, x.res, () => undefined);
-    await (handlers[2] as unknown as (req: Request, res: Response) => Promise<void>)(x.req, x.res);
+    await (handlers[1] as unknown as (req: Request, res: Response) => Promise<void>)(x.req, x.res);
     expect(order).to.deep.equal(['admit saw surface=x402', 'answer']);
     expect(worked).to.deep.equal(['slot held', 'slot released']);
   });
@@ -300,6 +302,63 @@ describe('the request pipeline, in process (core/surfaces/pipeline.ts)', () => {
       const err = await refusal(s.pipeline.call(marketplacePlan(s), fakeExchange()));
       expect(err.status).to.equal(503);
       expect(err.code).to.equal('marketplace_proxy_not_configured');
+    });
+    describe('broker', () => {
+      /** The broker's plan over deps that refuse to be used beyond what the phases under test need. */
+      function broker() {
+        const executor = fakeExecutor();
+        const untouchable = new Proxy(
+          {},
+          {
+            get: (_t, name) => {
+              throw new Error(
+                `the key ledger was used (${String(name)}) before authorize let the call through`,
+              );
+            },
+          },
+        );
+        const s = {
+          ...deps([], executor),
+          keys: untouchable,
+          jsonBody: (_req: Request, _res: Response, next: () => void) => next(),
+        } as unknown as BrokerSurfaceDeps;
+        const cap = {
+          admit: (_req: Request, _res: Response, next: () => void) => next(),
+        } as unknown as ConcurrencyCap;
+        const { spec, fallback } = brokerBodySpec(registry);
+        return { executor, s, plan: brokerPlan(s, cap, spec, fallback) };
+      }
+      function post(body: unknown, headers: Record<string, string> = {}): Exchange {
+        const x = fakeExchange({}, { 'content-type': 'application/json', ...headers });
+        Object.assign(x.req, { body, is: () => 'application/json' });
+        x.res.locals.key = { id: 'key-1' };
+        return x;
+      }
+
+      it('an invalid query is 422 before a malformed Idempotency-Key is judged; a valid one then gets 400; nothing metered', async () => {
+        const { s, plan, executor } = broker();
+        const bad = { 'idempotency-key': 'not\u0001ascii' };
+        const invalid = await refusal(
+          s.pipeline.call(plan, post({ product_id: ECHO.brokerId, query: { n: 'abc' } }, bad)),
+        );
+        expect(invalid.status).to.equal(422);
+        const badKey = await refusal(
+          s.pipeline.call(plan, post({ product_id: ECHO.brokerId, query: { n: 2 } }, bad)),
+        );
+        expect(badKey.status).to.equal(400);
+        expect(badKey.code).to.equal('invalid_idempotency_key');
+        expect(executor.runs).to.have.length(0);
+      });
+
+      it('an unknown product_id is 404 with the closest ids, before the query is read', async () => {
+        const { s, plan } = broker();
+        const x = post({ product_id: ECHO.brokerId.slice(0, -1), query: { n: 'abc' } });
+        const err = await refusal(s.pipeline.call(plan, x));
+        expect(err.status).to.equal(404);
+        expect(err.code).to.equal('unknown_product_id');
+        expect(err.extra.valid_product_ids).to.deep.equal([ECHO.brokerId]);
+        expect(x.res.locals.endpointId).to.equal(undefined);
+      });
     });
   });
 });
