@@ -17,6 +17,9 @@ import type { CacheLookup } from '../../../core/surfaces/execute';
 import { brokerBodySpec, brokerPlan, type BrokerSurfaceDeps } from '../../../core/surfaces/broker';
 import type { ConcurrencyCap } from '../../../core/http/concurrency-cap';
 import { marketplacePlan } from '../../../core/surfaces/marketplace';
+import { paidPlan, type PaidSurface, type PaidSurfaceDeps } from '../../../core/surfaces/paid';
+import { PaymentChallenge } from '../../../core/payments/challenge';
+import { loadConfig } from '../../../config/env';
 import {
   NOTHING_TO_AUTHORIZE,
   PIPELINE_PHASES,
@@ -358,6 +361,106 @@ describe('the request pipeline, in process (core/surfaces/pipeline.ts)', () => {
         expect(err.code).to.equal('unknown_product_id');
         expect(err.extra.valid_product_ids).to.deep.equal([ECHO.brokerId]);
         expect(x.res.locals.endpointId).to.equal(undefined);
+      });
+    });
+    describe('x402 (/v1)', () => {
+      /** The paid plan over a checkout, offers and payment rate that record what they are asked. */
+      function x402(opts: { configured?: boolean; rateAllowed?: boolean } = {}) {
+        const { gateway } = loadConfig({
+          BASE_URL: 'http://gateway.test',
+          X402_PAY_TO: '0x' + '1'.repeat(40),
+          X402_FACILITATOR_URL: 'http://127.0.0.1:9/facilitator',
+        });
+        const executor = fakeExecutor();
+        const asked = { takes: 0, processed: 0, outcomes: [] as string[] };
+        const offer = {
+          resource: { url: 'http://gateway.test/v1/x' },
+          extensions: {},
+          unpaid: { required: { x402Version: 2 }, header: 'e30=' },
+        };
+        const paid = {
+          checkout:
+            opts.configured === false
+              ? undefined
+              : { process: () => ((asked.processed += 1), Promise.reject(new Error('not in this test'))) },
+          offers: opts.configured === false ? undefined : { http: () => offer },
+          paymentRate: {
+            take: () => {
+              asked.takes += 1;
+              const allowed = opts.rateAllowed !== false;
+              return Promise.resolve({
+                allowed,
+                remaining: allowed ? 5 : 0,
+                resetSeconds: 1,
+                retryAfterSeconds: 7,
+              });
+            },
+          },
+        } as unknown as PaidSurface;
+        const s = {
+          config: gateway,
+          registry,
+          executor,
+          pipeline: new RequestPipeline({ executor }),
+          metrics: { payment: (o: string) => void asked.outcomes.push(o) },
+          logger: { info: () => undefined },
+        } as unknown as PaidSurfaceDeps;
+        const cap = {
+          admit: (_q: Request, _r: Response, next: () => void) => next(),
+        } as unknown as ConcurrencyCap;
+        return { s, plan: paidPlan(s, cap, paid), asked, executor };
+      }
+      const get = (tail: string, query: Record<string, string>, headers: Record<string, string> = {}) => {
+        const x = fakeExchange(query, headers);
+        Object.assign(x.req, { method: 'GET', ip: '192.0.2.7', params: { tail: tail.split('/') } });
+        return x;
+      };
+
+      it('without a payment: the 402 challenge listing the invalid query, before any payment rate is taken', async () => {
+        const { s, plan, asked, executor } = x402();
+        const err = await refusal(s.pipeline.call(plan, get(ECHO.tail, { n: 'abc' })));
+        expect(err).to.be.instanceOf(PaymentChallenge);
+        expect(err.extra.invalid_parameters).to.deep.equal(['n']);
+        expect(asked).to.deep.equal({ takes: 0, processed: 0, outcomes: ['challenged'] });
+        expect(executor.runs).to.have.length(0);
+      });
+
+      it('with a payment and an invalid query: the rate is taken, then 422 (not the payment refusal), the checkout never asked', async () => {
+        const { s, plan, asked } = x402();
+        const err = await refusal(
+          s.pipeline.call(plan, get(ECHO.tail, { n: 'abc' }, { 'x-payment': 'not-base64-json' })),
+        );
+        expect(err.status).to.equal(422);
+        expect(asked.takes).to.equal(1);
+        expect(asked.processed).to.equal(0);
+        // The same payment with a valid query is refused as a payment (402 with payment_error).
+        const refused = await refusal(
+          s.pipeline.call(plan, get(ECHO.tail, { n: '2' }, { 'x-payment': 'not-base64-json' })),
+        );
+        expect(refused).to.be.instanceOf(PaymentChallenge);
+        expect(refused.extra.payment_error).to.have.property('code');
+        expect(asked.processed).to.equal(0);
+      });
+
+      it("a payment over the client's rate is 429 before the query is judged", async () => {
+        const { s, plan, asked } = x402({ rateAllowed: false });
+        const err = await refusal(
+          s.pipeline.call(plan, get(ECHO.tail, { n: 'abc' }, { 'x-payment': 'not-base64-json' })),
+        );
+        expect(err.status).to.equal(429);
+        expect(err.headers['Retry-After']).to.equal('7');
+        expect(asked.outcomes).to.deep.equal(['refused']);
+      });
+
+      it('payments not configured: 503 payments_not_configured at admission, for a known or an unknown path', async () => {
+        const { s, plan } = x402({ configured: false });
+        for (const tail of [ECHO.tail, 'no/such/path']) {
+          const x = get(tail, {});
+          const err = await refusal(s.pipeline.call(plan, x));
+          expect(err.status).to.equal(503);
+          expect(err.code).to.equal('payments_not_configured');
+          expect(x.res.locals.endpointId).to.equal(undefined);
+        }
       });
     });
   });
