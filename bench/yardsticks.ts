@@ -16,7 +16,15 @@ import autocannon from 'autocannon';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { BENCH_ENDPOINT } from './lib/endpoint';
 import { header, makeSigner, PAY_TO } from './lib/payments';
-import { createKeys, keyedGatewayEnv, load, startServer, table, type LoadResult, type Server } from './lib/harness';
+import {
+  createKeys,
+  keyedGatewayEnv,
+  load,
+  startServer,
+  table,
+  type LoadResult,
+  type Server,
+} from './lib/harness';
 
 const args = process.argv.slice(2);
 const baselineAt = args.indexOf('--baseline');
@@ -69,7 +77,8 @@ async function paymentsFor(url: string, count: number, sign: ReturnType<typeof m
     accepts: Array<{ amount: string }>;
     resource?: unknown;
   };
-  if (required.accepts[0].amount !== String(PRICE)) throw new Error(`${url} asks ${required.accepts[0].amount}`);
+  if (required.accepts[0].amount !== String(PRICE))
+    throw new Error(`${url} asks ${required.accepts[0].amount}`);
   return Array.from({ length: count }, () =>
     Buffer.from(
       JSON.stringify({
@@ -161,8 +170,12 @@ async function main(): Promise<void> {
       const raw = Buffer.from(await r.arrayBuffer()).length; // fetch decodes; the size is the body's
       encodings.push(`${label}: ${r.headers.get('content-encoding') ?? 'identity'} (${raw} B decoded)`);
     }
-    console.log(`preview body ${Buffer.byteLength(previewBody)} B; with ${ACCEPT['accept-encoding']}: ${encodings.join(', ')}`);
-    console.log(`${seconds} s rounds, ${rounds} rounds, 50 connections, ${KEYS} keys at 300/min${BASELINE ? `, baseline ${BASELINE}` : ''}`);
+    console.log(
+      `preview body ${Buffer.byteLength(previewBody)} B; with ${ACCEPT['accept-encoding']}: ${encodings.join(', ')}`,
+    );
+    console.log(
+      `${seconds} s rounds, ${rounds} rounds, 50 connections, ${KEYS} keys at 300/min${BASELINE ? `, baseline ${BASELINE}` : ''}`,
+    );
 
     const poolSize = Math.max(5_000, seconds * 2_500);
     await load('warm-up', { url: bare.url + PREVIEW, duration: 2 });
@@ -209,7 +222,8 @@ async function main(): Promise<void> {
       for (const s of sides) {
         const cpuOf = s.server;
         steps.push(
-          () => load(`${s.name} preview #${round}`, { url: s.server.url + PREVIEW, duration: seconds, cpuOf }),
+          () =>
+            load(`${s.name} preview #${round}`, { url: s.server.url + PREVIEW, duration: seconds, cpuOf }),
           () =>
             load(`${s.name} preview, br #${round}`, {
               url: s.server.url + PREVIEW,
@@ -260,7 +274,8 @@ async function main(): Promise<void> {
     ['paid / @x402/express', 'paid (x402)', '@x402/express', 2],
     ['MCP tools/call / broker', 'MCP tools/call', 'broker', 0.7],
   ];
-  const own = (side: string, what: string) => (['broker', 'MCP tools/call'].includes(what) ? `${side} ${what}` : what);
+  const own = (side: string, what: string) =>
+    ['broker', 'MCP tools/call'].includes(what) ? `${side} ${what}` : what;
   console.log(
     `\n| ratio (${seconds} s x ${rounds} rounds, one run) | target |${sides.map((s) => ` ${s.name} |`).join('')}${sides
       .map((s) => ` ${s.name} CPU µs/req |`)
