@@ -216,7 +216,7 @@ export function sendEncoded(req: Request, res: Response, body: string | Buffer):
   made.then(
     (out) => {
       res.setHeader('Content-Encoding', encoding);
-      res.send(out);
+      sendIdentity(req, res, out, out.length);
     },
     (err: unknown) => {
       // zlib failed (out of memory): the answer still goes out, uncompressed.
@@ -227,9 +227,8 @@ export function sendEncoded(req: Request, res: Response, body: string | Buffer):
 }
 
 /**
- * An uncompressed body as res.send would send it, but a string stays a string: Node then writes
- * the headers and the body in one write (a Buffer takes a second one), and Express would add a
- * charset to the Content-Type of a string.
+ * A body as res.send would send it (Content-Type kept, Content-Length, nothing for HEAD), without
+ * Express adding a charset to the Content-Type of a string body.
  */
 function sendIdentity(req: Request, res: Response, body: string | Buffer, bytes: number): void {
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/octet-stream');
