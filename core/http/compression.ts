@@ -1,7 +1,7 @@
 /**
  * Response compression with Node's own zlib (brotli and gzip), as Accept-Encoding asks
- * (docs/decisions.md, "Discovery documents are compressed", "Answers are compressed off the event
- * loop, once"): discovery documents, compressed once and kept, and data answers.
+ * (docs/decisions.md, "Discovery documents are compressed", and issue 35's "Answers compressed
+ * off the event loop, once"): discovery documents, compressed once and kept, and data answers.
  *
  * A data answer is compressed on zlib's thread pool, never on the event loop, so a large answer
  * does not hold up the requests behind it. A tagged (deterministic) answer differs from one
@@ -15,12 +15,10 @@
  */
 import {
   brotliCompress,
-  brotliCompressSync,
   constants,
   crc32,
   deflateRaw,
   gzip,
-  gzipSync,
   type BrotliOptions,
   type ZlibOptions,
 } from 'node:zlib';
@@ -59,13 +57,6 @@ function brotliOptions(bytes: number, flush: boolean): BrotliOptions {
 
 function gzipOptions(flush: boolean): ZlibOptions {
   return { level: 6, ...(flush ? { finishFlush: constants.Z_SYNC_FLUSH } : {}) };
-}
-
-/** Compresses on the event loop: for documents compressed once and kept (discovery documents). */
-export function encode(body: Buffer, encoding: ContentEncoding): Buffer {
-  return encoding === 'br'
-    ? brotliCompressSync(body, brotliOptions(body.length, false))
-    : gzipSync(body, gzipOptions(false));
 }
 
 const brotliAsync = promisify(brotliCompress);
