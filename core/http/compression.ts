@@ -116,7 +116,7 @@ export function assemble(kept: KeptAnswer, id: Buffer, encoding: ContentEncoding
   return Buffer.concat([kept.headBytes, stored, id, kept.tailBytes, DEFLATE_END, trailer]);
 }
 
-/** The CRC-32 continued over `data` (zlib.crc32 of an empty buffer gives 0 for some values). */
+/** The CRC-32 continued over `data`; an empty part is skipped (continuing over one once gave 0 here). */
 function crcOn(data: Buffer, crc: number): number {
   return data.length === 0 ? crc : crc32(data, crc);
 }
