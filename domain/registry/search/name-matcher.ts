@@ -136,7 +136,8 @@ export class NameMatcher {
     // One read of the corporations whose names or furigana decide their rank.
     const ids = new Set<string>(aliasEntries.map((a) => a.corporate_number));
     for (const list of exactLists) for (const hit of list.hits) ids.add(hit.id);
-    for (const { list } of [...readingLists, ...englishLists]) for (const hit of list.hits) ids.add(hit.id);
+    for (const { list } of readingLists) for (const hit of list.hits) ids.add(hit.id);
+    for (const { list, exact } of englishLists) if (exact) for (const hit of list.hits) ids.add(hit.id);
     const read = ids.size > 0 ? await this.corporations([...ids]) : new Map<string, Corporation>();
 
     const best = new Map<string, Scored>();
@@ -195,11 +196,18 @@ export class NameMatcher {
     }
 
     // reading: furigana that answer a reading typed (kana, or romaji), then English names
+    const furigana = new Map<string, string | undefined>();
+    const kanaOf = (id: string) => {
+      if (!furigana.has(id)) {
+        const c = read.get(id);
+        furigana.set(id, c ? readingKana(furiganaKana(c.furigana)) : undefined);
+      }
+      return furigana.get(id);
+    };
     for (const { list, exact, key, typed: readings } of readingLists) {
       const answering: Array<{ hit: KeyHit; cost: number }> = [];
       for (const hit of list.hits) {
-        const c = read.get(hit.id);
-        const kana = c ? readingKana(furiganaKana(c.furigana)) : undefined;
+        const kana = kanaOf(hit.id);
         if (!kana) continue;
         const costs = readings.flatMap((t) => {
           const cost = readingCost(t, kana, !exact);

@@ -94,7 +94,8 @@ function legalMatch(form: LegalForm, written: string, position: 'before' | 'afte
 
 /** The search key of a name part that has no legal form left in it. */
 export function keyOf(core: string): string {
-  return literalKey(core).replace(LONG_VOWELS, '');
+  const folded = foldKanjiVariants(toKatakana(core.normalize('NFKC')).toLowerCase());
+  return folded.replace(NOISE, '').replace(LONG_VOWELS, '');
 }
 
 /** A name as written: width and case folded, noise removed, long-vowel marks kept; kana and kanji as typed (たむら is not タムラ). */
@@ -260,6 +261,7 @@ const KANA_LEGAL_FORMS = [
 const SHORT_KANA_LEGAL_FORMS = [
   ...new Set(KANA_LEGAL_FORMS.map((f) => f.replace(/([オコゴソゾトドノホボポモヨロユウ])ウ/g, '$1'))),
 ];
+const ANY_KANA_LEGAL_FORMS = [...KANA_LEGAL_FORMS, ...SHORT_KANA_LEGAL_FORMS];
 
 /**
  * Katakana without a legal form written before or after it, in small or large kana (small kana
@@ -268,10 +270,16 @@ const SHORT_KANA_LEGAL_FORMS = [
  */
 export function withoutKanaLegalForm(kana: string, short = false): string {
   let out = kana;
-  for (const form of short ? [...KANA_LEGAL_FORMS, ...SHORT_KANA_LEGAL_FORMS] : KANA_LEGAL_FORMS) {
-    if (out.length <= form.length) continue;
-    if (large(out.slice(0, form.length)) === form) out = out.slice(form.length);
-    else if (large(out.slice(-form.length)) === form) out = out.slice(0, -form.length);
+  let big = large(kana);
+  for (const form of short ? ANY_KANA_LEGAL_FORMS : KANA_LEGAL_FORMS) {
+    if (big.length <= form.length) continue;
+    if (big.startsWith(form)) {
+      out = out.slice(form.length);
+      big = big.slice(form.length);
+    } else if (big.endsWith(form)) {
+      out = out.slice(0, -form.length);
+      big = big.slice(0, -form.length);
+    }
   }
   return out;
 }

@@ -71,6 +71,12 @@ export function readingCost(typed: TypedReading, furigana: string, prefix: boole
   const f = furigana;
   const m = q.length;
   const n = f.length;
+  // The common case, the same kana (small or large), without the table.
+  if (m <= n && (n === m || (prefix && !JOINING.test(f[m])))) {
+    let k = 0;
+    while (k < m && largeKana(q[k]) === largeKana(f[k])) k++;
+    if (k === m) return 0;
+  }
   const width = n + 1;
   const cost = new Float64Array((m + 1) * width).fill(Infinity);
   cost[0] = 0;
