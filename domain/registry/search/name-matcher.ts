@@ -204,9 +204,13 @@ export class NameMatcher {
       }
       return furigana.get(id);
     };
+    // A hit of a key's exact list is checked there (each key's exact list comes before its prefix list).
+    const checkedExactly = new Set<string>();
     for (const { list, exact, key, typed: readings } of readingLists) {
       const answering: Array<{ hit: KeyHit; cost: number }> = [];
       for (const hit of list.hits) {
+        if (exact) checkedExactly.add(`${key}\u0000${hit.id}`);
+        else if (checkedExactly.has(`${key}\u0000${hit.id}`)) continue;
         const kana = kanaOf(hit.id);
         if (!kana) continue;
         const costs = readings.flatMap((t) => {

@@ -62,6 +62,24 @@ const sound = (ch: string): string => {
   return SAME_SOUND[big] ?? big;
 };
 
+/** What the table asks of each kana of a text, worked out once. */
+interface Kana {
+  big: string[];
+  sound: string[];
+  long: Array<'mark' | 'kana' | null>;
+  vowel: string[];
+}
+
+function kanaOf(text: string): Kana {
+  const chars = Array.from(text);
+  return {
+    big: chars.map(largeKana),
+    sound: chars.map(sound),
+    long: chars.map((_, j) => lengthening(text, j)),
+    vowel: chars.map((_, j) => vowelBefore(text, j)),
+  };
+}
+
 /**
  * The cost of reading `furigana` (readingKana, legal form removed) as `typed`: whole, or (prefix)
  * starting with it; null when it does not.
@@ -70,13 +88,17 @@ export function readingCost(typed: TypedReading, furigana: string, prefix: boole
   const q = typed.kana;
   const f = furigana;
   const m = q.length;
-  const n = f.length;
+  // Past 3 kana of the furigana per kana typed no prefix can end (only long vowels are skipped).
+  const n = prefix ? Math.min(f.length, 3 * m + 2) : f.length;
   // The common case, the same kana (small or large), without the table.
-  if (m <= n && (n === m || (prefix && !JOINING.test(f[m])))) {
+  if (m <= f.length && (f.length === m || (prefix && !JOINING.test(f[m])))) {
     let k = 0;
     while (k < m && largeKana(q[k]) === largeKana(f[k])) k++;
     if (k === m) return 0;
   }
+  if (!prefix && f.length > 3 * m + 2) return null;
+  const Q = kanaOf(q);
+  const F = kanaOf(f.slice(0, n));
   const width = n + 1;
   const cost = new Float64Array((m + 1) * width).fill(Infinity);
   cost[0] = 0;
@@ -88,23 +110,23 @@ export function readingCost(typed: TypedReading, furigana: string, prefix: boole
       const c = cost[i * width + j];
       if (c === Infinity) continue;
       if (i < m && j < n) {
-        if (largeKana(q[i]) === largeKana(f[j])) relax(i + 1, j + 1, c);
-        else if (sound(q[i]) === sound(f[j])) relax(i + 1, j + 1, c + 1);
-        else if (lengthening(q, i) && lengthening(f, j)) {
-          const r = respelled(q[i], f[j], vowelBefore(f, j), typed.romaji);
+        if (Q.big[i] === F.big[j]) relax(i + 1, j + 1, c);
+        else if (Q.sound[i] === F.sound[j]) relax(i + 1, j + 1, c + 1);
+        else if (Q.long[i] && F.long[j]) {
+          const r = respelled(q[i], f[j], F.vowel[j], typed.romaji);
           if (r !== null) relax(i + 1, j + 1, c + r);
         }
       }
       if (j < n && typed.romaji) {
-        const long = lengthening(f, j);
-        if (long === 'mark' || (long === 'kana' && ROMAJI_DROPS[f[j]]?.includes(vowelBefore(f, j)) === true))
+        const long = F.long[j];
+        if (long === 'mark' || (long === 'kana' && ROMAJI_DROPS[f[j]]?.includes(F.vowel[j]) === true))
           relax(i, j + 1, c + 1);
       }
     }
   }
-  let best = cost[m * width + n];
+  let best = n === f.length ? cost[m * width + n] : Infinity;
   if (prefix) {
-    for (let j = 1; j < n; j++) {
+    for (let j = 1; j <= n && j < f.length; j++) {
       if (!JOINING.test(f[j])) best = Math.min(best, cost[m * width + j]);
     }
   }
