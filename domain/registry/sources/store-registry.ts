@@ -96,10 +96,7 @@ export class StoreRegistry implements RegistrySource {
     limit: number,
     skip?: ReadonlySet<string>,
   ): Promise<NameSearchResult> {
-    const matcher = new NameMatcher(this.registry, this.aliases, async (n) => {
-      const c = await this.getByNumber(n);
-      return c ? { closed: c.status !== 'active', prefectureCode: c.address.prefecture_code } : null;
-    });
+    const matcher = new NameMatcher(this.registry, this.aliases, (ids) => this.getMany(ids));
     return rankedSearch(matcher, (ids) => this.getMany(ids), query, filter, limit, skip);
   }
 }
