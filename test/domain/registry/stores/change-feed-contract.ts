@@ -10,6 +10,7 @@ import type { CorporationState } from '../../../../domain/registry/corporation-c
 import { placeState, stateOfCorporation } from '../../../../domain/registry/corporation-history';
 import type { CorporateRegistryRepository } from '../../../../domain/registry/stores/registry-repository';
 import { storedOf, type StoredCorporation } from '../../../../domain/registry/stores/stored-corporation';
+import { packHistory } from '../../../../domain/registry/stores/history-row';
 import { corporation } from './registry-repository-contract';
 
 /** A corporation written with its history placed state by state, and the changes that made. */
@@ -21,7 +22,7 @@ function withHistory(c: Corporation, states: readonly CorporationState[], file: 
     history = placed.history;
     if (placed.change) changes.push(placed.change);
   }
-  return { ...storedOf(c), history, changes };
+  return { ...storedOf(c), history: packHistory(c, history), changes };
 }
 
 const state = (c: Corporation, change_date: string, process: string): CorporationState => ({
