@@ -243,6 +243,11 @@ export class MongoRegistry implements CorporateRegistryRepository {
       { key: { prefecture_code: 1, name_shorts: 1 }, name: 'corporations_prefecture_name_shorts' },
       { key: { reading_key: 1 }, name: 'corporations_reading_key' },
       { key: { english_key: 1 }, name: 'corporations_english_key' },
+      // A prefix search sets these equal to the prefix's first characters: FerretDB 1.x hands only
+      // that equality to SQL, and without an index of its own it read every document (Tottori:
+      // 420 ms a search, p99 1.2 to 2 s).
+      { key: { reading_heads: 1 }, name: 'corporations_reading_heads' },
+      { key: { english_heads: 1 }, name: 'corporations_english_heads' },
     ]);
     await ctx.ensureIndexes(IMPORTS_COLLECTION, [
       { key: { status: 1, finished_at: -1, started_at: -1 }, name: 'status_1_finished_at_-1_started_at_-1' },

@@ -14,7 +14,7 @@ import { candidateView, corporationView } from '../../../../domain/registry/answ
 import { importRegistryFile } from '../../../../domain/registry/files/importer';
 import { readNtaFile } from '../../../../domain/registry/files/nta-file';
 import type { NtaRecord } from '../../../../domain/registry/files/nta-layout';
-import { newestAsOf, StoreRegistry } from '../../../../domain/registry/sources/store-registry';
+import { StoreRegistry } from '../../../../domain/registry/sources/store-registry';
 import type { CorporateRegistryRepository } from '../../../../domain/registry/stores/registry-repository';
 import { corporateRegistryRepositories } from '../../../../domain/registry/stores/registry-stores';
 import {
@@ -54,7 +54,10 @@ async function answersOf(repo: CorporateRegistryRepository, numbers: readonly st
   const source = new StoreRegistry(repo, { lookup: () => [] });
   const corporations = await repo.getMany(numbers);
   const histories = await repo.historyOf(CHANGED);
-  const knownUntil = newestAsOf(await repo.listImports('complete'));
+  const knownUntil = (await repo.listImports('complete')).reduce(
+    (a, d) => ((d.as_of ?? '') > a ? d.as_of! : a),
+    '',
+  );
   const changed = CHANGED.map((n) => {
     const c = corporations.get(n)!;
     const held = heldHistory(c, histories.get(n), knownUntil);
