@@ -109,7 +109,9 @@ export function resolvedStates(history: readonly CorporationState[]): Corporatio
   const out: CorporationState[] = [];
   for (const state of [...history].sort(byTime)) {
     const before = out.at(-1);
-    out.push(state.process === '99' && before ? { ...before, ...pickDates(state), status: 'deleted' } : state);
+    out.push(
+      state.process === '99' && before ? { ...before, ...pickDates(state), status: 'deleted' } : state,
+    );
   }
   return out;
 }
@@ -220,13 +222,20 @@ function formerNamesOf(
     if (!state.name || state.name === current) return;
     const replaced = entries.slice(i + 1).find((e) => e.state.name !== state.name);
     ended.delete(state.name);
-    ended.set(state.name, { name: state.name, furigana: state.furigana, until: replaced?.state.change_date ?? '' });
+    ended.set(state.name, {
+      name: state.name,
+      furigana: state.furigana,
+      until: replaced?.state.change_date ?? '',
+    });
   });
   const starts = entries[0]?.state.change_date ?? '';
   const earlier = stored.filter(
     (f) => f.name !== current && !ended.has(f.name) && (f.until === '' || f.until <= starts),
   );
-  return [...earlier.map((f) => ({ ...f })), ...[...ended.values()].sort((a, b) => a.until.localeCompare(b.until))];
+  return [
+    ...earlier.map((f) => ({ ...f })),
+    ...[...ended.values()].sort((a, b) => a.until.localeCompare(b.until)),
+  ];
 }
 
 /**

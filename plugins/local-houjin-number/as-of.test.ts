@@ -44,7 +44,10 @@ describe('local-houjin-number: as_of', () => {
       });
       expect(future.body.state_as_of.note).to.contain('known up to 2026-08-10');
       const known = await gateway().get(`${NUMBER}?number=${BANK}&as_of=2026-08-10`);
-      expect(known.body.state_as_of).to.include({ register_known_until: '2026-08-10', beyond_register: false });
+      expect(known.body.state_as_of).to.include({
+        register_known_until: '2026-08-10',
+        beyond_register: false,
+      });
     });
 
     it('says plainly when the history held starts after as_of (404 history_not_held), and refuses bad dates', async () => {

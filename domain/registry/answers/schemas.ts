@@ -519,7 +519,7 @@ export const STATE_AS_OF_SCHEMA = {
     register_known_until: {
       type: ['string', 'null'],
       description:
-        'YYYY-MM-DD: the register answering is known up to this date (the newest update date of the NTA files imported, or the snapshot\'s date); null for the live NTA register.',
+        "YYYY-MM-DD: the register answering is known up to this date (the newest update date of the NTA files imported, or the snapshot's date); null for the live NTA register.",
     },
     beyond_register: {
       type: 'boolean',

@@ -7,7 +7,12 @@
  * state is kept with the change.
  */
 import type { Corporation } from '../corporation';
-import type { ChangeField, CorporationChange, CorporationState, NewCorporationChange } from '../corporation-change';
+import type {
+  ChangeField,
+  CorporationChange,
+  CorporationState,
+  NewCorporationChange,
+} from '../corporation-change';
 import { resolvedStates, stateOfCorporation } from '../corporation-history';
 
 export interface ChangeRow {
@@ -23,7 +28,8 @@ export interface ChangeRow {
   source_file: string;
 }
 
-const keyOf = (s: Pick<CorporationState, 'change_date' | 'process'>): string => `${s.change_date}/${s.process}`;
+const keyOf = (s: Pick<CorporationState, 'change_date' | 'process'>): string =>
+  `${s.change_date}/${s.process}`;
 
 export function changeRowOf(change: NewCorporationChange): ChangeRow {
   const { before, after, ...rest } = change;

@@ -414,9 +414,7 @@ export class MongoRegistry implements CorporateRegistryRepository {
           .toArray()),
       );
     }
-    const held = await this.heldHistories(
-      docs.filter((d) => !('after' in d)).map((d) => d.corporate_number),
-    );
+    const held = await this.heldHistories(docs.filter((d) => !('after' in d)).map((d) => d.corporate_number));
     return docs.map(({ _id, bucket: _bucket, ...change }) => {
       if ('after' in change) return { id: _id, ...change };
       const h = held.get(change.corporate_number);

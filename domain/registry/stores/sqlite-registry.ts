@@ -682,7 +682,10 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     return new Map(
       rows.map((r) => {
         const current = unpackCorporation(r.corporation);
-        return [String(r.number), { current, history: r.history === null ? null : unpackHistory(current, r.history) }];
+        return [
+          String(r.number),
+          { current, history: r.history === null ? null : unpackHistory(current, r.history) },
+        ];
       }),
     );
   }
