@@ -11,9 +11,10 @@
  * running it again: every record is re-applied, which converges (below).
  *
  * Idempotent: a file whose SHA-256 already completed an import is skipped (unless forced), and
- * applying a record never regresses a corporation (an older update date changes nothing;
- * corporation.ts applyRecord), so re-running, or running files out of order, converges on the same
- * state. Files are applied in the order given; tools/import-registry.ts sorts them by the date in
+ * each record is placed as a state in its corporation's history, which any order of the same
+ * records makes the same (corporation-history.ts); the corporation is computed from that history,
+ * so re-running, or running files out of order, gives the same register. A full file's new
+ * corporations record no change for watchers (docs/registry.md, "The change feed"). Files are applied in the order given; tools/import-registry.ts sorts them by the date in
  * their names. A full file of one prefecture does not delete anything it does not list.
  */
 import { createHash } from 'node:crypto';

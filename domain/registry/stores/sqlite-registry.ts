@@ -267,7 +267,9 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
             AND json_extract(before, '$.process') = process THEN before END,
           source_file, recorded_at
         FROM corporation_changes ORDER BY seq;
-      INSERT OR REPLACE INTO sqlite_sequence (name, seq)
+      -- sqlite_sequence has no key on name: the copy's own row (its highest seq) is replaced.
+      DELETE FROM sqlite_sequence WHERE name = 'corporation_changes_7';
+      INSERT INTO sqlite_sequence (name, seq)
         SELECT 'corporation_changes_7', seq FROM sqlite_sequence WHERE name = 'corporation_changes';
       DROP TABLE corporation_changes;
       ALTER TABLE corporation_changes_7 RENAME TO corporation_changes;
