@@ -209,6 +209,10 @@ export async function importRegistryFile(
    * Applies one batch: each record merges into the corporation stored (or earlier in the batch)
    * under its number; a record with nothing before it makes the corporation the worker prepared.
    */
+  // Only the first full file of its scope brings the register in quietly; a corporation that a
+  // later full file of that scope brings is news (its differential may have been missed).
+  const quietNewcomers =
+    summary.kind === 'full' && lastFullOfScope(summary.file, await registry.listImports('complete')) === null;
   const flush = async (batch: readonly PreparedRecord[]) => {
     if (batch.length === 0) return;
     const ids = [...new Set(batch.map((r) => r.number))];
@@ -249,9 +253,10 @@ export async function importRegistryFile(
     for (const [id, held] of working) {
       const prior = existing.get(id);
       const work = historyWork.get(id)!;
-      // A corporation a full file brings into the register is history, not news: no watcher
-      // hears of it (a first import of 5.8 million rows recorded 5.8 million "created" changes).
-      const changes = summary.kind === 'full' && !prior ? [] : work.changes;
+      // A corporation the first full file of its scope brings into the register is history, not
+      // news: no watcher hears of it (a first import of 5.8 million rows recorded 5.8 million
+      // "created" changes).
+      const changes = quietNewcomers && !prior ? [] : work.changes;
       if ('packed' in held) {
         // New, of one record: the worker made its corporation and history (nta-prepare-worker.ts).
         summary.created++;
