@@ -48,12 +48,9 @@ async function main(): Promise<void> {
   const indexS = (performance.now() - t) / 1000;
   const heapIndexed = heapMb();
 
-  const matcher = new NameMatcher(index, { lookup: () => [] }, async (n) => {
-    const c = corporations.get(n);
-    return c ? { closed: c.status !== 'active', prefectureCode: c.address.prefecture_code } : null;
-  });
   const getMany = async (ids: readonly string[]) =>
     new Map(ids.flatMap((id) => (corporations.has(id) ? [[id, corporations.get(id)!] as const] : [])));
+  const matcher = new NameMatcher(index, { lookup: () => [] }, getMany);
 
   const sample = [...corporations.values()].filter((_, i) => i % Math.max(1, Math.floor(rows / 400)) === 0);
   const queries: Record<string, string[]> = {

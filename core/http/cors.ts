@@ -10,7 +10,8 @@
  * (KEYS_CREATE_ALLOWED_ORIGINS), echoed with `Vary: Origin`; any other origin gets no CORS header,
  * and its preflight is answered without the allow headers, so the browser does not send the call.
  */
-import type { RequestHandler } from 'express';
+import corsPackage from 'cors';
+import type { Request, RequestHandler } from 'express';
 import { CREDIT_RESPONSE_HEADERS } from './response-headers';
 
 /**
@@ -60,7 +61,7 @@ export const CORS_EXPOSED_HEADERS = [
   'Mcp-Session-Id',
 ];
 
-const PREFLIGHT_MAX_AGE_SECONDS = '600';
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 export interface CorsOptions {
   /** Paths under this prefix get no CORS headers at all. */
@@ -72,7 +73,8 @@ export interface CorsOptions {
 /**
  * The fixed response headers (security headers, then CORS for `*`) as one list computed at boot
  * and written once per request; the cases CORS decides per request (excluded and restricted paths,
- * preflights) keep the security part and go through `cors()` (issue 18).
+ * preflights) keep the security part and go through `cors()` (issue 18). The `cors` package on
+ * every request cost more than this list (docs/decisions.md), so it answers those cases only.
  */
 export function fixedHeaders(
   security: ReadonlyArray<readonly [string, string]>,
@@ -87,7 +89,7 @@ export function fixedHeaders(
   const restricted = (options.restricted?.paths.length ?? 0) > 0;
   return (req, res, next) => {
     if (
-      req.method === 'OPTIONS' ||
+      isPreflight(req) ||
       (options.excludePathPrefix && req.path.startsWith(options.excludePathPrefix)) ||
       (restricted && isRestricted(req.path))
     ) {
@@ -103,41 +105,58 @@ export function fixedHeaders(
   }
 }
 
+/** A CORS preflight: OPTIONS naming the method to come (a plain OPTIONS is answered with Allow). */
+function isPreflight(req: Request): boolean {
+  return req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+}
+
+/**
+ * CORS decided per request, by the `cors` package: `*` with the allowed and exposed headers, or,
+ * on a restricted path, the request's origin when it is one of the configured origins. Another
+ * origin on a restricted path gets no CORS header (`Vary: Origin` when origins are configured), and
+ * its preflight is answered 204 without the allow headers, so the browser does not send the call.
+ */
 export function cors(options: CorsOptions = {}): RequestHandler {
-  const allowed = CORS_ALLOWED_HEADERS.join(', ');
-  const exposed = CORS_EXPOSED_HEADERS.join(', ');
-  const restrictedPaths = new Set(options.restricted?.paths.map((p) => p.toLowerCase()));
+  const common = {
+    // Joined as before (', '): clients and tests read the lists as written.
+    allowedHeaders: CORS_ALLOWED_HEADERS.join(', '),
+    exposedHeaders: CORS_EXPOSED_HEADERS.join(', '),
+    maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+    optionsSuccessStatus: 204,
+  };
+  const open = corsPackage({ ...common, origin: '*', methods: 'GET, HEAD, POST, OPTIONS' });
   const origins = new Set(options.restricted?.origins);
-  const restrictedMethods = options.restricted?.methods ?? 'POST, OPTIONS';
+  const toOrigins = corsPackage({
+    ...common,
+    origin: [...origins],
+    methods: options.restricted?.methods ?? 'POST, OPTIONS',
+  });
+  const restrictedPaths = new Set(options.restricted?.paths.map((p) => p.toLowerCase()));
   return (req, res, next) => {
     if (options.excludePathPrefix && req.path.startsWith(options.excludePathPrefix)) return next();
-    const preflight = req.method === 'OPTIONS' && Boolean(req.headers['access-control-request-method']);
+    const preflight = isPreflight(req);
     if (restrictedPaths.size > 0 && restrictedPaths.has(req.path.toLowerCase().replace(/\/+$/, ''))) {
       const origin = req.headers.origin;
-      if (origins.size > 0) res.vary('Origin');
       if (typeof origin !== 'string' || !origins.has(origin)) {
+        if (origins.size > 0) res.vary('Origin');
         if (!preflight) return next();
         res.status(204).end();
         return;
       }
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Access-Control-Expose-Headers', exposed);
-      if (!preflight) return next();
-      res.setHeader('Access-Control-Allow-Methods', restrictedMethods);
-      res.setHeader('Access-Control-Allow-Headers', allowed);
-      res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);
-      res.status(204).end();
-      return;
+      // A plain OPTIONS is no preflight: the router answers it (204 with Allow).
+      if (!preflight && req.method === 'OPTIONS') {
+        res.vary('Origin');
+        res.setHeader('Access-Control-Allow-Origin', origin);
+        res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS.join(', '));
+        return next();
+      }
+      return toOrigins(req, res, next);
     }
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', exposed);
-    if (preflight) {
-      res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, POST, OPTIONS');
-      res.setHeader('Access-Control-Allow-Headers', allowed);
-      res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);
-      res.status(204).end();
-      return;
+    if (!preflight && req.method === 'OPTIONS') {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS.join(', '));
+      return next();
     }
-    next();
+    open(req, res, next);
   };
 }

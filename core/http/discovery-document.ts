@@ -4,10 +4,10 @@
  * (docs/architecture.md), compressed with brotli or gzip as Accept-Encoding asks
  * (core/http/compression.ts), with a strong ETag per content coding and 304 on If-None-Match. A
  * document built once is compressed and tagged once per encoding; a document built per request is
- * compressed per request.
+ * compressed per request. Compression runs on zlib's thread pool, never on the event loop.
  */
 import type { Request, Response } from 'express';
-import { encode, encodingFor, type ContentEncoding } from './compression';
+import { encodeAsync, encodingFor, type ContentEncoding } from './compression';
 import { ifNoneMatchHit, opaqueTagOf, strongTag } from './entity-tags';
 
 /** What the docs promise: any cache may keep a discovery document for 5 minutes. */
@@ -15,7 +15,8 @@ export const DISCOVERY_CACHE_CONTROL = 'public, max-age=300';
 
 export class DiscoveryDocument {
   private readonly raw: Buffer;
-  private readonly encoded = new Map<ContentEncoding, Buffer>();
+  /** Compressed once per encoding, on zlib's thread pool (openapi.json: about 25 ms of brotli). */
+  private readonly encoded = new Map<ContentEncoding, Promise<Buffer>>();
   /** Strong tags: the bytes differ per content coding, so does the tag (RFC 9110 8.8.3). */
   private readonly tags: Record<ContentEncoding | 'identity', string>;
 
@@ -53,11 +54,22 @@ export class DiscoveryDocument {
     }
     let body = this.encoded.get(encoding);
     if (!body) {
-      body = encode(this.raw, encoding);
+      body = encodeAsync(this.raw, encoding);
       this.encoded.set(encoding, body);
     }
-    res.setHeader('Content-Encoding', encoding);
-    res.send(body);
+    body.then(
+      (bytes) => {
+        res.setHeader('Content-Encoding', encoding);
+        res.send(bytes);
+      },
+      (err: unknown) => {
+        // zlib failed (out of memory): the document still goes out, uncompressed, and is tried again.
+        this.encoded.delete(encoding);
+        req.log?.warn({ err }, 'compression failed; answered uncompressed');
+        res.setHeader('ETag', this.tags.identity);
+        res.send(this.raw);
+      },
+    );
   }
 }
 

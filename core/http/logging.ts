@@ -9,7 +9,8 @@
  * when nothing matches).
  *
  * This replaces pino-http: its per-request child logger, serializers and redaction cost about a
- * fifth of the preview path's CPU in our profile (bench/README.md); the output is the same shape.
+ * fifth of the preview path's CPU in our profile (bench/README.md); the output is the same shape,
+ * written through pino's public API.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -184,7 +185,11 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-/** The one JSON line of a finished (or abandoned) request. */
+/**
+ * The one JSON line of a finished (or abandoned) request, through pino's public API (its private
+ * symbols are not a contract; building the line by hand from them saved about 2 µs a request:
+ * docs/decisions.md).
+ */
 export function logRequest(
   logger: Logger,
   req: IncomingMessage,
@@ -196,77 +201,14 @@ export function logRequest(
   const level = aborted ? 'warn' : statusCode >= 500 ? 'error' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   const responseTime = Math.round((performance.now() - startMs) * 1000) / 1000;
-  const msg = aborted ? `${req.method} aborted by the client` : `${req.method} ${statusCode}`;
-  const line = REDACTORS.has(logger)
-    ? requestLine(logger, req, level, statusCode, responseTime, msg)
-    : undefined;
-  if (line === undefined) {
-    logger[level](
-      {
-        req_id: req.id,
-        ...traceFields(req.trace),
-        req: describeRequest(req, redactorOf(logger)),
-        res: { statusCode },
-        responseTime,
-      },
-      msg,
-    );
-    return;
-  }
-  (logger as unknown as Record<symbol, { write(s: string): void }>)[pino.symbols.streamSym].write(
-    REDACTORS.get(logger)!(line),
-  );
-}
-
-/** traceFields as the members of a JSON object, each after a comma ('' without a trace). */
-function traceJson(trace: TraceContext | undefined): string {
-  if (!trace) return '';
-  const parent = trace.parentId ? `,"parent_span_id":"${trace.parentId}"` : '';
-  return `,"trace_id":"${trace.traceId}","span_id":"${trace.spanId}"${parent}`;
-}
-
-type PinoInternals = Record<symbol, unknown> & { levels: { values: Record<string, number> } };
-
-/**
- * The request line as pino writes `logger[level]({req_id, ...trace, req, res, responseTime}, msg)`, built as
- * one string (issue 18): pino's own level, time, bindings and end, then the same members in the
- * same order (describeRequest's shape), without the objects of the call. Undefined when the logger
- * is configured in a way this does not reproduce (a mixin, log formatters, a metadata stream):
- * the caller then logs through pino. A test compares both outputs byte for byte.
- */
-export function requestLine(
-  logger: Logger,
-  req: IncomingMessage,
-  level: 'info' | 'warn' | 'error',
-  statusCode: number,
-  responseTime: number,
-  msg: string,
-): string | undefined {
-  const p = logger as unknown as PinoInternals;
-  const s = pino.symbols;
-  const formatters = p[s.formattersSym] as { log?: unknown } | undefined;
-  const stream = p[s.streamSym] as Record<symbol, unknown> | undefined;
-  if (p[s.mixinSym] || formatters?.log || !stream || stream[s.needsMetadataGsym] === true) return undefined;
-  if (p[s.messageKeySym] !== 'msg' || typeof req.id !== 'string' || typeof req.method !== 'string')
-    return undefined;
-  const num = p.levels.values[level];
-  const head = (p[s.lsCacheSym] as Record<number, string>)[num] + (p[s.timeSym] as () => string)();
-  const redact = REDACTORS.get(logger);
-  const id = JSON.stringify(req.id);
-  let headers = '';
-  for (const h of LOGGED_HEADERS) {
-    const v = req.headers[h];
-    if (typeof v === 'string') {
-      const logged = v.length <= HEADER_LOG_LENGTH ? v : (redact ? redact(v) : v).slice(0, HEADER_LOG_LENGTH);
-      headers += `${headers ? ',' : ''}"${h}":${JSON.stringify(logged)}`;
-    }
-  }
-  for (const h of SECRET_HEADERS) {
-    if (req.headers[h] !== undefined) headers += `${headers ? ',' : ''}"${h}":"[redacted]"`;
-  }
-  return (
-    `${head}${p[s.chindingsSym] as string},"req_id":${id}${traceJson(req.trace)},"req":{"id":${id},"method":${JSON.stringify(req.method)},` +
-    `"url":${JSON.stringify(redactUrl(req.url ?? ''))},"headers":{${headers}}},"res":{"statusCode":${statusCode}},` +
-    `"responseTime":${responseTime},"msg":${JSON.stringify(msg)}${p[s.endSym] as string}`
+  logger[level](
+    {
+      req_id: req.id,
+      ...traceFields(req.trace),
+      req: describeRequest(req, redactorOf(logger)),
+      res: { statusCode },
+      responseTime,
+    },
+    aborted ? `${req.method} aborted by the client` : `${req.method} ${statusCode}`,
   );
 }

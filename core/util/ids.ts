@@ -23,14 +23,26 @@ const POOL_SIZE = 4096;
 let pool = randomBytes(POOL_SIZE);
 let offset = 0;
 
-function pooledRandom(n: number): Uint8Array {
+/** Where the next `n` pooled random bytes start (each byte is handed out once). */
+function take(n: number): number {
   if (offset + n > POOL_SIZE) {
     pool = randomBytes(POOL_SIZE);
     offset = 0;
   }
-  const out = pool.subarray(offset, offset + n);
+  const at = offset;
   offset += n;
-  return out;
+  return at;
+}
+
+function pooledRandom(n: number): Uint8Array {
+  const at = take(n);
+  return pool.subarray(at, at + n);
+}
+
+/** `bytes` random bytes as lowercase hex (trace and span ids), from the pool. */
+export function randomHex(bytes: number): string {
+  const at = take(bytes);
+  return pool.toString('hex', at, at + bytes);
 }
 
 /** A random id such as `fb_7Hq3...` (`bytes` of randomness, base58). */

@@ -2,12 +2,16 @@
  * A corporation's history: the states its NTA records stated, each from its change date on
  * (corporation-change.ts has the type). Built so that any order of the same files gives the same
  * history: a state is keyed by its change date and process code, a later update date of the same
- * key replaces it (a correction), an earlier or equal one changes nothing; states are ordered by
- * change date, then update date. The current state is the last. Reading collapses a state equal
- * in every field a buyer sees to the one before it (docs/decisions.md, "Corporate history").
+ * key replaces it (a correction; of two with the same update date, the one whose text sorts last
+ * is kept, whichever came first), an earlier one changes nothing; states are ordered by change
+ * date, then update date. The current state is the last. A deletion (99) is kept as published and
+ * read with the fields of the state before it, whichever file brought that state. Reading
+ * collapses a state equal in every field a buyer sees to the one before it (docs/decisions.md,
+ * "Corporate history"). The corporation answered, its former names included, is computed from the
+ * history (corporationOfHistory), so a name a correction withdrew is never a former name.
  */
 import { createHash } from 'node:crypto';
-import { recordAddress, recordStatus, type Corporation } from './corporation';
+import { recordAddress, recordStatus, type Corporation, type FormerName } from './corporation';
 import type { NtaRecord } from './files/nta-layout';
 import type { ChangeField, CorporationState, NewCorporationChange } from './corporation-change';
 
@@ -98,10 +102,30 @@ export interface Placed {
 }
 
 /**
- * Places a record's state in a history (oldest first). A deletion (99), which carries no fields,
- * takes those of the state before it. The change names the fields that differ from the state
- * before it (or, for a correction, from the state it corrects); a state equal to it is held (so
- * that any order converges) but makes no change.
+ * The states as read: a deletion (99), which carries no fields, takes those of the state before
+ * it (when one is held).
+ */
+export function resolvedStates(history: readonly CorporationState[]): CorporationState[] {
+  const out: CorporationState[] = [];
+  for (const state of [...history].sort(byTime)) {
+    const before = out.at(-1);
+    out.push(
+      state.process === '99' && before ? { ...before, ...pickDates(state), status: 'deleted' } : state,
+    );
+  }
+  return out;
+}
+
+/** Whether `incoming` replaces `held` of the same key: a later update, or the same one sorting last. */
+function replaces(held: CorporationState, incoming: CorporationState): boolean {
+  if (incoming.update_date !== held.update_date) return incoming.update_date > held.update_date;
+  return JSON.stringify(incoming) > JSON.stringify(held);
+}
+
+/**
+ * Places a record's state in a history (oldest first). The change names the fields that differ
+ * from the state before it (or, for a correction, from the state it corrects); a state equal to
+ * it is held (so that any order converges) but makes no change.
  */
 export function placeState(
   corporateNumber: string,
@@ -110,17 +134,16 @@ export function placeState(
   sourceFile: string,
 ): Placed {
   const held = history.find((s) => sameKey(s, incoming));
-  if (held && held.update_date >= incoming.update_date) {
+  if (held && !replaces(held, incoming)) {
     return { history: [...history], change: null, placed: false };
   }
   const rest = history.filter((s) => !sameKey(s, incoming));
+  const next = [...rest, incoming].sort(byTime);
+  const resolved = resolvedStates(next);
+  const at = next.indexOf(incoming);
+  const state = resolved[at];
   // A correction is told against the state it corrects; a new state against the one before it.
-  const before = held ?? rest.filter((s) => byTime(s, incoming) < 0).at(-1) ?? null;
-  const state =
-    incoming.process === '99' && before
-      ? { ...before, ...pickDates(incoming), status: 'deleted' as const }
-      : incoming;
-  const next = [...rest, state].sort(byTime);
+  const before = held ? (resolvedStates(history)[history.indexOf(held)] ?? null) : (resolved[at - 1] ?? null);
   const changed = changedFields(before, state);
   const change =
     changed.length === 0
@@ -163,7 +186,7 @@ export interface HistoryEntry {
  */
 export function historyEntries(history: readonly CorporationState[]): HistoryEntry[] {
   const entries: HistoryEntry[] = [];
-  for (const state of [...history].sort(byTime)) {
+  for (const state of resolvedStates(history)) {
     const before = entries.at(-1)?.state ?? null;
     const changed = changedFields(before, state);
     if (changed.length > 0) entries.push({ state, changed });
@@ -184,25 +207,67 @@ export function stateAsOf(history: readonly CorporationState[], date: string): S
 }
 
 /**
- * Completes a corporation's former names from its history: the date each ended (the change date
- * of the state that replaced it), which a history record (latest = 0) applied after its successor
- * does not know, so that any order of the files gives the same former names. Names are not added
- * here: which names a corporation had is the records' (corporation.ts applyRecord). Returns the
- * corporation changed, or null when nothing was missing.
+ * The former names a history shows: every name of its states (folded as a buyer reads them) but
+ * the current one, each with the change date of the state that last replaced it, in the order
+ * they ended. Names held from before the history began (a corporation stored before histories
+ * were kept: ended on or before its first state) are kept first, as stored.
  */
-export function withFormerNamesOf(
-  corporation: Corporation,
-  history: readonly CorporationState[],
-): Corporation | null {
-  const entries = historyEntries(history);
-  let next: Corporation | null = null;
+function formerNamesOf(
+  entries: readonly HistoryEntry[],
+  current: string,
+  stored: readonly FormerName[],
+): FormerName[] {
+  const ended = new Map<string, FormerName>();
   entries.forEach(({ state }, i) => {
-    const former = corporation.former_names.find((f) => f.name === state.name);
-    if (!former || former.until) return;
+    if (!state.name || state.name === current) return;
     const replaced = entries.slice(i + 1).find((e) => e.state.name !== state.name);
-    if (!replaced) return;
-    next ??= structuredClone(corporation);
-    next.former_names.find((f) => f.name === state.name)!.until = replaced.state.change_date;
+    ended.delete(state.name);
+    ended.set(state.name, {
+      name: state.name,
+      furigana: state.furigana,
+      until: replaced?.state.change_date ?? '',
+    });
   });
-  return next;
+  const starts = entries[0]?.state.change_date ?? '';
+  const earlier = stored.filter(
+    (f) => f.name !== current && !ended.has(f.name) && (f.until === '' || f.until <= starts),
+  );
+  return [
+    ...earlier.map((f) => ({ ...f })),
+    ...[...ended.values()].sort((a, b) => a.until.localeCompare(b.until)),
+  ];
+}
+
+/**
+ * The corporation a history makes: the fields of its current (last) state, its former names from
+ * its states; what no state carries (the number, the designation date, the search exclusion) from
+ * `base`, the corporation its newest record made. Any order of the same records gives the same
+ * history, so the same corporation.
+ */
+export function corporationOfHistory(
+  base: Corporation,
+  history: readonly CorporationState[],
+  storedFormerNames: readonly FormerName[],
+): Corporation {
+  const states = resolvedStates(history);
+  const s = states.at(-1);
+  if (!s) return base;
+  return {
+    ...base,
+    name: s.name,
+    furigana: s.furigana,
+    en_name: s.en_name,
+    kind: s.kind,
+    address: { ...s.address },
+    status: s.status,
+    close_date: s.close_date,
+    close_cause: s.close_cause,
+    successor_corporate_number: s.successor_corporate_number,
+    process: s.process,
+    correct: s.correct,
+    change_date: s.change_date,
+    change_cause: s.change_cause,
+    update_date: s.update_date,
+    former_names: formerNamesOf(historyEntries(states), s.name, storedFormerNames),
+  };
 }

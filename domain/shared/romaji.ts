@@ -2,8 +2,9 @@
  * Romaji to katakana, for matching a name typed in Latin letters against its reading (furigana).
  * Accepts Hepburn (shi, chi, tsu, fu, ji) and Kunrei/Nihon-shiki (si, ti, tu, hu, zi), doubled
  * consonants (nippon, tch), n before a consonant or at the end, n' and nn, m before b/m/p (namba),
- * long vowels written ou, oo, oh (Ohno), ō or ô, and foreign-sound kana (ti ティ, di ディ, fa ファ,
- * we ウェ, va ヴァ, she シェ). Where a spelling reads two ways, every reading is kept: Hepburn's
+ * long vowels written ou, oo, oh (Ohno), ō or ô, and the foreign-sound kana of the register's
+ * furigana as Hepburn and the input methods spell them (ti/thi ティ, di/dhi ディ, dyu デュ, fa ファ,
+ * we/whe ウェ, wo/who ウォ, va ヴァ, tsa ツァ, kwo クォ, ye イェ, she シェ). Where a spelling reads two ways, every reading is kept: Hepburn's
  * ti is ティ and Kunrei's チ; n before a vowel or y is ナ-row or ン (shinei: シネイ or シンエイ, as
  * people leave out the apostrophe). Common English words of company names are read as the
  * loanwords the names write (holdings ホールディングス). Readings are compared, never shown.
@@ -153,7 +154,64 @@ const TABLE: Record<string, string> = {
   ryu: 'リュ',
   ryo: 'リョ',
   fyu: 'フュ',
+  // Foreign-sound kana of the register's furigana, as Hepburn and the input methods spell them.
+  dyu: 'デュ',
+  dhi: 'ディ',
+  dhu: 'デュ',
+  thi: 'ティ',
+  thu: 'テュ',
+  twu: 'トゥ',
+  dwu: 'ドゥ',
+  tsa: 'ツァ',
+  tsi: 'ツィ',
+  tse: 'ツェ',
+  tso: 'ツォ',
+  kwa: 'クァ',
+  kwi: 'クィ',
+  kwe: 'クェ',
+  kwo: 'クォ',
+  gwa: 'グァ',
+  whi: 'ウィ',
+  whe: 'ウェ',
+  who: 'ウォ',
+  ye: 'イェ',
+  hye: 'ヒェ',
+  nye: 'ニェ',
+  vyu: 'ヴュ',
+  jye: 'ジェ',
+  zye: 'ジェ',
+  sye: 'シェ',
+  swi: 'スィ',
+  zwi: 'ズィ',
+  fya: 'フャ',
+  fyo: 'フョ',
+  dya: 'ヂャ',
+  dyo: 'ヂョ',
+  fyi: 'フィ',
+  fye: 'フェ',
+  vyi: 'ヴィ',
+  vye: 'ヴェ',
 };
+// The input methods' yi and ye after a consonant: キィ (kyi), ジィ (jyi), ニェ (nye) ...
+for (const [consonants, kana] of Object.entries({
+  k: 'キ',
+  g: 'ギ',
+  s: 'シ',
+  sh: 'シ',
+  z: 'ジ',
+  j: 'ジ',
+  t: 'チ',
+  ch: 'チ',
+  n: 'ニ',
+  h: 'ヒ',
+  b: 'ビ',
+  p: 'ピ',
+  m: 'ミ',
+  r: 'リ',
+})) {
+  TABLE[`${consonants}yi`] ??= `${kana}ィ`;
+  TABLE[`${consonants}ye`] ??= `${kana}ェ`;
+}
 
 const MACRONS: Record<string, string> = {
   ā: 'aa',
@@ -175,6 +233,7 @@ const FOREIGN_SOUND: Record<string, string> = {
   di: 'ディ',
   tu: 'トゥ',
   du: 'ドゥ',
+  tyu: 'テュ',
   wo: 'ウォ',
   // v is written ヴ in some names and バ-row in others (ヴァイオリン, バイオリン).
   va: 'バ',

@@ -20,6 +20,9 @@ describe('enrich-company-by-number: as_of', () => {
         in_force_since: bank.changeDate,
         history_starts: bank.changeDate,
         history_recorded: true,
+        register_known_until: '2026-08-10',
+        beyond_register: false,
+        note: null,
       });
       const on = await gateway().get(`${BY_NUMBER}?number=${BANK}&as_of=2026-08-01`);
       expect(on.body.corporation.legal_name).to.equal('株式会社とっとり銀行');

@@ -78,9 +78,11 @@ describe('local-houjin-lookup (local/houjin-lookup/by-name)', () => {
       match_mode: 'exact',
       match_reliability: 0.97,
     });
+    // ソニーグループ was registered as ソニー株式会社 until 2021: its former name typed exactly (issue 36).
     expect(res.body.candidates[1]).to.include({
       corporate_number_hint: '5010401067252',
-      match_mode: 'alias',
+      match_mode: 'exact',
+      matched_on: 'former_names',
     });
     const sony = await gw.get(q({ name: 'SONY' }));
     const top2 = sony.body.candidates.slice(0, 2);

@@ -20,6 +20,9 @@ describe('local-houjin-number: as_of', () => {
         in_force_since: bank.changeDate,
         history_starts: bank.changeDate,
         history_recorded: true,
+        register_known_until: '2026-08-10',
+        beyond_register: false,
+        note: null,
       });
       const on = await gateway().get(`${NUMBER}?number=${BANK}&as_of=2026-08-01`);
       expect(on.body.corporation.legal_name).to.equal('株式会社とっとり銀行');
@@ -28,6 +31,23 @@ describe('local-houjin-number: as_of', () => {
       expect(after.body.corporation.legal_name).to.equal('株式会社とっとり銀行');
       const without = await gateway().get(`${NUMBER}?number=${BANK}`);
       expect(without.body).to.not.have.property('state_as_of');
+    });
+
+    it('says up to which date the register is known, and flags a date past it (issue 36)', async () => {
+      // The newest file imported is the differential of 2026-08-10: nothing after it is known here.
+      const future = await gateway().get(`${NUMBER}?number=${BANK}&as_of=2099-01-01`);
+      expect(future.status, future.text).to.equal(200);
+      expect(future.body.state_as_of).to.include({
+        date: '2099-01-01',
+        register_known_until: '2026-08-10',
+        beyond_register: true,
+      });
+      expect(future.body.state_as_of.note).to.contain('known up to 2026-08-10');
+      const known = await gateway().get(`${NUMBER}?number=${BANK}&as_of=2026-08-10`);
+      expect(known.body.state_as_of).to.include({
+        register_known_until: '2026-08-10',
+        beyond_register: false,
+      });
     });
 
     it('says plainly when the history held starts after as_of (404 history_not_held), and refuses bad dates', async () => {

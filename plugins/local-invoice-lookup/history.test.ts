@@ -56,6 +56,17 @@ describe('invoice look-ups over the register history: sole proprietors and as_of
     expect(cancelled.body.registration.on_date).to.include({ in_force: false });
   });
 
+  it('as_of before the first publication: the note says the state shown was published after that date (issue 36)', async () => {
+    // Yamada was first published on 2023-09-01 (process 01): on 2023-08-01 nothing was published
+    // yet, so the note cannot say the state shown was "published on or before" that day.
+    const res = await gw().get(`${LOOKUP}?number=${T.yamada}&as_of=2023-08-01`);
+    expect(res.status, res.text).to.equal(200);
+    const onDate = res.body.registration.on_date;
+    expect(onDate).to.include({ state_known: true, state_date: '2023-09-01', history_complete: true });
+    expect(onDate.note).to.not.contain('on or before 2023-08-01');
+    expect(onDate.note).to.contain('first published this registration on 2023-09-01, after 2023-08-01');
+  });
+
   it('as_of before the history held: in force from the dates, and says plainly the history starts later', async () => {
     const res = await gw().get(`${LOOKUP}?number=T5010401067252&as_of=2024-01-01`);
     expect(res.status, res.text).to.equal(200);

@@ -22,25 +22,68 @@ export const BANK = '2270001000870';
 export const PAIRING = '1270001002934';
 export const KEISHIN = '1270001004765';
 export const NUMBERS = [BANK, PAIRING, KEISHIN];
+/** Renamed in a differential (A) whose rename a later one (B) corrects: issue 36, reproduction 7. */
+export const SUNRISE = '6270001000272';
+/** The name A published and B corrected: never the register's name. */
+export const WITHDRAWN_NAME = '株式会社テスト新商号';
+export const CORRECTED_NAME = '株式会社テスト新商号鳥取';
 
 /** The real records of the corporations the differential files change. */
-export async function realRecords(): Promise<Map<string, NtaRecord>> {
+export async function realRecords(numbers: readonly string[] = NUMBERS): Promise<Map<string, NtaRecord>> {
   const found = new Map<string, NtaRecord>();
   for await (const { record } of readNtaFile(TOTTORI_FILE)) {
-    if (NUMBERS.includes(record.corporateNumber)) found.set(record.corporateNumber, record);
+    if (numbers.includes(record.corporateNumber)) found.set(record.corporateNumber, record);
   }
   return found;
 }
 
-/** Every `every`-th row of the Tottori file and the rows of NUMBERS, as published (Shift_JIS, CRLF). */
-export function tottoriSample(dir: string, every: number): string {
+/**
+ * A rename (A, diff_20260812) and its correction (B, diff_20260817: the same change date and
+ * process, a later update date, another name), as the NTA publishes a corrected record.
+ */
+export function writeCorrection(dir: string, sunrise: NtaRecord): { renamed: string; corrected: string } {
+  const rename: NtaRecord = {
+    ...sunrise,
+    sequenceNumber: '2',
+    process: '11',
+    correct: '0',
+    updateDate: '2026-08-12',
+    changeDate: '2026-08-11',
+    name: WITHDRAWN_NAME,
+    furigana: 'テストシンショウゴウ',
+    latest: '1',
+  };
+  const renamed = path.join(dir, 'diff_20260812.csv');
+  writeFileSync(renamed, ntaCsv([{ ...sunrise, sequenceNumber: '1', latest: '0' }, rename]));
+  const corrected = path.join(dir, 'diff_20260817.csv');
+  writeFileSync(
+    corrected,
+    ntaCsv([
+      {
+        ...rename,
+        sequenceNumber: '3',
+        correct: '1',
+        updateDate: '2026-08-17',
+        name: CORRECTED_NAME,
+        furigana: 'テストシンショウゴウトットリ',
+      },
+    ]),
+  );
+  return { renamed, corrected };
+}
+
+/**
+ * Every `every`-th row of the Tottori file and the rows of `keep` (NUMBERS by default), as
+ * published (Shift_JIS, CRLF).
+ */
+export function tottoriSample(dir: string, every: number, keep: readonly string[] = NUMBERS): string {
   const bytes = readFileSync(TOTTORI_FILE);
   const rows: Buffer[] = [];
   let start = 0;
   for (let i = 0; start < bytes.length; i++) {
     const end = bytes.indexOf('\r\n', start);
     const row = bytes.subarray(start, end < 0 ? bytes.length : end + 2);
-    if (i % every === 0 || NUMBERS.some((n) => row.toString('latin1').includes(`,${n},`))) rows.push(row);
+    if (i % every === 0 || keep.some((n) => row.toString('latin1').includes(`,${n},`))) rows.push(row);
     start = end < 0 ? bytes.length : end + 2;
   }
   const file = path.join(dir, path.basename(TOTTORI_FILE));

@@ -171,10 +171,28 @@ describe('registry importer (npm run import:registry)', () => {
 
   it('never lets an older record undo a newer one (files applied out of order converge)', async () => {
     const older = path.join(dir, 'diff_20261020.csv');
-    writeFileSync(older, csv([{ ...renamed, updateDate: '2026-10-20', name: '株式会社古い名前' }]));
+    // A rename published before the one already applied: it takes its place in the history, and
+    // the name stays the newer one's.
+    writeFileSync(
+      older,
+      csv([
+        {
+          ...renamed,
+          process: '11',
+          changeDate: '2026-10-15',
+          updateDate: '2026-10-20',
+          name: '株式会社古い名前',
+        },
+      ]),
+    );
     const summary = await importRegistryFile(registry, older);
-    expect(summary).to.include({ rows: 1, unchanged: 1, renamed: 0 });
-    expect((await registry.get(renamed.corporateNumber))!.name).to.equal('株式会社新名称商事');
+    expect(summary).to.include({ rows: 1, renamed: 0 });
+    const r = (await registry.get(renamed.corporateNumber))!;
+    expect(r.name).to.equal('株式会社新名称商事');
+    expect(r.former_names.map((f) => [f.name, f.until])).to.deep.equal([
+      ['株式会社テスト商事3', '2026-10-15'],
+      ['株式会社古い名前', '2026-11-01'],
+    ]);
   });
 
   it('serves the imported corporations through the store-backed registry (names, former names, prefecture)', async () => {

@@ -15,12 +15,21 @@ export interface HeldHistory {
   states: CorporationState[];
   /** False: no state was recorded here; the current record stands for the only one known. */
   recorded: boolean;
+  /**
+   * The date up to which the register answering is known (YYYY-MM-DD): the newest update date of
+   * the files imported, or the snapshot's date; null for the live register (known to the moment).
+   */
+  known_until: string | null;
 }
 
-export function heldHistory(corporation: Corporation, states: CorporationState[] | undefined): HeldHistory {
+export function heldHistory(
+  corporation: Corporation,
+  states: CorporationState[] | undefined,
+  knownUntil: string | null,
+): HeldHistory {
   return states && states.length > 0
-    ? { states, recorded: true }
-    : { states: [stateOfCorporation(corporation)], recorded: false };
+    ? { states, recorded: true, known_until: knownUntil }
+    : { states: [stateOfCorporation(corporation)], recorded: false, known_until: knownUntil };
 }
 
 /** The corporation as a state shows it: the current record with the state's fields. */
@@ -66,6 +75,12 @@ export interface StateAsOfView {
   in_force_since: string;
   history_starts: string;
   history_recorded: boolean;
+  /** Up to which date the register answering is known (HeldHistory.known_until). */
+  register_known_until: string | null;
+  /** The date asked for is after register_known_until: the state answered is the last known. */
+  beyond_register: boolean;
+  /** Said when beyond_register: what the answer can and cannot tell. */
+  note: string | null;
 }
 
 /**
@@ -94,6 +109,8 @@ export function corporationAsOf(
       },
     );
   }
+  const knownUntil = held.known_until;
+  const beyond = knownUntil !== null && date > knownUntil;
   return {
     corporation: corporationInState(corporation, found.entry.state),
     state_as_of: {
@@ -101,6 +118,12 @@ export function corporationAsOf(
       in_force_since: found.entry.state.change_date,
       history_starts,
       history_recorded: held.recorded,
+      register_known_until: knownUntil,
+      beyond_register: beyond,
+      // Flagged, not refused (docs/decisions.md, "as_of after the register's last file").
+      note: beyond
+        ? `The register held here is known up to ${knownUntil} (the newest file imported): this is the state in force then. A change on or before ${date} published in a later file is not known here.`
+        : null,
     },
   };
 }

@@ -490,7 +490,15 @@ export const STATE_AS_OF_SCHEMA = {
   type: 'object',
   description:
     'With as_of: the date asked for, since when the state answered was in force, and how much history is held here.',
-  required: ['date', 'in_force_since', 'history_starts', 'history_recorded'],
+  required: [
+    'date',
+    'in_force_since',
+    'history_starts',
+    'history_recorded',
+    'register_known_until',
+    'beyond_register',
+    'note',
+  ],
   properties: {
     date: { type: 'string', description: 'The date asked for (as_of), YYYY-MM-DD.' },
     in_force_since: {
@@ -507,6 +515,20 @@ export const STATE_AS_OF_SCHEMA = {
       type: 'boolean',
       description:
         'Whether states were recorded from the imported NTA files; false when the current record is the only state known.',
+    },
+    register_known_until: {
+      type: ['string', 'null'],
+      description:
+        "YYYY-MM-DD: the register answering is known up to this date (the newest update date of the NTA files imported, or the snapshot's date); null for the live NTA register.",
+    },
+    beyond_register: {
+      type: 'boolean',
+      description:
+        'True when the date asked for is after register_known_until: the state answered is the last one known, and a change published in a later file is not known here.',
+    },
+    note: {
+      type: ['string', 'null'],
+      description: 'Said when beyond_register is true: what the answer can and cannot tell.',
     },
   },
 };

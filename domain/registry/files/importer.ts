@@ -11,9 +11,10 @@
  * running it again: every record is re-applied, which converges (below).
  *
  * Idempotent: a file whose SHA-256 already completed an import is skipped (unless forced), and
- * applying a record never regresses a corporation (an older update date changes nothing;
- * corporation.ts applyRecord), so re-running, or running files out of order, converges on the same
- * state. Files are applied in the order given; tools/import-registry.ts sorts them by the date in
+ * each record is placed as a state in its corporation's history, which any order of the same
+ * records makes the same (corporation-history.ts); the corporation is computed from that history,
+ * so re-running, or running files out of order, gives the same register. A full file's new
+ * corporations record no change for watchers (docs/registry.md, "The change feed"). Files are applied in the order given; tools/import-registry.ts sorts them by the date in
  * their names. A full file of one prefecture does not delete anything it does not list.
  */
 import { createHash } from 'node:crypto';
@@ -22,7 +23,8 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { applyRecord, type Corporation } from '../corporation';
 import type { CorporationState, NewCorporationChange } from '../corporation-change';
-import { placeState, stateOfCorporation, stateOfRecord, withFormerNamesOf } from '../corporation-history';
+import { corporationOfHistory, placeState, stateOfCorporation, stateOfRecord } from '../corporation-history';
+import { packHistory } from '../stores/history-row';
 import { dateLimitsAt } from './date-bounds';
 import { fullFileProblem, lastFullOfScope, type FullFileProblem, type HeldRows } from './full-file-guard';
 import type { NtaEncoding } from './nta-decode';
@@ -207,6 +209,10 @@ export async function importRegistryFile(
    * Applies one batch: each record merges into the corporation stored (or earlier in the batch)
    * under its number; a record with nothing before it makes the corporation the worker prepared.
    */
+  // Only the first full file of its scope brings the register in quietly; a corporation that a
+  // later full file of that scope brings is news (its differential may have been missed).
+  const quietNewcomers =
+    summary.kind === 'full' && lastFullOfScope(summary.file, await registry.listImports('complete')) === null;
   const flush = async (batch: readonly PreparedRecord[]) => {
     if (batch.length === 0) return;
     const ids = [...new Set(batch.map((r) => r.number))];
@@ -247,14 +253,21 @@ export async function importRegistryFile(
     for (const [id, held] of working) {
       const prior = existing.get(id);
       const work = historyWork.get(id)!;
-      let corporation = held;
-      // A name ended in the history needs two states at least (a new corporation has one).
-      if (work.placed && work.history.length > 1) {
-        const named = withFormerNamesOf('packed' in held ? corporationOfStored(held) : held, work.history);
-        if (named) corporation = named;
+      // A corporation the first full file of its scope brings into the register is history, not
+      // news: no watcher hears of it (a first import of 5.8 million rows recorded 5.8 million
+      // "created" changes).
+      const changes = quietNewcomers && !prior ? [] : work.changes;
+      if ('packed' in held) {
+        // New, of one record: the worker made its corporation and history (nta-prepare-worker.ts).
+        summary.created++;
+        changed.push({ ...held, changes });
+        continue;
       }
-      const history = work.placed ? { history: work.history, changes: work.changes } : {};
-      if (prior && !('packed' in corporation) && same(prior, corporation)) {
+      // The current fields and former names come from the states, so any order of the files
+      // gives the same corporation, and a name a correction withdrew is never a former name.
+      const corporation = corporationOfHistory(held, work.history, prior?.former_names ?? []);
+      const history = work.placed ? { history: packHistory(corporation, work.history), changes } : {};
+      if (prior && same(prior, corporation)) {
         summary.unchanged++;
         // Its current state is held, but an earlier one may be new (files out of order).
         if (work.placed) changed.push({ ...storedOf(corporation), ...history });
@@ -262,7 +275,7 @@ export async function importRegistryFile(
       }
       if (prior) summary.updated++;
       else summary.created++;
-      changed.push({ ...('packed' in corporation ? corporation : storedOf(corporation)), ...history });
+      changed.push({ ...storedOf(corporation), ...history });
     }
     await registry.upsertStored(changed);
     options.onProgress?.({ phase, bytes, totalBytes, rows });

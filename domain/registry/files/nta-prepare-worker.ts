@@ -14,6 +14,8 @@ import { readNtaFile } from './nta-file';
 import { NTA_COLUMNS, recordFromFields, type NtaRecord } from './nta-layout';
 import { NtaFileError, type NtaFileErrorCode } from './nta-validate';
 import { storedOf, type StoredCorporation } from '../stores/stored-corporation';
+import { packHistory } from '../stores/history-row';
+import { stateOfRecord } from '../corporation-history';
 
 /** Batches the worker may read ahead of the importer. */
 const AHEAD = 2;
@@ -138,7 +140,8 @@ async function run(job: Job): Promise<void> {
     });
     for await (const { record } of records) {
       batch.records.push(NTA_COLUMNS.map((c) => record[c]).join(FIELD_SEPARATOR));
-      batch.fresh.push(storedOf(applyRecord(null, record)));
+      const fresh = applyRecord(null, record);
+      batch.fresh.push({ ...storedOf(fresh), history: packHistory(fresh, [stateOfRecord(record)]) });
       if (batch.records.length >= job.batchSize) await send();
     }
     if (batch.records.length > 0) await send();

@@ -2,8 +2,9 @@
  * Legal forms (法人格) that stand before or after a Japanese corporate name, with the written
  * variants found in practice: the full form, the bracketed abbreviation (also as one enclosed
  * character such as ㈱, which NFKC turns into "(株)"), the katakana reading (with both voiced and
- * unvoiced ガイシャ/カイシャ), and English forms used in English names. All variants are written
- * here already NFKC-normalised, the form names are compared in.
+ * unvoiced ガイシャ/カイシャ, and ャ written small or large: the NTA and EDINET write カブシキガイシヤ as
+ * often as カブシキガイシャ), and English forms used in English names. All variants are written
+ * here already NFKC-normalised, the form names are compared in; hiragana is compared as katakana.
  */
 
 export interface LegalForm {
@@ -14,13 +15,14 @@ export interface LegalForm {
   variants: readonly string[];
 }
 
-const kaisha = (stem: string): string[] => [`${stem}ガイシャ`, `${stem}カイシャ`];
+const kaisha = (stem: string): string[] =>
+  ['ガイシャ', 'カイシャ', 'ガイシヤ', 'カイシヤ'].map((ending) => `${stem}${ending}`);
 
 export const LEGAL_FORMS: readonly LegalForm[] = [
   {
     form: '株式会社',
     en: 'kabushiki kaisha (stock company)',
-    variants: ['株式会社', '(株)', ...kaisha('カブシキ'), 'かぶしきがいしゃ', 'かぶしきかいしゃ'],
+    variants: ['株式会社', '(株)', ...kaisha('カブシキ')],
   },
   { form: '有限会社', en: 'yugen kaisha', variants: ['有限会社', '(有)', ...kaisha('ユウゲン')] },
   {
@@ -85,8 +87,6 @@ export const LEGAL_FORMS: readonly LegalForm[] = [
  * English search keys only ("Toyota Motor Corporation" and "toyota motor" share a key).
  */
 export const ENGLISH_LEGAL_SUFFIXES: readonly string[] = [
-  'kabushiki kaisha',
-  'kabushikigaisha',
   'company limited',
   'company, limited',
   'co., ltd.',
@@ -111,7 +111,39 @@ export const ENGLISH_LEGAL_SUFFIXES: readonly string[] = [
   'co.',
 ];
 
-/** Variants ordered longest first so that e.g. 医療法人社団 wins over 医療法人. */
+/** Katakana to hiragana (ァ-ヶ -> ぁ-ゖ), for the hiragana spellings of the kana forms. */
+const hiragana = (kana: string): string =>
+  kana.replace(/[\u30a1-\u30f6]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0x60));
+
+/**
+ * Variants ordered longest first so that e.g. 医療法人社団 wins over 医療法人; a kana variant also in
+ * hiragana (かぶしきがいしゃ), so that the name left is cut from the input as written.
+ */
 export const LEGAL_FORM_VARIANTS: ReadonlyArray<{ variant: string; form: LegalForm }> = LEGAL_FORMS.flatMap(
-  (form) => form.variants.map((variant) => ({ variant, form })),
+  (form) =>
+    form.variants.flatMap((variant) =>
+      /^[\u30a1-\u30f6]+$/.test(variant)
+        ? [
+            { variant, form },
+            { variant: hiragana(variant), form },
+          ]
+        : [{ variant, form }],
+    ),
 ).sort((a, b) => b.variant.length - a.variant.length);
+
+/**
+ * The company forms written in romaji, as words or run together, with long vowels as Hepburn
+ * writes them, doubled, with a macron or left out (yugen, yuugen, yūgen gaisha), voiced or not
+ * (gaisha, kaisha): removed like the English forms, as whole words before or after a Latin name.
+ */
+export const ROMAJI_LEGAL_FORMS: readonly string[] = [
+  ['kabushiki'],
+  ['yugen', 'yuugen', 'yūgen', 'yuhgen'],
+  ['godo', 'goudou', 'gōdō', 'godou', 'goudo', 'gohdoh'],
+  ['gomei', 'goumei', 'gōmei', 'gohmei'],
+  ['goshi', 'goushi', 'gōshi', 'gohshi'],
+].flatMap((stems) =>
+  stems.flatMap((stem) =>
+    ['gaisha', 'kaisha'].flatMap((ending) => [`${stem} ${ending}`, `${stem}${ending}`]),
+  ),
+);

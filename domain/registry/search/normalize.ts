@@ -11,7 +11,12 @@
  * - English key: lower-cased letters and digits, accents dropped, English legal forms (Co., Ltd.,
  *   Corporation, K.K. ...) and a leading "The" removed.
  */
-import { ENGLISH_LEGAL_SUFFIXES, LEGAL_FORM_VARIANTS, type LegalForm } from './legal-forms';
+import {
+  ENGLISH_LEGAL_SUFFIXES,
+  LEGAL_FORM_VARIANTS,
+  ROMAJI_LEGAL_FORMS,
+  type LegalForm,
+} from './legal-forms';
 import { foldKanjiVariants } from './kanji-variants';
 
 export interface LegalFormMatch {
@@ -47,6 +52,7 @@ const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
 const NOISE =
   /[\s\u0085\u00ad\u200b-\u200d\u2060\ufeff・·•･,，.．、。'"`’‘“”!?！？&＆＋+/／\\()（）[\]「」『』【】〈〉<>:：;；_~〜～*＊#＃@＠=＝|｜^$％%]/g;
 const LONG_VOWELS = /[ー‐‑‒–—―−－-]/g;
+const LONG_VOWEL = /^[ー‐‑‒–—―−－-]$/;
 
 function nfkc(text: string): string {
   return text.normalize('NFKC').replace(INVISIBLE, '').replace(SPACES, ' ').trim();
@@ -90,6 +96,28 @@ function legalMatch(form: LegalForm, written: string, position: 'before' | 'afte
 export function keyOf(core: string): string {
   const folded = foldKanjiVariants(toKatakana(core.normalize('NFKC')).toLowerCase());
   return folded.replace(NOISE, '').replace(LONG_VOWELS, '');
+}
+
+/** A name as written: width and case folded, noise removed, long-vowel marks kept; kana and kanji as typed (たむら is not タムラ). */
+function writtenKey(core: string): string {
+  return keepLongMarks(core.normalize('NFKC').toLowerCase().replace(NOISE, ''));
+}
+
+/** Long-vowel marks after kana written ー, others (ABC-NET) removed. */
+function keepLongMarks(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    if (!LONG_VOWEL.test(ch)) out += ch;
+    else if (/[\u3041-\u3096\u30a1-\u30f6ー]$/.test(out)) out += 'ー';
+  }
+  return out;
+}
+
+/** keyOf with the long-vowel marks after kana kept as ー (ソーラー is not ソラ as typed; ABC-NET is abcnet). */
+export function literalKey(core: string): string {
+  return keepLongMarks(
+    foldKanjiVariants(toKatakana(core.normalize('NFKC')).toLowerCase()).replace(NOISE, ''),
+  );
 }
 
 /** The legal form of a width-normalised name, and the name without it. */
@@ -139,7 +167,8 @@ export function nameKey(name: string): string {
   return keyOf(splitLegalForm(half)?.rest ?? half);
 }
 
-const SMALL_TO_LARGE: Record<string, string> = {
+/** Small kana and the large ones they are written as where a text has no small kana. */
+const LARGE: Record<string, string> = {
   ァ: 'ア',
   ィ: 'イ',
   ゥ: 'ウ',
@@ -152,11 +181,17 @@ const SMALL_TO_LARGE: Record<string, string> = {
   ヮ: 'ワ',
   ヵ: 'カ',
   ヶ: 'ケ',
-  ヂ: 'ジ',
-  ヅ: 'ズ',
-  ヲ: 'オ',
-  ヴ: 'ブ',
 };
+
+/** Kana that sound alike, folded by reading keys: ヂ ジ, ヅ ズ, ヲ オ, ヴ ブ. */
+export const SAME_SOUND: Readonly<Record<string, string>> = { ヂ: 'ジ', ヅ: 'ズ', ヲ: 'オ', ヴ: 'ブ' };
+
+const SMALL_TO_LARGE: Record<string, string> = { ...LARGE, ...SAME_SOUND };
+
+/** A kana written large (ャ is ヤ): the NTA writes small kana large in older furigana (キギヨウ). */
+export function largeKana(ch: string): string {
+  return LARGE[ch] ?? ch;
+}
 
 /** Small kana written large (and ヂ, ヅ, ヲ, ヴ folded as reading keys fold them). */
 function large(kana: string): string {
@@ -173,8 +208,29 @@ for (const [vowel, row] of Object.entries({
 })) {
   for (const ch of row) VOWEL_OF.set(ch, vowel);
 }
+
+/** The vowel a kana ends in (a, i, u, e, o), small or large; '' for ン, ッ and others. */
+export function vowelOfKana(ch: string): string {
+  if (ch === 'ッ') return '';
+  const big = SMALL_TO_LARGE[ch] ?? ch;
+  return VOWEL_OF.get(big) ?? '';
+}
+
 // A vowel kana after a kana of these vowels only lengthens it: オウ, オオ, ウウ, エイ, イイ, アア.
 const LENGTHENS: Record<string, string> = { ウ: 'ou', オ: 'o', イ: 'ei', ア: 'a', エ: 'e' };
+
+/**
+ * Katakana or hiragana text as katakana, spaces and middle dots removed and every long-vowel mark
+ * written ー (readings are compared in it); undefined when it is not kana.
+ */
+export function readingKana(text: string): string | undefined {
+  const kana = toKatakana(text.normalize('NFKC'))
+    .replace(/[\s・]/g, '')
+    .replace(LONG_VOWELS, 'ー')
+    // A mark after ン or ッ, or first, lengthens nothing: a dash (ニホンータイオウコク).
+    .replace(/(^|[ンッ])ー+/g, '$1');
+  return /^[\u30a1-\u30f6ー]+$/.test(kana) ? kana : undefined;
+}
 
 /** The reading key of katakana or hiragana text (furigana), or undefined when it is not kana. */
 export function readingKey(text: string): string | undefined {
@@ -193,7 +249,7 @@ export function readingKey(text: string): string | undefined {
   return out;
 }
 
-/** Katakana forms of the legal forms, removed from furigana before building the reading key. */
+/** Katakana forms of the legal forms (small kana written large), removed from readings. */
 const KANA_LEGAL_FORMS = [
   ...new Set(
     LEGAL_FORM_VARIANTS.map((v) => v.variant)
@@ -201,30 +257,64 @@ const KANA_LEGAL_FORMS = [
       .map(large),
   ),
 ];
+/** The same as romaji typed without long vowels reads them (yugen gaisha: ユゲンガイシヤ). */
+const SHORT_KANA_LEGAL_FORMS = [
+  ...new Set(KANA_LEGAL_FORMS.map((f) => f.replace(/([オコゴソゾトドノホボポモヨロユウ])ウ/g, '$1'))),
+];
+const ANY_KANA_LEGAL_FORMS = [...KANA_LEGAL_FORMS, ...SHORT_KANA_LEGAL_FORMS];
+
+/**
+ * Katakana without a legal form written before or after it, in small or large kana (small kana
+ * kept as written: they tell ティ from テイ); `short` also removes forms whose long vowels romaji
+ * left out.
+ */
+export function withoutKanaLegalForm(kana: string, short = false): string {
+  let out = kana;
+  let big = large(kana);
+  for (const form of short ? ANY_KANA_LEGAL_FORMS : KANA_LEGAL_FORMS) {
+    if (big.length <= form.length) continue;
+    if (big.startsWith(form)) {
+      out = out.slice(form.length);
+      big = big.slice(form.length);
+    } else if (big.endsWith(form)) {
+      out = out.slice(0, -form.length);
+      big = big.slice(0, -form.length);
+    }
+  }
+  return out;
+}
+
+/** A corporation's furigana as katakana without its legal form (the NTA writes none; EDINET does). */
+export function furiganaKana(furigana: string): string {
+  return withoutKanaLegalForm(toKatakana(furigana.normalize('NFKC')).replace(/\s/g, ''));
+}
 
 /** The reading key of a corporation's furigana (the NTA writes it without the legal form; others may not). */
 export function furiganaKey(furigana: string): string | undefined {
-  // Small kana written large, as the NTA and EDINET write them (カブシキガイシヤ is カブシキガイシャ).
-  let kana = large(toKatakana(furigana.normalize('NFKC')).replace(/\s/g, ''));
-  for (const form of KANA_LEGAL_FORMS) {
-    if (kana.startsWith(form) && kana.length > form.length) kana = kana.slice(form.length);
-    else if (kana.endsWith(form) && kana.length > form.length) kana = kana.slice(0, -form.length);
-  }
-  return readingKey(kana);
+  return readingKey(furiganaKana(furigana));
 }
 
 /** English words before a name that are its legal form or article (The Tottori Bank, K.K. Sakura). */
-const ENGLISH_LEGAL_PREFIXES: readonly string[] = ['the ', 'kabushiki kaisha ', 'kabushikigaisha ', 'k.k. '];
+const ENGLISH_LEGAL_PREFIXES: readonly string[] = [
+  'the ',
+  'k.k. ',
+  ...ROMAJI_LEGAL_FORMS.map((form) => `${form} `),
+];
+/** Legal forms after a name: English (Co., Ltd.) and romaji (kabushiki gaisha), longest first. */
+const LATIN_LEGAL_SUFFIXES = [...ENGLISH_LEGAL_SUFFIXES, ...ROMAJI_LEGAL_FORMS].sort(
+  (a, b) => b.length - a.length,
+);
 
 /**
- * A name written in Latin letters without its English legal-form words and a leading "The", in
- * lower case with spaces collapsed; apostrophes kept (romaji writes n' with one: Shin'ei).
+ * A name written in Latin letters without its legal-form words (English, or romaji as words or
+ * run together: kabushiki gaisha, kabushikigaisha) and a leading "The", in lower case with spaces
+ * collapsed; apostrophes kept (romaji writes n' with one: Shin'ei).
  */
 export function withoutEnglishLegalForm(text: string): string {
   let t = text.normalize('NFKC').toLowerCase().replace(SPACES, ' ').trim();
   for (let changed = true; changed;) {
     changed = false;
-    for (const suffix of ENGLISH_LEGAL_SUFFIXES) {
+    for (const suffix of LATIN_LEGAL_SUFFIXES) {
       if (t.endsWith(suffix) && t.length > suffix.length) {
         const before = t[t.length - suffix.length - 1];
         // Only whole words ("NAMCO" keeps its "co").
@@ -262,4 +352,14 @@ export function englishKey(text: string): string {
 export function isLatin(text: string): boolean {
   const t = text.normalize('NFKC');
   return /[a-zA-Z]/.test(t) && /^[\x20-\x7e\u2018\u2019āīūēōâîûêôĀĪŪĒŌÂÎÛÊÔ]+$/.test(t);
+}
+
+/**
+ * A name as typed, for telling the name typed exactly from namesakes of another legal form or
+ * position (有限会社山陰工芸, not 山陰工芸有限会社): the name as written (writtenKey), with its legal
+ * form and where it stood.
+ */
+export function typedName(n: Pick<NormalizedName, 'core' | 'legal_form'>): string {
+  const key = writtenKey(n.core);
+  return n.legal_form ? `${n.legal_form.form}\u0000${n.legal_form.position}\u0000${key}` : key;
 }

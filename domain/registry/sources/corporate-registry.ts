@@ -24,7 +24,7 @@ import type { NameSearchResult, RegistrySource } from './registry-source';
 import { coverageOf } from '../../shared/coverage';
 import { liveNumberSearched } from '../answers/searched';
 import { SnapshotRegistry } from './snapshot-registry';
-import { StoreRegistry } from './store-registry';
+import { newestAsOf, StoreRegistry } from './store-registry';
 import { RegistryUnavailableError } from './upstream-http';
 import type { Corporation } from '../corporation';
 import { heldHistory, type HeldHistory } from '../answers/history';
@@ -178,14 +178,19 @@ export class CorporateRegistry {
     source: RegistrySource,
     corporation: Corporation,
   ): Promise<{ held: HeldHistory; files: ImportRecord[] }> {
-    if (source.kind !== 'store') return { held: heldHistory(corporation, undefined), files: [] };
+    if (source.kind === 'live') return { held: heldHistory(corporation, undefined, null), files: [] };
+    if (source.kind !== 'store') {
+      const knownUntil = (await source.provenance(new Date())).as_of.slice(0, 10);
+      return { held: heldHistory(corporation, undefined, knownUntil), files: [] };
+    }
     try {
       const repo = await this.store.open(corporateRegistryRepositories);
       const [states, files] = await Promise.all([
         repo.historyOf([corporation.corporate_number]),
         repo.listImports('complete'),
       ]);
-      return { held: heldHistory(corporation, states.get(corporation.corporate_number)), files };
+      const recorded = states.get(corporation.corporate_number);
+      return { held: heldHistory(corporation, recorded, newestAsOf(files)), files };
     } catch (err) {
       throw new RegistryUnavailableError(
         'The history in the registry store cannot be read right now.',

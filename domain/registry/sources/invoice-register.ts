@@ -506,9 +506,12 @@ function fromRegisterFile(states: InvoiceState[], today: string, asOf?: string):
       state_date: state ? dateOf(state) : null,
       history_starts: historyStarts,
       history_complete: historyComplete,
-      note: state
-        ? `The name and address the register published on or before ${asOf} (its state of ${dateOf(state)}; ${held}); whether it was in force from the registration, cancellation and expiry dates the register states now.${ahead}`
-        : `The history held here starts later (${held}, not the first publication): whether it was in force on ${asOf} is answered from its registration, cancellation and expiry dates, but its name and address then are not known here (null).`,
+      note: !state
+        ? `The history held here starts later (${held}, not the first publication): whether it was in force on ${asOf} is answered from its registration, cancellation and expiry dates, but its name and address then are not known here (null).`
+        : dateOf(state) > asOf
+          ? // Before its first publication nothing was published: its first state is the nearest truth.
+            `The register first published this registration on ${dateOf(state)}, after ${asOf}: the name and address shown are those of that first publication (${held}), as nothing earlier was published; whether it was in force from the registration, cancellation and expiry dates the register states now.${ahead}`
+          : `The name and address the register published on or before ${asOf} (its state of ${dateOf(state)}; ${held}); whether it was in force from the registration, cancellation and expiry dates the register states now.${ahead}`,
     },
   };
 }

@@ -85,25 +85,23 @@ export class LiveRegistry implements RegistrySource {
     const page = group(answer.records);
     const index = new NameIndex([...page.values()].filter(isSearchable).map((c) => indexEntryOf(c)));
     const extra = new Map<string, Corporation>();
-    const matcher = new NameMatcher(index, this.aliases, async (n) => {
-      const c = page.get(n) ?? extra.get(n) ?? (await this.getByNumber(n));
-      if (c) extra.set(n, c);
-      return c ? { closed: c.status !== 'active', prefectureCode: c.address.prefecture_code } : null;
+    const held = (ids: readonly string[]) =>
+      new Map(
+        ids.flatMap((id) => {
+          const c = page.get(id) ?? extra.get(id);
+          return c ? [[id, c] as const] : [];
+        }),
+      );
+    // A brand alias may name a corporation the page does not hold: looked up by number.
+    const matcher = new NameMatcher(index, this.aliases, async (ids) => {
+      for (const id of ids) {
+        if (page.has(id) || extra.has(id)) continue;
+        const c = await this.getByNumber(id);
+        if (c) extra.set(id, c);
+      }
+      return held(ids);
     });
-    const ranked = await rankedSearch(
-      matcher,
-      async (ids) =>
-        new Map(
-          ids.flatMap((id) => {
-            const c = page.get(id) ?? extra.get(id);
-            return c ? [[id, c] as const] : [];
-          }),
-        ),
-      query,
-      filter,
-      limit,
-      skip,
-    );
+    const ranked = await rankedSearch(matcher, async (ids) => held(ids), query, filter, limit, skip);
     return {
       ...ranked,
       pages: { read: 1, total: Math.max(1, answer.divideSize), matched: answer.count },

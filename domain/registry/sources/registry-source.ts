@@ -66,9 +66,11 @@ export async function rankedSearch(
   const report = await matcher.match(query, filter, searchCap(limit + skip.size + 1));
   const left = skip.size === 0 ? report.matches : report.matches.filter((m) => !skip.has(m.id));
   const top = left.slice(0, limit);
-  const corporations = await getMany(top.map((m) => m.id));
+  // The matcher read those found exactly or by reading already.
+  const unread = top.filter((m) => !report.read.has(m.id)).map((m) => m.id);
+  const corporations = unread.length > 0 ? await getMany(unread) : new Map<string, Corporation>();
   const candidates = top.flatMap((match) => {
-    const corporation = corporations.get(match.id);
+    const corporation = report.read.get(match.id) ?? corporations.get(match.id);
     return corporation ? [{ match, corporation }] : [];
   });
   return { report, candidates, more: left.length > limit };

@@ -102,10 +102,7 @@ export class SnapshotRegistry implements RegistrySource {
     const index = new NameIndex(
       [...this.corporations.values()].filter(isSearchable).map((c) => indexEntryOf(c)),
     );
-    this.matcher = new NameMatcher(index, aliases, async (n) => {
-      const c = this.corporations.get(n);
-      return c ? { closed: c.status !== 'active', prefectureCode: c.address.prefecture_code } : null;
-    });
+    this.matcher = new NameMatcher(index, aliases, (ids) => this.getMany(ids));
   }
 
   get size(): number {

@@ -35,7 +35,7 @@ export function bulkDownloadSource(done: readonly ImportRecord[]): SourceRef {
 export const NATIONWIDE_FILE = /^00_zenkoku_all_/i;
 
 /** How current the imported data is: the newest update date in the records imported. */
-function newestAsOf(done: readonly ImportRecord[]): string {
+export function newestAsOf(done: readonly ImportRecord[]): string {
   const asOf = done.map((d) => d.as_of ?? '').reduce((a, b) => (b > a ? b : a), '');
   return asOf || (done[0]?.finished_at ?? '').slice(0, 10);
 }
@@ -96,10 +96,7 @@ export class StoreRegistry implements RegistrySource {
     limit: number,
     skip?: ReadonlySet<string>,
   ): Promise<NameSearchResult> {
-    const matcher = new NameMatcher(this.registry, this.aliases, async (n) => {
-      const c = await this.getByNumber(n);
-      return c ? { closed: c.status !== 'active', prefectureCode: c.address.prefecture_code } : null;
-    });
+    const matcher = new NameMatcher(this.registry, this.aliases, (ids) => this.getMany(ids));
     return rankedSearch(matcher, (ids) => this.getMany(ids), query, filter, limit, skip);
   }
 }

@@ -49,6 +49,8 @@ import type {
 import type { HitList, KeyMode, MatchField, SearchFilter, SearchKeys } from '../search/search-backend';
 import { unpackCorporation } from './corporation-row';
 import { storedOf, type StoredCorporation } from './stored-corporation';
+import { changeOfRow, changeRowOf, type ChangeRow } from './change-row';
+import { unpackHistory } from './history-row';
 
 /**
  * The trigram document of a corporation_keys row `k` (rowid, names, prefecture): its name keys,
@@ -236,6 +238,43 @@ export const REGISTRY_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    description: 'changes refer to the states of the history instead of copying them',
+    sql: `
+      -- A change names the state before it by its key (change date and process); the state after
+      -- it is its own change_date and process. Only a correction keeps the state it replaced,
+      -- which the history no longer holds (change-row.ts). Sequence numbers are kept, and so is
+      -- the last one handed out: readers' cursors stay valid.
+      CREATE TABLE corporation_changes_7 (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        corporate_number TEXT NOT NULL,
+        change_date TEXT NOT NULL,
+        process TEXT NOT NULL,
+        changed TEXT NOT NULL,
+        before_key TEXT,
+        before_state TEXT,
+        source_file TEXT NOT NULL,
+        recorded_at TEXT NOT NULL
+      );
+      INSERT INTO corporation_changes_7
+        (seq, id, corporate_number, change_date, process, changed, before_key, before_state, source_file, recorded_at)
+        SELECT seq, id, corporate_number, change_date, process, changed,
+          CASE WHEN before IS NULL THEN NULL
+            ELSE json_extract(before, '$.change_date') || '/' || json_extract(before, '$.process') END,
+          CASE WHEN json_extract(before, '$.change_date') = change_date
+            AND json_extract(before, '$.process') = process THEN before END,
+          source_file, recorded_at
+        FROM corporation_changes ORDER BY seq;
+      -- sqlite_sequence has no key on name: the copy's own row (its highest seq) is replaced.
+      DELETE FROM sqlite_sequence WHERE name = 'corporation_changes_7';
+      INSERT INTO sqlite_sequence (name, seq)
+        SELECT 'corporation_changes_7', seq FROM sqlite_sequence WHERE name = 'corporation_changes';
+      DROP TABLE corporation_changes;
+      ALTER TABLE corporation_changes_7 RENAME TO corporation_changes;
+    `,
+  },
 ];
 
 /** The trigram tokenizer indexes nothing shorter. */
@@ -330,11 +369,12 @@ interface ImportRow {
   encoding: NtaEncoding | null;
 }
 
-/** A row of corporation_changes: the change, its states and fields as JSON. */
-type ChangeRow = Omit<CorporationChange, 'changed' | 'before' | 'after'> & {
+/** A row of corporation_changes (change-row.ts), its fields as JSON. */
+type ChangeTableRow = Omit<ChangeRow, 'changed' | 'before_state'> & {
+  seq: number;
+  recorded_at: string;
   changed: string;
-  before: string | null;
-  after: string;
+  before_state: string | null;
 };
 
 /** The rowid of a corporate number, or null when the text is not one. */
@@ -419,8 +459,8 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     );
     this.insertChange = db.prepare(
       `INSERT INTO corporation_changes
-         (id, corporate_number, change_date, process, changed, before, after, source_file, recorded_at)
-       VALUES (@id, @corporate_number, @change_date, @process, @changed, @before, @after, @source_file, @recorded_at)
+         (id, corporate_number, change_date, process, changed, before_key, before_state, source_file, recorded_at)
+       VALUES (@id, @corporate_number, @change_date, @process, @changed, @before_key, @before_state, @source_file, @recorded_at)
        ON CONFLICT (id) DO NOTHING`,
     );
     this.keysOf = db.prepare('SELECT * FROM corporation_keys WHERE number = ?');
@@ -527,17 +567,17 @@ export class SqliteRegistry implements CorporateRegistryRepository {
     if (number === null) throw new Error(`"${c.corporate_number}" is not a corporate number`);
     const closed = c.closed ? 1 : 0;
     const searchable = c.searchable ? 1 : 0;
-    const history = c.history ? JSON.stringify(c.history) : null;
+    const history = c.history ?? null;
     const created =
       this.insertCorporation.run(number, c.packed, c.prefecture_code, closed, searchable, history).changes ===
       1;
     const recordedAt = new Date().toISOString();
     for (const change of c.changes ?? []) {
+      const row = changeRowOf(change);
       this.insertChange.run({
-        ...change,
-        changed: JSON.stringify(change.changed),
-        before: change.before ? JSON.stringify(change.before) : null,
-        after: JSON.stringify(change.after),
+        ...row,
+        changed: JSON.stringify(row.changed),
+        before_state: row.before_state ? JSON.stringify(row.before_state) : null,
         recorded_at: recordedAt,
       });
     }
@@ -628,26 +668,48 @@ export class SqliteRegistry implements CorporateRegistryRepository {
   }
 
   async historyOf(corporateNumbers: readonly string[]): Promise<Map<string, CorporationState[]>> {
+    const held = await this.heldHistories(corporateNumbers);
+    return new Map([...held].flatMap(([n, h]) => (h.history ? [[n, h.history] as const] : [])));
+  }
+
+  /** The corporations among these numbers with their histories (null: stored before histories). */
+  private async heldHistories(
+    corporateNumbers: readonly string[],
+  ): Promise<Map<string, { current: Corporation; history: CorporationState[] | null }>> {
     const numbers = [...new Set(corporateNumbers.map(rowIdOf).filter((n) => n !== null))];
     if (numbers.length === 0) return new Map();
     const rows = this.statement(
-      `SELECT number, history FROM corporations
-       WHERE number IN (SELECT value FROM json_each(?)) AND history IS NOT NULL`,
-    ).all(JSON.stringify(numbers)) as Array<{ number: number; history: string }>;
-    return new Map(rows.map((r) => [String(r.number), JSON.parse(r.history) as CorporationState[]]));
+      `SELECT number, corporation, history FROM corporations WHERE number IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(numbers)) as Array<{ number: number; corporation: string; history: string | null }>;
+    return new Map(
+      rows.map((r) => {
+        const current = unpackCorporation(r.corporation);
+        return [
+          String(r.number),
+          { current, history: r.history === null ? null : unpackHistory(current, r.history) },
+        ];
+      }),
+    );
   }
 
   async changesSince(afterSeq: number, limit: number): Promise<CorporationChange[]> {
     const rows = this.statement('SELECT * FROM corporation_changes WHERE seq > ? ORDER BY seq LIMIT ?').all(
       afterSeq,
       limit,
-    ) as ChangeRow[];
-    return rows.map((r) => ({
-      ...r,
-      changed: JSON.parse(r.changed) as ChangeField[],
-      before: r.before === null ? null : (JSON.parse(r.before) as CorporationState),
-      after: JSON.parse(r.after) as CorporationState,
-    }));
+    ) as ChangeTableRow[];
+    const held = await this.heldHistories(rows.map((r) => r.corporate_number));
+    return rows.map((r) => {
+      const h = held.get(r.corporate_number);
+      return changeOfRow(
+        {
+          ...r,
+          changed: JSON.parse(r.changed) as ChangeField[],
+          before_state: r.before_state === null ? null : (JSON.parse(r.before_state) as CorporationState),
+        },
+        h?.current ?? null,
+        h?.history ?? null,
+      );
+    });
   }
 
   async count(): Promise<number> {

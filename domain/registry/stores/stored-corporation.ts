@@ -4,7 +4,7 @@
  * thread writing to the store does not.
  */
 import type { Corporation } from '../corporation';
-import type { CorporationState, NewCorporationChange } from '../corporation-change';
+import type { NewCorporationChange } from '../corporation-change';
 import { packCorporation, unpackCorporation } from './corporation-row';
 import type { SearchKeys } from '../search/search-backend';
 import { isSearchable, searchKeysOf } from '../search/search-keys';
@@ -19,8 +19,8 @@ export interface StoredCorporation {
   /** Found by name searches (not excluded by the NTA, not deleted). */
   searchable: boolean;
   keys: SearchKeys;
-  /** Its whole history, when the import changed it (else the stored one is kept). */
-  history?: CorporationState[];
+  /** Its whole history packed (history-row.ts), when the import changed it (else the stored one is kept). */
+  history?: string;
   /** The changes to record with it (the change feed). */
   changes?: NewCorporationChange[];
 }

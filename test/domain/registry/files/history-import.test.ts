@@ -6,7 +6,8 @@
  * On SQLite with the whole file; on MongoDB (when MONGODB_URI is set) with a sample of its rows.
  */
 import { expect } from 'chai';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import type { CorporationState } from '../../../../domain/registry/corporation-change';
 import { historyEntries, stateAsOf } from '../../../../domain/registry/corporation-history';
 import { importRegistryFile } from '../../../../domain/registry/files/importer';
@@ -134,8 +135,9 @@ describe('corporate history from the NTA files', () => {
 
     it('records each change once in the feed; importing a file again records nothing', async () => {
       const feed = await repos[0].changesSince(0, fullRows + 100);
-      expect(feed.filter((c) => c.changed[0] === 'created')).to.have.length(fullRows);
-      const changes = feed.filter((c) => c.changed[0] !== 'created');
+      // The full file brought every corporation into the register: no change recorded for them.
+      expect(feed.filter((c) => c.changed[0] === 'created')).to.deep.equal([]);
+      const changes = feed;
       expect(changes.map((c) => [c.corporate_number, c.process, c.changed, c.source_file])).to.deep.equal([
         [BANK, '11', ['name', 'english_name'], 'diff_20260803.csv'],
         [PAIRING, '12', ['address'], 'diff_20260810.csv'],
@@ -153,4 +155,29 @@ describe('corporate history from the NTA files', () => {
       expect(other.filter((c) => NUMBERS.includes(c.corporate_number))).to.have.length(6);
     });
   }
+});
+
+describe('a later full file of the same scope', () => {
+  it('records created for the corporations it brings, where the first full file recorded none', async function () {
+    this.timeout(120_000);
+    const leg = sqliteLeg('jpgw-history-later-full');
+    try {
+      const repo = await leg.store.open(corporateRegistryRepositories);
+      const firstDir = path.join(leg.dataDir, 'first');
+      const laterDir = path.join(leg.dataDir, 'later');
+      mkdirSync(firstDir);
+      mkdirSync(laterDir);
+      // Every 50th row first; then every 25th (a superset): a month whose differentials were missed.
+      const first = await importRegistryFile(repo, tottoriSample(firstDir, 50));
+      expect(await repo.changesSince(0, 10)).to.deep.equal([]);
+      const later = await importRegistryFile(repo, tottoriSample(laterDir, 25));
+      expect(later.created).to.be.greaterThan(0);
+      const feed = await repo.changesSince(0, later.rows + 10);
+      expect(feed.filter((c) => c.changed[0] === 'created')).to.have.length(later.created);
+      expect(later.rows - first.rows).to.equal(later.created);
+    } finally {
+      await leg.store.close();
+      rmSync(leg.dataDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -69,10 +69,11 @@ const aliasLookup: AliasLookup = {
   lookup: (q) => ALIASES.filter((a) => aliasKeys(a.alias).some((k) => aliasKeys(q).includes(k))),
 };
 
-const matcher = new NameMatcher(new NameIndex(ALL.map((c) => indexEntryOf(c))), aliasLookup, async (n) => {
-  const c = byId.get(n);
-  return c ? { closed: c.status !== 'active', prefectureCode: c.address.prefecture_code } : null;
-});
+const matcher = new NameMatcher(
+  new NameIndex(ALL.map((c) => indexEntryOf(c))),
+  aliasLookup,
+  async (ids) => new Map(ids.flatMap((id) => (byId.has(id) ? [[id, byId.get(id)!] as const] : []))),
+);
 
 async function top(query: string, filter = {}) {
   const report = await matcher.match(query, filter, 50);

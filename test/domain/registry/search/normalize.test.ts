@@ -52,6 +52,13 @@ describe('name normalisation', () => {
         position: 'before',
       });
       expect(normalizeName('ニッスイ').legal_form).to.equal(null);
+      // ャ written large (カブシキガイシヤ), in katakana or hiragana (issue 36).
+      for (const text of ['トットリギンコウカブシキガイシヤ', 'とっとりぎんこうかぶしきがいしや']) {
+        const n = normalizeName(text);
+        expect(n.legal_form, text).to.include({ form: '株式会社', position: 'after' });
+        expect(n.core_as_written, text).to.equal(text.slice(0, 8));
+      }
+      expect(normalizeName('ゆうげんがいしやサンプル').legal_form?.form).to.equal('有限会社');
     });
 
     it('a name that is only a legal form leaves an empty key', () => {
@@ -176,6 +183,21 @@ describe('name normalisation', () => {
       expect(englishKey('K.K. Sakura')).to.equal('sakura');
       expect(englishKey('Tōkyō Gas')).to.equal('tokyogas');
       expect(englishKey('Theta Ltd.')).to.equal('theta');
+    });
+
+    it('drop romaji legal forms as words or run together, before or after (issue 36)', () => {
+      for (const name of [
+        'Tottori Ginko Kabushiki Gaisha',
+        'tottori ginko kabushikigaisha',
+        'Kabushiki Kaisha Tottori Ginko',
+        'Tottori Ginko Yūgen Gaisha',
+        'Goudou Gaisha Tottori Ginko',
+        'Tottori Ginko Gomei Kaisha',
+      ])
+        expect(englishKey(name), name).to.equal('tottoriginko');
+      // Only whole forms: Godo Bank keeps its godo.
+      expect(englishKey('The San-in Godo Bank, Ltd.')).to.equal('saningodobank');
+      expect(englishKey('Gaisha')).to.equal('gaisha');
     });
 
     it('tells Latin queries from others', () => {

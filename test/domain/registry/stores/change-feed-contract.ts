@@ -10,6 +10,7 @@ import type { CorporationState } from '../../../../domain/registry/corporation-c
 import { placeState, stateOfCorporation } from '../../../../domain/registry/corporation-history';
 import type { CorporateRegistryRepository } from '../../../../domain/registry/stores/registry-repository';
 import { storedOf, type StoredCorporation } from '../../../../domain/registry/stores/stored-corporation';
+import { packHistory } from '../../../../domain/registry/stores/history-row';
 import { corporation } from './registry-repository-contract';
 
 /** A corporation written with its history placed state by state, and the changes that made. */
@@ -21,7 +22,7 @@ function withHistory(c: Corporation, states: readonly CorporationState[], file: 
     history = placed.history;
     if (placed.change) changes.push(placed.change);
   }
-  return { ...storedOf(c), history, changes };
+  return { ...storedOf(c), history: packHistory(c, history), changes };
 }
 
 const state = (c: Corporation, change_date: string, process: string): CorporationState => ({
@@ -85,6 +86,36 @@ export function changeFeedContract(open: Opener<CorporateRegistryRepository>): v
       [sakura.corporate_number, midori.corporate_number].sort(),
     );
     expect(histories.get(sakura.corporate_number)).to.deep.equal([created, renamed]);
+  });
+
+  it('refers to states instead of copying them: a corrected state reads corrected, the replaced one is kept', async () => {
+    const c = corporation(5, '株式会社アサヒ');
+    const created = state(c, '2015-10-05', '01');
+    const renamed = {
+      ...state(c, '2026-08-11', '11'),
+      update_date: '2026-08-12',
+      name: '株式会社テスト新商号',
+    };
+    const corrected = {
+      ...renamed,
+      update_date: '2026-08-17',
+      correct: '1',
+      name: '株式会社テスト新商号鳥取',
+    };
+    await repo().upsertStored([withHistory(c, [created, renamed], 'diff_20260812.csv')]);
+    await repo().upsertStored([withHistory(c, [created, renamed, corrected], 'diff_20260817.csv')]);
+    const feed = (await repo().changesSince(0, 10)).filter((x) => x.corporate_number === c.corporate_number);
+    expect(feed.map((x) => [x.process, x.changed, x.source_file])).to.deep.equal([
+      ['01', ['created'], 'diff_20260812.csv'],
+      ['11', ['name'], 'diff_20260812.csv'],
+      ['11', ['name'], 'diff_20260817.csv'],
+    ]);
+    // The rename reads as the history holds it now: corrected.
+    expect(feed[1].before).to.deep.equal(created);
+    expect(feed[1].after).to.deep.equal(corrected);
+    // The correction is told against the state it replaced, which only the change still holds.
+    expect(feed[2].before).to.deep.equal(renamed);
+    expect(feed[2].after).to.deep.equal(corrected);
   });
 
   it('keeps recording in order past a thousand changes, read page by page', async () => {

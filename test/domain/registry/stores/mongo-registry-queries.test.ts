@@ -11,6 +11,7 @@ import { corporateRegistryRepositories } from '../../../../domain/registry/store
 import type { CorporateRegistryRepository } from '../../../../domain/registry/stores/registry-repository';
 import { englishKey, furiganaKey, nameKey } from '../../../../domain/registry/search/normalize';
 import { changeIdOf, stateOfCorporation } from '../../../../domain/registry/corporation-history';
+import { packHistory } from '../../../../domain/registry/stores/history-row';
 import { storedOf } from '../../../../domain/registry/stores/stored-corporation';
 import { freshMongoContext } from '../../../support/mongo-context';
 import { corporation, edinetFiler, numberOf } from './registry-repository-contract';
@@ -199,7 +200,7 @@ describe('corporate registry on MongoDB: the queries it sends', () => {
     await repo.upsertStored([
       {
         ...stored,
-        history: [after],
+        history: packHistory(c, [after]),
         changes: [
           {
             id: changeIdOf(c.corporate_number, after),

@@ -205,7 +205,8 @@ describe("the registry's store files, once lost, refuse the start and the import
 
     const SETS = {
       'corporate registry': {
-        collections: ['registry_corporations', 'registry_imports', 'registry_changes', 'registry_counters'],
+        // No registry_counters: a first full import records no change, so it numbers none (issue 36).
+        collections: ['registry_corporations', 'registry_imports', 'registry_changes'],
         holds: FILES.registry.holds,
       },
       'invoice register': {
