@@ -253,7 +253,15 @@ export function corporationOfHistory(
   const s = states.at(-1);
   if (!s) return base;
   return {
-    ...base,
+    ...withStateFields(base, s),
+    former_names: formerNamesOf(historyEntries(states), s.name, storedFormerNames),
+  };
+}
+
+/** The corporation with the fields one state carries; the rest (number, dates, names) as given. */
+export function withStateFields(c: Corporation, s: CorporationState): Corporation {
+  return {
+    ...c,
     name: s.name,
     furigana: s.furigana,
     en_name: s.en_name,
@@ -268,6 +276,5 @@ export function corporationOfHistory(
     change_date: s.change_date,
     change_cause: s.change_cause,
     update_date: s.update_date,
-    former_names: formerNamesOf(historyEntries(states), s.name, storedFormerNames),
   };
 }

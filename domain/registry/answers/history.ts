@@ -6,7 +6,7 @@
  */
 import { processLabel, type CodeLabel, type Corporation } from '../corporation';
 import type { ChangeField, CorporationState } from '../corporation-change';
-import { historyEntries, stateAsOf, stateOfCorporation } from '../corporation-history';
+import { historyEntries, stateAsOf, stateOfCorporation, withStateFields } from '../corporation-history';
 import { corporationView, type CorporationView } from './views';
 import { NotFoundError } from '../../../core/plugins/errors';
 
@@ -35,21 +35,7 @@ export function heldHistory(
 /** The corporation as a state shows it: the current record with the state's fields. */
 export function corporationInState(c: Corporation, s: CorporationState): Corporation {
   return {
-    ...c,
-    name: s.name,
-    furigana: s.furigana,
-    en_name: s.en_name,
-    kind: s.kind,
-    address: { ...s.address },
-    status: s.status,
-    close_date: s.close_date,
-    close_cause: s.close_cause,
-    successor_corporate_number: s.successor_corporate_number,
-    process: s.process,
-    correct: s.correct,
-    change_date: s.change_date,
-    update_date: s.update_date,
-    change_cause: s.change_cause,
+    ...withStateFields(c, s),
     // The names it had given up by then.
     former_names: c.former_names.filter((f) => f.until !== '' && f.until <= s.change_date),
   };
