@@ -5,6 +5,7 @@
  * JSON objects before this format are still read.
  */
 import type { Corporation, CorporationStatus } from '../corporation';
+import { packAddress, unpackAddress, type PackedAddress } from './address-row';
 
 /** The first element of a packed row: the layout below. */
 const LAYOUT = 1;
@@ -16,7 +17,7 @@ type Packed = [
   string, // furigana
   string, // en_name
   string, // kind
-  [string, string, string, string, string, string, string, string, string, string], // address
+  PackedAddress,
   CorporationStatus,
   string, // close_date
   string, // close_cause
@@ -32,7 +33,6 @@ type Packed = [
 ];
 
 export function packCorporation(c: Corporation): string {
-  const a = c.address;
   const packed: Packed = [
     LAYOUT,
     c.corporate_number,
@@ -40,18 +40,7 @@ export function packCorporation(c: Corporation): string {
     c.furigana,
     c.en_name,
     c.kind,
-    [
-      a.prefecture_name,
-      a.prefecture_code,
-      a.city_name,
-      a.city_code,
-      a.street_number,
-      a.post_code,
-      a.outside,
-      a.en_prefecture_name,
-      a.en_city_name,
-      a.en_outside,
-    ],
+    packAddress(c.address),
     c.status,
     c.close_date,
     c.close_cause,
@@ -100,18 +89,7 @@ export function unpackCorporation(text: string): Corporation {
     furigana,
     en_name: enName,
     kind,
-    address: {
-      prefecture_name: a[0],
-      prefecture_code: a[1],
-      city_name: a[2],
-      city_code: a[3],
-      street_number: a[4],
-      post_code: a[5],
-      outside: a[6],
-      en_prefecture_name: a[7],
-      en_city_name: a[8],
-      en_outside: a[9],
-    },
+    address: unpackAddress(a),
     status,
     close_date: closeDate,
     close_cause: closeCause,

@@ -9,11 +9,11 @@
 import type { Corporation } from '../corporation';
 import type { CorporationState } from '../corporation-change';
 import { stateOfCorporation } from '../corporation-history';
+import { packAddress, unpackAddress, type PackedAddress } from './address-row';
 
 /** The first element of a packed history: the layout below. */
 const LAYOUT = 1;
 
-type PackedAddress = [string, string, string, string, string, string, string, string, string, string];
 type PackedState = [
   string, // change_date
   string, // update_date
@@ -31,19 +31,6 @@ type PackedState = [
   string, // change_cause
 ];
 
-const ADDRESS_FIELDS = [
-  'prefecture_name',
-  'prefecture_code',
-  'city_name',
-  'city_code',
-  'street_number',
-  'post_code',
-  'outside',
-  'en_prefecture_name',
-  'en_city_name',
-  'en_outside',
-] as const;
-
 function packState(s: CorporationState): PackedState {
   return [
     s.change_date,
@@ -54,7 +41,7 @@ function packState(s: CorporationState): PackedState {
     s.furigana,
     s.en_name,
     s.kind,
-    ADDRESS_FIELDS.map((f) => s.address[f]) as PackedAddress,
+    packAddress(s.address),
     s.status,
     s.close_date,
     s.close_cause,
@@ -75,18 +62,7 @@ function unpackState(p: PackedState): CorporationState {
     furigana,
     en_name,
     kind,
-    address: {
-      prefecture_name: a[0],
-      prefecture_code: a[1],
-      city_name: a[2],
-      city_code: a[3],
-      street_number: a[4],
-      post_code: a[5],
-      outside: a[6],
-      en_prefecture_name: a[7],
-      en_city_name: a[8],
-      en_outside: a[9],
-    },
+    address: unpackAddress(a),
     status,
     close_date,
     close_cause,
