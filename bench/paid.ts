@@ -28,6 +28,7 @@ import type { PaymentTerms } from '../core/payments/requirements';
 import { BENCH_ENDPOINT } from './lib/endpoint';
 import { DOMAIN, header, makeSigner, PAY_TO, USDC_ON_BASE, type Signed } from './lib/payments';
 import { load, startServer, table, type LoadResult, type Server } from './lib/harness';
+import { paidLoad } from './lib/paid-load';
 
 const TYPES = {
   TransferWithAuthorization: [
@@ -141,31 +142,6 @@ const headerV2 = (c: Challenge, s: Signed) =>
   Buffer.from(
     JSON.stringify({ x402Version: 2, resource: c.resource, accepted: c.accepted, payload: s }),
   ).toString('base64');
-
-async function paidLoad(
-  label: string,
-  url: string,
-  seconds: number,
-  pool: string[],
-  cpuOf?: Server,
-): Promise<LoadResult> {
-  let next = 0;
-  return load(label, {
-    url,
-    duration: seconds,
-    cpuOf,
-    requests: [
-      {
-        method: 'GET',
-        setupRequest: (req) => {
-          const payment = pool[next++];
-          if (payment === undefined) throw new Error('payment pool exhausted; raise POOL');
-          return { ...req, headers: { ...req.headers, 'payment-signature': payment } };
-        },
-      },
-    ],
-  });
-}
 
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 10);

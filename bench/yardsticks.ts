@@ -16,6 +16,7 @@ import autocannon from 'autocannon';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { BENCH_ENDPOINT } from './lib/endpoint';
 import { header, makeSigner, PAY_TO } from './lib/payments';
+import { paidLoad } from './lib/paid-load';
 import {
   createKeys,
   keyedGatewayEnv,
@@ -89,25 +90,6 @@ async function paymentsFor(url: string, count: number, sign: ReturnType<typeof m
       }),
     ).toString('base64'),
   );
-}
-
-function paidLoad(label: string, url: string, pool: string[], cpuOf: Server): Promise<LoadResult> {
-  let next = 0;
-  return load(label, {
-    url,
-    duration: seconds,
-    cpuOf,
-    requests: [
-      {
-        method: 'GET',
-        setupRequest: (req) => {
-          const payment = pool[next++];
-          if (payment === undefined) throw new Error('payment pool exhausted');
-          return { ...req, headers: { ...req.headers, 'payment-signature': payment } };
-        },
-      },
-    ],
-  });
 }
 
 interface Side {
@@ -216,7 +198,7 @@ async function main(): Promise<void> {
           }),
         async () => {
           const pool = await paymentsFor(official.url + PAID, poolSize, sign);
-          return paidLoad(`@x402/express #${round}`, official.url + PAID, pool, official);
+          return paidLoad(`@x402/express #${round}`, official.url + PAID, seconds, pool, official);
         },
       ];
       for (const s of sides) {
@@ -247,7 +229,7 @@ async function main(): Promise<void> {
             }),
           async () => {
             const pool = await paymentsFor(s.server.url + PAID, poolSize, sign);
-            return paidLoad(`${s.name} paid (x402) #${round}`, s.server.url + PAID, pool, cpuOf);
+            return paidLoad(`${s.name} paid (x402) #${round}`, s.server.url + PAID, seconds, pool, cpuOf);
           },
         );
       }
